@@ -1,0 +1,147 @@
+import pg from 'pg';
+import type { Lease, QueryResult, Row, SqlDb, SqlExecutor } from './sql.js';
+
+const LEASE_SQL = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS got';
+const UNLEASE_SQL = 'SELECT pg_advisory_unlock(hashtextextended($1, 0))';
+
+/** SqlDb over node-postgres: a pool for queries, one extra connection for leases, one for LISTEN. */
+export class PostgresDb implements SqlDb {
+  readonly kind = 'postgres' as const;
+  private readonly pool: pg.Pool;
+  private leaseConn: Promise<{ client: pg.Client; lost: Promise<void> }> | null = null;
+  private listenConn: Promise<pg.Client> | null = null;
+  private readonly listeners = new Map<string, Set<() => void>>();
+  private closed = false;
+
+  constructor(private readonly url: string, options: { max?: number } = {}) {
+    this.pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+    // An idle client that loses its server must not crash the process; the next query reconnects.
+    this.pool.on('error', () => undefined);
+  }
+
+  async query<R extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+    const r = await this.pool.query<R>(text, params as unknown[]);
+    return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+  }
+
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const tx: SqlExecutor = {
+        query: async <R extends Row = Row>(text: string, params: readonly unknown[] = []) => {
+          const r = await client.query<R>(text, params as unknown[]);
+          return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+        },
+      };
+      const result = await fn(tx);
+      await client.query('COMMIT');
+      return result;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => { broken = true; });
+      throw e;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.pool.query(sql);
+  }
+
+  async tryLease(name: string): Promise<Lease | null> {
+    const conn = await this.leaseConnection();
+    const r = await conn.client.query<{ got: boolean }>(LEASE_SQL, [name]);
+    if (!r.rows[0]?.got) return null;
+    return {
+      lost: conn.lost,
+      release: async () => {
+        await conn.client.query(UNLEASE_SQL, [name]).catch(() => undefined);
+      },
+    };
+  }
+
+  private leaseConnection(): Promise<{ client: pg.Client; lost: Promise<void> }> {
+    if (!this.leaseConn) {
+      const attempt = (async () => {
+        const client = new pg.Client({ connectionString: this.url });
+        const lost = new Promise<void>((resolve) => {
+          const gone = () => {
+            // Advisory locks die with the session; the next tryLease opens a new one.
+            if (this.leaseConn === attempt) this.leaseConn = null;
+            resolve();
+          };
+          client.on('error', gone);
+          client.on('end', gone);
+        });
+        await client.connect();
+        return { client, lost };
+      })();
+      attempt.catch(() => { if (this.leaseConn === attempt) this.leaseConn = null; });
+      this.leaseConn = attempt;
+    }
+    return this.leaseConn;
+  }
+
+  async listen(channel: string, listener: () => void): Promise<() => Promise<void>> {
+    let set = this.listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(channel, set);
+      const client = await this.listenConnection();
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    }
+    set.add(listener);
+    return async () => { set.delete(listener); };
+  }
+
+  private listenConnection(): Promise<pg.Client> {
+    if (!this.listenConn) {
+      const attempt = (async () => {
+        const client = new pg.Client({ connectionString: this.url });
+        client.on('notification', (n) => this.listeners.get(n.channel)?.forEach((l) => l()));
+        client.on('error', () => this.reconnectListener(attempt));
+        await client.connect();
+        return client;
+      })();
+      attempt.catch(() => { if (this.listenConn === attempt) this.listenConn = null; });
+      this.listenConn = attempt;
+    }
+    return this.listenConn;
+  }
+
+  /** Readers poll as well, so a lost LISTEN costs latency, not events; re-listen in the background. */
+  private reconnectListener(dead: Promise<pg.Client>): void {
+    if (this.listenConn !== dead || this.closed) return;
+    this.listenConn = null;
+    const retry = async () => {
+      if (this.closed) return;
+      try {
+        const client = await this.listenConnection();
+        for (const channel of this.listeners.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        for (const set of this.listeners.values()) set.forEach((l) => l());
+      } catch {
+        setTimeout(retry, 1000).unref();
+      }
+    };
+    setTimeout(retry, 200).unref();
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.pool.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const ends: Promise<unknown>[] = [this.pool.end()];
+    if (this.leaseConn) ends.push(this.leaseConn.then((c) => c.client.end()));
+    if (this.listenConn) ends.push(this.listenConn.then((c) => c.end()));
+    await Promise.allSettled(ends);
+  }
+}

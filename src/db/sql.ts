@@ -1,0 +1,31 @@
+/**
+ * The slice of PostgreSQL both backends offer: node-postgres against a server, and PGlite
+ * in process. Everything above this file writes plain SQL once and runs on either.
+ */
+export type Row = Record<string, unknown>;
+export type QueryResult<R extends Row = Row> = { rows: R[]; rowCount: number };
+
+export interface SqlExecutor {
+  query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+}
+
+export interface SqlDb extends SqlExecutor {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Runs several statements separated by semicolons, without parameters (DDL). */
+  exec(sql: string): Promise<void>;
+  /**
+   * Holds a named exclusive lease until release() or until this process dies
+   * (a session advisory lock on its own connection), so another instance can take over.
+   * Resolves null when another holder has it.
+   */
+  tryLease(name: string): Promise<Lease | null>;
+  /** Calls `listener` on NOTIFY `channel`, from any instance on the database. */
+  listen(channel: string, listener: () => void): Promise<() => Promise<void>>;
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export type Lease = { release(): Promise<void>; readonly lost: Promise<void> };
