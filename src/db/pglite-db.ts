@@ -20,7 +20,7 @@ export class PgliteDb implements SqlDb {
 
   async query<R extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
     const r = await this.db.query<R>(text, params as unknown[]);
-    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    return { rows: r.rows, rowCount: r.affectedRows || r.rows.length };
   }
 
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
@@ -28,7 +28,7 @@ export class PgliteDb implements SqlDb {
       fn({
         query: async <R extends Row = Row>(text: string, params: readonly unknown[] = []) => {
           const r = await t.query<R>(text, params as unknown[]);
-          return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+          return { rows: r.rows, rowCount: r.affectedRows || r.rows.length };
         },
       }),
     );

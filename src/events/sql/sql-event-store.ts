@@ -34,6 +34,10 @@ export class SqlEventStore implements EventStore {
     try {
       return await this.db.transaction((tx) => this.appendIn(tx, streamId, events, expected));
     } catch (e) {
+      // 'any' lost a race to create the stream; the stream exists now, so a second try locks it.
+      if (expected === 'any' && isUniqueViolation(e) && e.constraint === 'streams_pkey') {
+        return this.db.transaction((tx) => this.appendIn(tx, streamId, events, expected));
+      }
       // A retried append whose first attempt committed (its answer was lost) is recognised by its
       // event ids and answered as before, as EventStoreDB does.
       const earlier = await this.alreadyAppended(streamId, events);
@@ -95,9 +99,17 @@ export class SqlEventStore implements EventStore {
     return r.rows.map(toRecorded);
   }
 
-  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+  readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.readAllUsing(this.db, options);
+  }
+
+  /**
+   * readAll inside a caller's transaction on the same database. PGlite has one connection, so a
+   * transaction that also reads the log (replay's swap) must read through it.
+   */
+  async readAllUsing(executor: SqlExecutor, options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? START;
-    const r = await this.db.query<EventRow>(q.readAll, [
+    const r = await executor.query<EventRow>(q.readAll, [
       String(after.commit < 0n ? 0n : after.commit),
       String(after.prepare),
       options.maxCount ?? DEFAULT_PAGE,

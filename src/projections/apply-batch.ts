@@ -1,0 +1,36 @@
+import type { SqlDb, SqlExecutor } from '../db/sql.js';
+import type { RecordedEvent } from '../events/envelope.js';
+import { comparePositions, type Position } from '../events/position.js';
+import { checkpointSql, toPosition, useSchema } from './checkpoints.js';
+import type { Projector } from './projector.js';
+
+export type BatchOutcome = { applied: boolean; checkpoint: Position };
+
+/**
+ * Applies a batch and advances the checkpoint in one transaction. The checkpoint row is locked
+ * and compared first: if anything else moved it (another instance, a replay's swap), nothing is
+ * applied and the caller continues from where the row stands, so no event is applied twice.
+ */
+export async function applyBatch(db: SqlDb, schema: string, p: Projector, expected: Position, events: readonly RecordedEvent[]): Promise<BatchOutcome> {
+  return db.transaction(async (tx) => {
+    await useSchema(tx, schema);
+    const row = (await tx.query<{ commit: string; prepare: string }>(checkpointSql.lockOne, [p.name])).rows[0];
+    if (!row) throw new Error(`read model ${p.name} is not installed in schema ${schema}`);
+    const stored = toPosition(row);
+    if (comparePositions(stored, expected) !== 0) return { applied: false, checkpoint: stored };
+    const checkpoint = await applyEvents(tx, p, events);
+    await tx.query(`SELECT pg_notify('rm_progress', $1)`, [p.name]);
+    return { applied: true, checkpoint };
+  });
+}
+
+/** Runs the handlers of a batch and moves the checkpoint, inside the caller's transaction. */
+export async function applyEvents(tx: SqlExecutor, p: Projector, events: readonly RecordedEvent[]): Promise<Position> {
+  for (const event of events) {
+    const handler = p.on[event.type] ?? p.onAny;
+    if (handler) await handler(tx, event);
+  }
+  const last = events[events.length - 1]!.position;
+  await tx.query(checkpointSql.advance, [p.name, last.commit.toString(), last.prepare.toString(), events.length]);
+  return last;
+}

@@ -1,0 +1,197 @@
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import type { Lease, SqlDb } from '../db/sql.js';
+import type { RecordedEvent } from '../events/envelope.js';
+import { formatPosition, isAtOrAfter, type Position } from '../events/position.js';
+import type { EventStore } from '../events/store.js';
+import { applyBatch } from './apply-batch.js';
+import { readCheckpoints } from './checkpoints.js';
+import type { Projector } from './projector.js';
+import { installReadModels, staleProjectors } from './read-model-schema.js';
+import { replay } from './replay.js';
+
+export type EngineOptions = {
+  readonly db: SqlDb;
+  readonly store: EventStore;
+  readonly projectors: readonly Projector[];
+  readonly schema?: string;
+  readonly batchSize?: number;
+  /** How long an idle projector sleeps when no append notification wakes it. */
+  readonly idlePollMs?: number;
+  /** How often an instance without a projector's lease tries to take it over. */
+  readonly leaseRetryMs?: number;
+  readonly logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
+};
+
+export type ProjectorStatus = { projector: string; position: Position; eventsSeen: number; running: boolean };
+
+export class ProjectionTimeoutError extends Error {
+  override readonly name = 'ProjectionTimeoutError';
+}
+
+const PROGRESS_CHANNEL = 'rm_progress';
+
+/**
+ * Runs every projector in its own loop: take the projector's lease (one instance at a time),
+ * read the log after its checkpoint, apply a batch and advance the checkpoint in one transaction.
+ */
+export class ProjectionEngine {
+  readonly schema: string;
+  private readonly progress = new EventEmitter();
+  private readonly loops: Promise<void>[] = [];
+  private readonly running = new Set<string>();
+  private stopping = false;
+  private readonly wakers = new Set<() => void>();
+  private unlisten: Array<() => unknown> = [];
+
+  constructor(private readonly options: EngineOptions) {
+    this.schema = options.schema ?? 'rm';
+    this.progress.setMaxListeners(0);
+  }
+
+  /**
+   * Installs missing read models, rebuilds them from the log when a projector's version changed
+   * (under a lease, so of several instances starting together one rebuilds), then runs them.
+   */
+  async start(): Promise<void> {
+    const { db, store, projectors, logger } = this.options;
+    await installReadModels(db, projectors, this.schema);
+    for (;;) {
+      const stale = await staleProjectors(db, projectors, this.schema);
+      if (stale.length === 0) break;
+      const lease = await db.tryLease(`replay:${this.schema}`);
+      if (!lease) {
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      try {
+        if ((await staleProjectors(db, projectors, this.schema)).length === 0) break;
+        logger?.warn({ stale }, 'read models changed version; rebuilding them from the event log');
+        await replay({ db, store, projectors, schema: this.schema });
+      } finally {
+        await lease.release();
+      }
+    }
+    this.unlisten.push(this.options.store.onAppended(() => this.wakeAll()));
+    this.unlisten.push(await this.options.db.listen(PROGRESS_CHANNEL, () => this.progress.emit('advanced')));
+    for (const p of this.options.projectors) this.loops.push(this.runWithLease(p));
+  }
+
+  /** Finishes the batch in flight, releases every lease and stops. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wakeAll();
+    await Promise.allSettled(this.loops);
+    for (const u of this.unlisten) await u();
+    this.progress.emit('advanced');
+  }
+
+  /** Names of the projectors this instance runs now (it holds their leases). */
+  runningHere(): string[] {
+    return [...this.running];
+  }
+
+  async status(): Promise<ProjectorStatus[]> {
+    const rows = await readCheckpoints(this.options.db, this.schema);
+    return rows.map((r) => ({ projector: r.projector, position: r.position, eventsSeen: r.eventsSeen, running: this.running.has(r.projector) }));
+  }
+
+  /**
+   * Resolves once every projector, on whichever instance runs it, has applied the event at
+   * `position`: commands answer only then, so a client reads its own writes.
+   */
+  async waitFor(position: Position, timeoutMs = 10_000): Promise<void> {
+    const names = new Set(this.options.projectors.map((p) => p.name));
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const rows = await readCheckpoints(this.options.db, this.schema);
+      const behind = rows.filter((r) => names.has(r.projector) && !isAtOrAfter(r.position, position));
+      if (behind.length === 0 && rows.length >= names.size) return;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new ProjectionTimeoutError(`read models not caught up to ${formatPosition(position)}: ${behind.map((b) => b.projector).join(', ')}`);
+      }
+      await this.nextProgress(Math.min(left, 100));
+    }
+  }
+
+  private nextProgress(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => { clearTimeout(timer); this.progress.off('advanced', done); resolve(); };
+      const timer = setTimeout(done, ms);
+      this.progress.on('advanced', done);
+    });
+  }
+
+  private async runWithLease(p: Projector): Promise<void> {
+    const leaseName = `projection:${this.schema}:${p.name}`;
+    while (!this.stopping) {
+      let lease: Lease | null = null;
+      try {
+        lease = await this.options.db.tryLease(leaseName);
+      } catch (e) {
+        this.options.logger?.warn({ err: e, projector: p.name }, 'projector lease unavailable');
+      }
+      if (!lease) {
+        await this.sleep(this.options.leaseRetryMs ?? 1000);
+        continue;
+      }
+      this.running.add(p.name);
+      let lost = false;
+      void lease.lost.then(() => { lost = true; this.wakeAll(); });
+      try {
+        await this.project(p, () => this.stopping || lost);
+      } finally {
+        this.running.delete(p.name);
+        await lease.release();
+      }
+    }
+  }
+
+  private async project(p: Projector, shouldStop: () => boolean): Promise<void> {
+    const { store, db } = this.options;
+    const batchSize = this.options.batchSize ?? 500;
+    let checkpoint = await this.checkpointOf(p);
+    let failures = 0;
+    while (!shouldStop()) {
+      let batch: RecordedEvent[];
+      try {
+        batch = await store.readAll({ after: checkpoint, maxCount: batchSize });
+        if (batch.length === 0) {
+          await this.sleep(this.options.idlePollMs ?? 250);
+          continue;
+        }
+        const outcome = await applyBatch(db, this.schema, p, checkpoint, batch);
+        checkpoint = outcome.checkpoint;
+        if (outcome.applied) this.progress.emit('advanced');
+        failures = 0;
+      } catch (e) {
+        // A failing handler stops this projector at the event (never skipped); /readyz shows the lag.
+        failures++;
+        this.options.logger?.error({ err: e, projector: p.name, at: formatPosition(checkpoint) }, 'projection batch failed; retrying');
+        await this.sleep(Math.min(30_000, 100 * 2 ** Math.min(failures, 8)));
+        checkpoint = await this.checkpointOf(p).catch(() => checkpoint);
+      }
+    }
+  }
+
+  private async checkpointOf(p: Projector): Promise<Position> {
+    const row = (await readCheckpoints(this.options.db, this.schema)).find((r) => r.projector === p.name);
+    if (!row) throw new Error(`read model ${p.name} is not installed in schema ${this.schema}`);
+    return row.position;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => { clearTimeout(timer); this.wakers.delete(done); resolve(); };
+      const timer = setTimeout(done, ms);
+      this.wakers.add(done);
+    });
+  }
+
+  private wakeAll(): void {
+    for (const w of [...this.wakers]) w();
+  }
+}
+

@@ -1,0 +1,10 @@
+/** Every read model the service keeps; the engine runs them and replay rebuilds them. */
+import type { Projector } from './projector.js';
+import { streamHeadsProjector } from './stream-heads/stream-heads.js';
+
+export const allProjectors: readonly Projector[] = [streamHeadsProjector];
+
+export { ProjectionEngine, ProjectionTimeoutError } from './engine.js';
+export { replay } from './replay.js';
+export { installReadModels } from './read-model-schema.js';
+export type { Projector } from './projector.js';

@@ -1,0 +1,86 @@
+import type { SqlDb, SqlExecutor } from '../db/sql.js';
+import type { RecordedEvent } from '../events/envelope.js';
+import { START, type Position } from '../events/position.js';
+import { SqlEventStore } from '../events/sql/sql-event-store.js';
+import type { EventStore, ReadAllOptions } from '../events/store.js';
+import { applyEvents } from './apply-batch.js';
+import { quoteIdent, useSchema } from './checkpoints.js';
+import type { Projector } from './projector.js';
+import { installReadModels, schemaExists } from './read-model-schema.js';
+
+export type ReplayProgress = { readonly events: number; readonly total: number | null; readonly elapsedMs: number };
+export type ReplayReport = ReplayProgress & { readonly eventsPerSecond: number };
+
+export type ReplayOptions = {
+  readonly db: SqlDb;
+  readonly store: EventStore;
+  readonly projectors: readonly Projector[];
+  readonly schema?: string;
+  readonly batchSize?: number;
+  readonly onProgress?: (p: ReplayProgress) => void;
+};
+
+/**
+ * Rebuilds every read model from the log into a fresh schema, then swaps it in atomically.
+ * The swap locks the live checkpoint table, so a running engine finishes its batch first, and
+ * catches up inside the same transaction; afterwards live projectors find their checkpoint moved
+ * and continue from the rebuilt one. Readers see the old tables or the new ones, never a mix.
+ */
+export async function replay(options: ReplayOptions): Promise<ReplayReport> {
+  const { db, store, projectors } = options;
+  const live = options.schema ?? 'rm';
+  const rebuild = `${live}_rebuild`;
+  const batchSize = options.batchSize ?? 1000;
+  const started = Date.now();
+  const total = await countEvents(db, store);
+  let events = 0;
+  const report = () => options.onProgress?.({ events, total, elapsedMs: Date.now() - started });
+
+  await db.exec(`DROP SCHEMA IF EXISTS ${quoteIdent(rebuild)} CASCADE`);
+  await installReadModels(db, projectors, rebuild);
+
+  let after: Position = START;
+  for (;;) {
+    const batch = await store.readAll({ after, maxCount: batchSize });
+    if (batch.length === 0) break;
+    await db.transaction((tx) => applyToAll(tx, rebuild, projectors, batch));
+    after = batch[batch.length - 1]!.position;
+    events += batch.length;
+    report();
+  }
+
+  await db.transaction(async (tx) => {
+    if (await schemaExists(tx, live)) {
+      await tx.query(`LOCK TABLE ${quoteIdent(live)}.projection_checkpoints IN ACCESS EXCLUSIVE MODE`);
+    }
+    const readInSwap = store instanceof SqlEventStore ? (o: ReadAllOptions) => store.readAllUsing(tx, o) : (o: ReadAllOptions) => store.readAll(o);
+    for (;;) {
+      const batch = await readInSwap({ after, maxCount: batchSize });
+      if (batch.length === 0) break;
+      await applyToAll(tx, rebuild, projectors, batch);
+      after = batch[batch.length - 1]!.position;
+      events += batch.length;
+    }
+    const retired = `${live}_retired`;
+    await tx.query(`DROP SCHEMA IF EXISTS ${quoteIdent(retired)} CASCADE`);
+    if (await schemaExists(tx, live)) await tx.query(`ALTER SCHEMA ${quoteIdent(live)} RENAME TO ${quoteIdent(retired)}`);
+    await tx.query(`ALTER SCHEMA ${quoteIdent(rebuild)} RENAME TO ${quoteIdent(live)}`);
+    await tx.query(`DROP SCHEMA IF EXISTS ${quoteIdent(retired)} CASCADE`);
+    await tx.query(`SELECT pg_notify('rm_progress', 'replay')`);
+  });
+  report();
+  const elapsedMs = Date.now() - started;
+  return { events, total, elapsedMs, eventsPerSecond: elapsedMs > 0 ? Math.round((events * 1000) / elapsedMs) : events };
+}
+
+async function applyToAll(tx: SqlExecutor, schema: string, projectors: readonly Projector[], batch: readonly RecordedEvent[]): Promise<void> {
+  await useSchema(tx, schema);
+  for (const p of projectors) await applyEvents(tx, p, batch);
+}
+
+/** For the progress bar; only the SQL stores can count cheaply. */
+async function countEvents(db: SqlDb, store: EventStore): Promise<number | null> {
+  if (store.kind === 'eventstoredb') return null;
+  const r = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM es.events');
+  return Number(r.rows[0]?.n ?? 0);
+}

@@ -1,0 +1,46 @@
+import type { SqlDb } from '../../src/db/sql.js';
+import { projector, type Projector } from '../../src/projections/projector.js';
+
+/**
+ * A read model that records every event it is handed, with no uniqueness, so a duplicate shows
+ * up as a second row and a gap as a missing one. `seq` keeps the order of application.
+ */
+export function recordingProjector(name: string, hooks: { before?: (eventId: string) => Promise<void> } = {}): Projector {
+  return projector({
+    name,
+    version: 1,
+    schemaSql: `CREATE TABLE IF NOT EXISTS ${name} (
+      seq bigint GENERATED ALWAYS AS IDENTITY, event_id uuid NOT NULL, stream_id text NOT NULL, revision bigint NOT NULL)`,
+    on: {},
+    onAny: async (tx, e) => {
+      await hooks.before?.(e.metadata.eventId);
+      await tx.query(`INSERT INTO ${name} (event_id, stream_id, revision) VALUES ($1, $2, $3)`, [e.metadata.eventId, e.streamId, e.revision]);
+    },
+  });
+}
+
+export type RecordedRow = { seq: number; event_id: string; stream_id: string; revision: number };
+
+export async function recordedRows(db: SqlDb, name: string, schema = 'rm'): Promise<RecordedRow[]> {
+  const r = await db.query<{ seq: string; event_id: string; stream_id: string; revision: string }>(
+    `SELECT seq::text AS seq, event_id::text AS event_id, stream_id, revision::text AS revision FROM ${schema}.${name} t ORDER BY t.seq`,
+  );
+  return r.rows.map((x) => ({ seq: Number(x.seq), event_id: x.event_id, stream_id: x.stream_id, revision: Number(x.revision) }));
+}
+
+/** Every event exactly once, and each stream's events in revision order. */
+export function assertExactlyOnceInStreamOrder(rows: readonly RecordedRow[], expectedEventIds: readonly string[]): string | null {
+  const ids = rows.map((r) => r.event_id);
+  if (new Set(ids).size !== ids.length) return `duplicates: ${ids.length - new Set(ids).size}`;
+  const expected = new Set(expectedEventIds);
+  const missing = expectedEventIds.filter((id) => !ids.includes(id));
+  if (missing.length) return `missing ${missing.length} events`;
+  if (ids.some((id) => !expected.has(id))) return 'unexpected events';
+  const lastRevision = new Map<string, number>();
+  for (const r of rows) {
+    const prev = lastRevision.get(r.stream_id) ?? -1;
+    if (r.revision !== prev + 1) return `revision ${r.revision} after ${prev} in stream ${r.stream_id}`;
+    lastRevision.set(r.stream_id, r.revision);
+  }
+  return null;
+}
