@@ -1,0 +1,31 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import { PgliteDb } from './db/pglite-db.js';
+import { PostgresDb } from './db/postgres-db.js';
+import type { SqlDb } from './db/sql.js';
+import { EventStoreDbStore } from './events/eventstoredb/eventstoredb-store.js';
+import { SqlEventStore } from './events/sql/sql-event-store.js';
+import type { EventStore } from './events/store.js';
+
+export type Backends = { readonly db: SqlDb; readonly store: EventStore; close(): Promise<void> };
+
+/** Picks the backends from configuration: DESIGN.md's "Backends at a glance" table. */
+export async function openBackends(config: Config): Promise<Backends> {
+  const db = config.databaseUrl ? new PostgresDb(config.databaseUrl) : await openEmbedded(config.dataDir);
+  const store: EventStore = config.eventstoreUrl ? EventStoreDbStore.connect(config.eventstoreUrl) : await SqlEventStore.open(db);
+  return {
+    db,
+    store,
+    close: async () => {
+      await store.close();
+      await db.close();
+    },
+  };
+}
+
+async function openEmbedded(dataDir: string): Promise<SqlDb> {
+  const dir = join(dataDir, 'pgdata');
+  await mkdir(dir, { recursive: true });
+  return PgliteDb.open(dir);
+}
