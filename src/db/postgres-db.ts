@@ -13,8 +13,11 @@ export class PostgresDb implements SqlDb {
   private readonly listeners = new Map<string, Set<() => void>>();
   private closed = false;
 
-  constructor(private readonly url: string, options: { max?: number } = {}) {
-    this.pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  private readonly applicationName: string;
+
+  constructor(private readonly url: string, options: { max?: number; applicationName?: string } = {}) {
+    this.applicationName = options.applicationName ?? 'data-sharing-service';
+    this.pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: this.applicationName });
     // An idle client that loses its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
   }
@@ -27,6 +30,10 @@ export class PostgresDb implements SqlDb {
   async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
+    // A connection cut mid-transaction surfaces as the pending query's rejection; without a
+    // listener the client's 'error' event would also crash the process.
+    const onError = () => { broken = true; };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const tx: SqlExecutor = {
@@ -42,6 +49,7 @@ export class PostgresDb implements SqlDb {
       await client.query('ROLLBACK').catch(() => { broken = true; });
       throw e;
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }
@@ -65,7 +73,7 @@ export class PostgresDb implements SqlDb {
   private leaseConnection(): Promise<{ client: pg.Client; lost: Promise<void> }> {
     if (!this.leaseConn) {
       const attempt = (async () => {
-        const client = new pg.Client({ connectionString: this.url });
+        const client = new pg.Client({ connectionString: this.url, application_name: this.applicationName });
         const lost = new Promise<void>((resolve) => {
           const gone = () => {
             // Advisory locks die with the session; the next tryLease opens a new one.
@@ -99,7 +107,7 @@ export class PostgresDb implements SqlDb {
   private listenConnection(): Promise<pg.Client> {
     if (!this.listenConn) {
       const attempt = (async () => {
-        const client = new pg.Client({ connectionString: this.url });
+        const client = new pg.Client({ connectionString: this.url, application_name: this.applicationName });
         client.on('notification', (n) => this.listeners.get(n.channel)?.forEach((l) => l()));
         client.on('error', () => this.reconnectListener(attempt));
         await client.connect();

@@ -12,6 +12,8 @@ const checkpointsDdl = readFile(new URL('./checkpoints.sql', import.meta.url), '
 export async function installReadModels(db: SqlDb, projectors: readonly Projector[], schema: string): Promise<void> {
   const ddl = await checkpointsDdl;
   await db.transaction(async (tx) => {
+    // Instances starting together on a fresh database would otherwise collide on CREATE.
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`read-models:${schema}`]);
     await tx.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
     await useSchema(tx, schema);
     for (const statement of splitStatements(ddl)) await tx.query(statement);

@@ -135,6 +135,42 @@ describe(`projection engine (${mainBackend})`, function () {
     }
   });
 
+  (mainBackend === 'postgres' ? it : it.skip)('when an instance dies mid-batch, another takes over and nothing is applied twice', async () => {
+    const dbA = openSecondConnection(t, 'instance-a');
+    const dbB = openSecondConnection(t, 'instance-b');
+    try {
+      const ids = await appendSome(20);
+      let holdAt: string | null = ids[12]!;
+      let reached!: () => void;
+      const midBatch = new Promise<void>((r) => { reached = r; });
+      let release!: () => void;
+      const released = new Promise<void>((r) => { release = r; });
+      const slowProjector = recordingProjector('seen_a', {
+        before: async (id) => {
+          if (id !== holdAt) return;
+          reached();
+          await released;
+        },
+      });
+      const a = engine(dbA, [slowProjector], { batchSize: 100 });
+      await a.start();
+      await midBatch;
+      const b = engine(dbB, [slowProjector], { batchSize: 100 });
+      await b.start();
+      holdAt = null;
+      // The process of instance A dies: every connection it had is cut, its lease with them.
+      await t.db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'instance-a'`);
+      release();
+      await waitUntil(() => b.runningHere().length === 1);
+      const more = await appendSome(10);
+      await waitForAll(b);
+      expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_a'), [...ids, ...more])).to.equal(null);
+    } finally {
+      await Promise.all(engines.splice(0).map((e) => e.stop()));
+      await Promise.all([dbA.close(), dbB.close()]);
+    }
+  });
+
   it('waitFor resolves once the event is in every read model, and times out when none runs', async () => {
     const e = engine(t.db);
     await e.start();

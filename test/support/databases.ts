@@ -48,7 +48,7 @@ async function withAdmin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Prom
 }
 
 /** Opens a second SqlDb on the same database (a second service instance). */
-export function openSecondConnection(t: TestDatabase): SqlDb {
+export function openSecondConnection(t: TestDatabase, applicationName?: string): SqlDb {
   if (!t.url) throw new Error('a second instance needs a server database');
-  return new PostgresDb(t.url);
+  return new PostgresDb(t.url, applicationName ? { applicationName } : {});
 }

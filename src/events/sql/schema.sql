@@ -1,4 +1,6 @@
--- The event log shared by the PostgreSQL and PGlite adapters.
+-- The event log shared by the PostgreSQL and PGlite adapters. Run as one implicit transaction;
+-- the lock keeps several instances starting on a fresh database from colliding on CREATE.
+SELECT pg_advisory_xact_lock(hashtext('es.schema'));
 CREATE SCHEMA IF NOT EXISTS es;
 
 -- One row per stream: its revision (0-based number of its last event) and the hash of that event.

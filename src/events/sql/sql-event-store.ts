@@ -131,9 +131,8 @@ export class SqlEventStore implements EventStore {
     return () => { void stop.then((s) => s()).catch(() => undefined); };
   }
 
-  async close(): Promise<void> {
-    await this.db.close();
-  }
+  /** The database belongs to whoever opened it (the read models share it), so it stays open. */
+  async close(): Promise<void> {}
 }
 
 function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
