@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { EventContext, NewEvent, RecordedEvent } from '../events/envelope.js';
+import { isWrongExpectedVersion } from '../events/errors.js';
+import type { Position } from '../events/position.js';
+import type { EventStore } from '../events/store.js';
+import { fold, type Decider, type DomainEvent } from './decider.js';
+import { deterministicUuid } from './deterministic-id.js';
+import { isRefusal, refuse, type Refusal } from './refusal.js';
+
+export type CommandDeps = {
+  readonly store: EventStore;
+  /** Read-your-writes: resolves once every read model holds the event at `position`. */
+  readonly waitFor: (position: Position) => Promise<void>;
+};
+
+export type HandleOptions = {
+  readonly context: EventContext;
+  /**
+   * Identifies this command; event ids derive from it, so a retried request appends nothing new.
+   * Defaults to a fresh id (no deduplication across requests).
+   */
+  readonly commandId?: string;
+  /**
+   * The stream revision the client named (a version it read). A clash is then answered with
+   * `onClash` at once instead of deciding again on the newer state.
+   */
+  readonly expectedRevision?: number;
+  /** Decisions again on a fresh read after a concurrent writer moved the stream (default 3). */
+  readonly retries?: number;
+  readonly onClash?: Refusal;
+  /** Per event type; defaults to 1. */
+  readonly schemaVersions?: Readonly<Record<string, number>>;
+};
+
+export type Handled<Event extends DomainEvent, State> = {
+  readonly events: readonly Event[];
+  /** The state after the new events. */
+  readonly state: State;
+  /** Revision of the stream's last event, or -1 when it still has none. */
+  readonly revision: number;
+  readonly position: Position | null;
+};
+
+/**
+ * The one way commands run: read the stream, fold it, decide, append with the revision that was
+ * read, and answer only when read models include the new events. A concurrent writer makes the
+ * append fail; then the command is decided again on the newer state, a bounded number of times.
+ */
+export async function handle<State, Command, Event extends DomainEvent>(
+  deps: CommandDeps,
+  streamId: string,
+  decider: Decider<State, Command, Event>,
+  command: Command,
+  options: HandleOptions,
+): Promise<Handled<Event, State> | Refusal> {
+  const commandId = options.commandId ?? randomUUID();
+  const attempts = options.expectedRevision === undefined ? 1 + (options.retries ?? 3) : 1;
+  for (let attempt = 1; ; attempt++) {
+    const recorded = await deps.store.readStream(streamId);
+    const revision = recorded.length - 1;
+    if (options.expectedRevision !== undefined && options.expectedRevision !== revision) {
+      return options.onClash ?? refuse('conflict', 'the resource changed since it was read');
+    }
+    const state = fold(decider, recorded.map(asDomainEvent<Event>));
+    const decision = decider.decide(state, command);
+    if (isRefusal(decision)) return decision;
+    if (decision.length === 0) return { events: [], state, revision, position: null };
+
+    const envelopes = decision.map((e, i) => envelope(e, options, deterministicUuid(commandId, `${streamId}/${revision + 1 + i}`)));
+    try {
+      const appended = await deps.store.appendToStream(streamId, envelopes, revision === -1 ? 'no_stream' : revision);
+      await deps.waitFor(appended.position);
+      return { events: decision, state: decision.reduce(decider.evolve, state), revision: appended.nextExpectedRevision, position: appended.position };
+    } catch (e) {
+      if (!isWrongExpectedVersion(e)) throw e;
+      if (attempt >= attempts) return options.onClash ?? refuse('conflict', 'the resource is being changed concurrently; try again');
+    }
+  }
+}
+
+function envelope(event: DomainEvent, options: HandleOptions, eventId: string): NewEvent {
+  return {
+    type: event.type,
+    data: event.data,
+    metadata: { ...options.context, eventId, schemaVersion: options.schemaVersions?.[event.type] ?? 1 },
+  };
+}
+
+/** Stored events are trusted: only this module's own decisions ever wrote them. */
+function asDomainEvent<Event extends DomainEvent>(e: RecordedEvent): Event {
+  return { type: e.type, data: e.data } as Event;
+}
