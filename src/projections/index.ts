@@ -1,8 +1,10 @@
 /** Every read model the service keeps; the engine runs them and replay rebuilds them. */
 import type { Projector } from './projector.js';
+import { identitiesProjector } from './identities/identities.js';
+import { sessionsProjector } from './sessions/sessions.js';
 import { streamHeadsProjector } from './stream-heads/stream-heads.js';
 
-export const allProjectors: readonly Projector[] = [streamHeadsProjector];
+export const allProjectors: readonly Projector[] = [streamHeadsProjector, identitiesProjector, sessionsProjector];
 
 export { ProjectionEngine, ProjectionTimeoutError } from './engine.js';
 export { replay } from './replay.js';

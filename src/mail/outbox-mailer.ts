@@ -1,0 +1,37 @@
+import { appendFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '../logger.js';
+import { MailUnavailableError, type Mailer, type MailMessage } from './mailer.js';
+import { failureReason, maskedError } from './masked-error.js';
+
+export type OutboxMailerOptions = {
+  readonly dataDir: string;
+  readonly logger: Logger;
+  readonly now?: () => Date;
+};
+
+export const OUTBOX_FILE = 'outbox.log';
+
+/**
+ * The embedded stand-in for SMTP: each mail becomes one JSON line in <DATA_DIR>/outbox.log, where a
+ * developer (or a test) reads the code. Contract §1 has the code logged too, so the log line carries
+ * the text (this mailer never runs in production); the address stays out, it is personal data.
+ */
+export function outboxMailer({ dataDir, logger, now = () => new Date() }: OutboxMailerOptions): Mailer {
+  const file = join(dataDir, OUTBOX_FILE);
+  return {
+    async send({ to, subject, text }: MailMessage): Promise<void> {
+      const line = `${JSON.stringify({ to, subject, text, sentAt: now().toISOString() })}\n`;
+      try {
+        // Every send re-creates the directory, so deleting data/ while running costs no mail.
+        await mkdir(dataDir, { recursive: true });
+        // One O_APPEND write per whole line: concurrent sends cannot interleave within a line.
+        await appendFile(file, line, 'utf8');
+      } catch (e) {
+        throw new MailUnavailableError(failureReason(e), maskedError(e));
+      }
+      logger.info({ outbox: file, subject, text }, 'mail written to the outbox');
+    },
+    async close(): Promise<void> {},
+  };
+}
