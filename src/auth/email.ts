@@ -10,7 +10,9 @@ const MAX_LENGTH = 254;
 const ADDRESS = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
 export function normalizeEmail(raw: string): Email | Refusal {
-  const email = raw.trim().toLowerCase();
+  // Only spaces and tabs are trimmed: String.trim would also drop a BOM or a line break, and an
+  // address arriving with those is refused rather than silently repaired.
+  const email = raw.replace(/^[ \t]+|[ \t]+$/g, '').toLowerCase();
   if (email.length === 0 || email.length > MAX_LENGTH || !ADDRESS.test(email)) {
     return refuse('invalid_email', 'email is not a valid address');
   }
