@@ -1,0 +1,79 @@
+import { errors, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
+import { readClaims, type Audience, type ClaimsFor } from './claims.js';
+import { keyForToken } from './header.js';
+import { refused, type RefusalReason, type VerifyResult } from './result.js';
+
+export type TokenVerifierOptions = {
+  /** BASE_URL, as the issuer wrote it. */
+  readonly issuer: string;
+  /** Our keys by kid: the only place a verifying key ever comes from. */
+  readonly verifying: ReadonlyMap<string, CryptoKey>;
+  readonly now?: () => Date;
+  /** Allowed clock skew between instances; small, because it lengthens every token's life. */
+  readonly clockToleranceSeconds?: number;
+};
+
+const REQUIRED_CLAIMS = ['exp', 'iat', 'sub', 'sid'];
+
+/** Checks access tokens. Never throws: any input answers a result. */
+export class TokenVerifier {
+  readonly #issuer: string;
+  readonly #verifying: ReadonlyMap<string, CryptoKey>;
+  readonly #now: () => Date;
+  readonly #tolerance: number;
+
+  constructor(options: TokenVerifierOptions) {
+    this.#issuer = options.issuer;
+    this.#verifying = options.verifying;
+    this.#now = options.now ?? (() => new Date());
+    this.#tolerance = options.clockToleranceSeconds ?? 5;
+  }
+
+  async verify<A extends Audience>(token: string, audience: A): Promise<VerifyResult<ClaimsFor<A>>> {
+    try {
+      return await this.#verify(token, audience);
+    } catch {
+      return refused('malformed');
+    }
+  }
+
+  async #verify<A extends Audience>(token: string, audience: A): Promise<VerifyResult<ClaimsFor<A>>> {
+    const picked = keyForToken(token, this.#verifying);
+    if ('reason' in picked) return refused(picked.reason);
+    const now = this.#now();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, picked.key, {
+        algorithms: ['EdDSA'],
+        typ: 'JWT',
+        issuer: this.#issuer,
+        audience,
+        requiredClaims: REQUIRED_CLAIMS,
+        clockTolerance: this.#tolerance,
+        currentDate: now,
+      }));
+    } catch (e) {
+      return refused(reasonOf(e));
+    }
+    // jose accepts an aud array containing ours; we issue a single string, so anything else is foreign.
+    if (payload.aud !== audience) return refused('wrong_audience');
+    // jose leaves iat unchecked without maxTokenAge; a token from the future was not made by our clock.
+    if (typeof payload.iat === 'number' && payload.iat > Math.floor(now.getTime() / 1000) + this.#tolerance) return refused('not_yet_valid');
+    const claims = readClaims(payload, audience);
+    return claims ? { ok: true, claims } : refused('bad_claims');
+  }
+}
+
+function reasonOf(e: unknown): RefusalReason {
+  if (e instanceof errors.JWSSignatureVerificationFailed) return 'bad_signature';
+  if (e instanceof errors.JWTExpired) return 'expired';
+  if (e instanceof errors.JOSEAlgNotAllowed) return 'unsupported_alg';
+  if (e instanceof errors.JWTClaimValidationFailed) {
+    if (e.reason === 'missing') return 'missing_claim';
+    if (e.claim === 'iss') return 'wrong_issuer';
+    if (e.claim === 'aud') return 'wrong_audience';
+    if (e.claim === 'nbf') return 'not_yet_valid';
+    return 'bad_claims';
+  }
+  return 'malformed';
+}
