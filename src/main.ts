@@ -1,15 +1,19 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { createApp } from './api/app.js';
+import { createServer, DEFAULT_SHUTDOWN_TIMEOUT_MS, type RunningServer } from './api/server.js';
 import { openBackends } from './backends.js';
-import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { instrumentedStore } from './observability/instrumented-store.js';
+import { createMetrics } from './observability/metrics.js';
 import { allProjectors, ProjectionEngine } from './projections/index.js';
+import { openJobQueue } from './workers/queue/open-queue.js';
 
-async function main(): Promise<void> {
-  let config;
+/** Queues the reactors run; /metrics reports their depth and /readyz checks them. */
+const WATCHED_QUEUES: readonly string[] = [];
+
+function configOrExit(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`${e.message}\n`);
@@ -17,25 +21,64 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+}
+
+async function main(): Promise<void> {
+  const config = configOrExit();
   const logger = createLogger(config.logLevel);
   const backends = await openBackends(config);
-  const engine = new ProjectionEngine({ db: backends.db, store: backends.store, projectors: allProjectors, logger });
+  const queue = await openJobQueue(
+    { redisUrl: config.redisUrl ?? undefined, db: backends.db },
+    { onError: (err) => logger.error({ err }, 'job queue error') },
+  );
+  const metrics = createMetrics();
+  const store = instrumentedStore(backends.store, metrics);
+  const engine = new ProjectionEngine({ db: backends.db, store, projectors: allProjectors, logger });
   await engine.start();
 
-  const server = createApp().listen(config.port);
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const app = createApp({ config, logger, db: backends.db, store, engine, queue, queueNames: WATCHED_QUEUES, metrics });
+  const service = createServer({
+    app,
+    logger,
+    shutdownTimeoutMs: DEFAULT_SHUTDOWN_TIMEOUT_MS,
+    // Engine first (it drains its batch), then the queue (it may use the database), then the pools.
+    onClose: [() => engine.stop(), () => queue.close(), () => backends.close()],
+  });
+  const port = await service.listen(config.port);
   logger.info({ port, events: backends.store.kind, readModels: backends.db.kind }, `listening on http://localhost:${port}`);
+  exitOnSignals(service, logger);
+}
 
-  const shutdown = async (signal: string) => {
+/**
+ * SIGTERM or SIGINT: drain and exit 0. A second signal, or close hooks that hang past their
+ * own deadline, exit 1 at once: an operator's repeated Ctrl-C means now.
+ */
+function exitOnSignals(service: RunningServer, logger: Logger): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal during shutdown; exiting now');
+      process.exit(1);
+    }
+    stopping = true;
     logger.info({ signal }, 'shutting down');
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await engine.stop();
-    await backends.close();
-    process.exit(0);
+    setTimeout(() => {
+      logger.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, DEFAULT_SHUTDOWN_TIMEOUT_MS + 15_000).unref();
+    service.close().then(
+      ({ forced }) => {
+        logger.info({ forced }, 'shutdown complete');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 main().catch((e: unknown) => {

@@ -1,0 +1,66 @@
+import type { ErrorRequestHandler } from 'express';
+import { isRefusal, refuse, type Refusal, type RefusalCode } from '../../commands/refusal.js';
+import { sendProblem } from '../problems.js';
+import { sendRefusal } from '../refusals.js';
+
+/** Body-parser's error types, answered in our own words (its messages quote the input). */
+const BODY_ERRORS: Readonly<Record<string, Refusal>> = {
+  'entity.parse.failed': refuse('invalid_request', 'the body is not valid JSON'),
+  'entity.too.large': refuse('payload_too_large', 'the request body is too large (JSON bodies: at most 1 MiB)'),
+  'charset.unsupported': refuse('unsupported_media_type', 'JSON bodies must be UTF-8'),
+  'encoding.unsupported': refuse('unsupported_media_type', 'unsupported Content-Encoding'),
+  'request.aborted': refuse('invalid_request', 'the request body was cut off'),
+  'request.size.invalid': refuse('invalid_request', 'the body does not match its Content-Length'),
+};
+
+const BY_STATUS: Readonly<Record<number, RefusalCode>> = {
+  400: 'invalid_request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 409: 'conflict',
+  413: 'payload_too_large', 415: 'unsupported_media_type',
+};
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+/**
+ * A client's mistake reported by express or its parsers: only http-errors marked `expose`
+ * (4xx from body-parser and the router) count; any other error with a `status` might be an
+ * upstream's answer and is ours to fix, not the client's.
+ */
+function clientRefusal(err: unknown): Refusal | null {
+  if (isRefusal(err)) return err;
+  const type = field(err, 'type');
+  if (typeof type === 'string' && BODY_ERRORS[type]) return BODY_ERRORS[type];
+  const status = field(err, 'status');
+  if (field(err, 'expose') === true && typeof status === 'number' && status >= 400 && status < 500) {
+    return refuse(BY_STATUS[status] ?? 'invalid_request', 'the request could not be understood');
+  }
+  return null;
+}
+
+/**
+ * Every error becomes problem+json. An unexpected one answers 500 with a generic detail: its
+ * message, stack, SQL or paths go only to the log line of this request (pino-http logs res.err
+ * with the request id), never to the client.
+ */
+export function problemErrorHandler(): ErrorRequestHandler {
+  return (err: unknown, _req, res, _next) => {
+    const refusal = clientRefusal(err);
+    if (refusal && !res.headersSent) {
+      sendRefusal(res, refusal);
+      return;
+    }
+    res.err = err instanceof Error ? err : new Error(`non-error thrown: ${typeof err}`);
+    if (res.headersSent) {
+      // Part of a response is on the wire: cutting the connection is the only honest signal left.
+      res.destroy();
+      return;
+    }
+    sendProblem(res, {
+      status: 500,
+      code: 'internal_error',
+      title: 'Internal server error',
+      detail: 'the service failed to handle this request; quote the request id when reporting it',
+    });
+  };
+}

@@ -1,0 +1,38 @@
+import type { Response } from 'express';
+import type { RefusalCode } from '../commands/refusal.js';
+
+/** Codes of problems that are not a command's refusal: the service's own failures. */
+export type ProblemCode = RefusalCode | 'internal_error' | 'not_ready';
+
+/** An RFC 9457 problem; extension members ride beside the five the contract fixes. */
+export type Problem = {
+  readonly status: number;
+  readonly code: ProblemCode;
+  readonly title: string;
+  readonly detail: string;
+  readonly extensions?: Readonly<Record<string, unknown>>;
+};
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+const TYPE_BASE_KEY = 'problemTypeBase';
+
+/** Problem `type` URIs hang under the service's public base URL: identifiers, not pages to fetch. */
+export function setProblemTypeBase(locals: Record<string, unknown>, baseUrl: string): void {
+  locals[TYPE_BASE_KEY] = `${baseUrl.replace(/\/+$/, '')}/problems/`;
+}
+
+export function sendProblem(res: Response, problem: Problem): void {
+  const base = res.app.locals[TYPE_BASE_KEY];
+  const requestId = res.locals.requestContext?.requestId;
+  const body = {
+    ...problem.extensions,
+    type: `${typeof base === 'string' ? base : '/problems/'}${problem.code}`,
+    title: problem.title,
+    status: problem.status,
+    detail: problem.detail,
+    code: problem.code,
+    ...(requestId ? { requestId } : {}),
+  };
+  res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+}

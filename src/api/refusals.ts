@@ -1,0 +1,43 @@
+import type { Response } from 'express';
+import type { Refusal, RefusalCode } from '../commands/refusal.js';
+import { sendProblem } from './problems.js';
+
+/** The GraphQL `extensions.code` values of contract §5 a refusal can become. */
+export type GraphqlErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'EMAIL_UNAVAILABLE';
+
+export type RefusalMapping = { readonly status: number; readonly title: string; readonly graphql: GraphqlErrorCode };
+
+/** The one place a refusal code becomes an HTTP status (contract §0, §8) or a GraphQL code. */
+export const refusals: { readonly [C in RefusalCode]: RefusalMapping } = {
+  invalid_request: { status: 400, title: 'Invalid request', graphql: 'BAD_USER_INPUT' },
+  invalid_email: { status: 400, title: 'Invalid email address', graphql: 'BAD_USER_INPUT' },
+  unsupported_item: { status: 400, title: 'Unsupported item', graphql: 'BAD_USER_INPUT' },
+  invalid_code: { status: 401, title: 'Invalid code', graphql: 'UNAUTHENTICATED' },
+  unauthenticated: { status: 401, title: 'Unauthenticated', graphql: 'UNAUTHENTICATED' },
+  forbidden: { status: 403, title: 'Forbidden', graphql: 'FORBIDDEN' },
+  participant_ineligible: { status: 403, title: 'Participant ineligible', graphql: 'FORBIDDEN' },
+  adoption_refused: { status: 403, title: 'Adoption refused', graphql: 'FORBIDDEN' },
+  not_found: { status: 404, title: 'Not found', graphql: 'NOT_FOUND' },
+  conflict: { status: 409, title: 'Conflict', graphql: 'CONFLICT' },
+  version_conflict: { status: 409, title: 'Version conflict', graphql: 'CONFLICT' },
+  payload_too_large: { status: 413, title: 'Payload too large', graphql: 'BAD_USER_INPUT' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type', graphql: 'BAD_USER_INPUT' },
+  org_sealed: { status: 423, title: 'Organization key sealed', graphql: 'FORBIDDEN' },
+  rate_limited: { status: 429, title: 'Rate limited', graphql: 'RATE_LIMITED' },
+  too_many_attempts: { status: 429, title: 'Too many attempts', graphql: 'RATE_LIMITED' },
+  email_unavailable: { status: 503, title: 'Email unavailable', graphql: 'EMAIL_UNAVAILABLE' },
+};
+
+/** Answers a refusal as problem+json; every 429 carries Retry-After (contract §0). */
+export function sendRefusal(res: Response, refusal: Refusal): void {
+  const { status, title } = refusals[refusal.code];
+  if (status === 429) res.set('Retry-After', String(Math.max(1, Math.ceil(refusal.retryAfter ?? 1))));
+  sendProblem(res, { status, code: refusal.code, title, detail: refusal.message });
+}

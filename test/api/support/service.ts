@@ -1,0 +1,92 @@
+import type { Express } from 'express';
+import { createApp } from '../../../src/api/app.js';
+import { createServer, type RunningServer } from '../../../src/api/server.js';
+import type { SqlDb } from '../../../src/db/sql.js';
+import { SqlEventStore } from '../../../src/events/sql/sql-event-store.js';
+import type { EventStore } from '../../../src/events/store.js';
+import { createLogger } from '../../../src/logger.js';
+import { instrumentedStore } from '../../../src/observability/instrumented-store.js';
+import { createMetrics, type Metrics } from '../../../src/observability/metrics.js';
+import type { ReadinessOptions } from '../../../src/observability/readiness.js';
+import { allProjectors, installReadModels, ProjectionEngine } from '../../../src/projections/index.js';
+import { SqlJobQueue } from '../../../src/workers/queue/sql-queue.js';
+import { openTestDatabase, type TestDatabase } from '../../support/databases.js';
+
+export type TestService = {
+  readonly url: string;
+  readonly t: TestDatabase;
+  /** The database the app sees: `db` of the options, or the test database. */
+  readonly db: SqlDb;
+  readonly store: EventStore;
+  readonly engine: ProjectionEngine;
+  readonly queue: SqlJobQueue;
+  readonly metrics: Metrics;
+  /** Every log line the app wrote so far, parsed. */
+  logs(): Array<Record<string, unknown>>;
+  /** The first log line matching, waiting for it: a response can reach the client before its log line is written. */
+  waitForLog(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /** The raw log text, to search for anything that must never be logged. */
+  logText(): string;
+  close(): Promise<void>;
+};
+
+export type TestServiceOptions = {
+  readonly routes?: (app: Express) => void;
+  /** Wraps the test database (to simulate an outage); the store, engine and queue use the result. */
+  readonly wrapDb?: (db: SqlDb) => SqlDb;
+  /** The database /readyz pings, when it should differ from the one everything else uses. */
+  readonly readinessDb?: (t: TestDatabase) => Promise<SqlDb>;
+  readonly readiness?: ReadinessOptions;
+  /** false: read models installed but no projector runs, so the log can run ahead of them. */
+  readonly startEngine?: boolean;
+  readonly queueNames?: readonly string[];
+};
+
+/** The real app on a real HTTP port, over a scratch database of the suite's backend. */
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const t = await openTestDatabase();
+  const db = options.wrapDb ? options.wrapDb(t.db) : t.db;
+  const lines: string[] = [];
+  const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+  const metrics = createMetrics();
+  const store = instrumentedStore(await SqlEventStore.open(db), metrics);
+  const queue = await SqlJobQueue.open(db);
+  const engine = new ProjectionEngine({ db, store, projectors: allProjectors, idlePollMs: 50, leaseRetryMs: 100 });
+  if (options.startEngine === false) await installReadModels(db, allProjectors, engine.schema);
+  else await engine.start();
+
+  const app = createApp({
+    config: { baseUrl: 'http://service.test' },
+    logger,
+    db: options.readinessDb ? await options.readinessDb(t) : db,
+    store,
+    engine,
+    queue,
+    metrics,
+    queueNames: options.queueNames ?? [],
+    readiness: options.readiness ?? {},
+    ...(options.routes ? { routes: options.routes } : {}),
+  });
+  const running: RunningServer = createServer({ app, logger, shutdownTimeoutMs: 2000 });
+  const port = await running.listen(0, '127.0.0.1');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    t, db, store, engine, queue, metrics,
+    logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
+    waitForLog: async (match) => {
+      for (let i = 0; i < 100; i++) {
+        const found = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find(match);
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`no such log line in:\n${lines.join('')}`);
+    },
+    logText: () => lines.join(''),
+    close: async () => {
+      await running.close();
+      await engine.stop();
+      await queue.close();
+      await t.drop();
+    },
+  };
+}
