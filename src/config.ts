@@ -16,6 +16,8 @@ export type Config = {
   readonly masterKey: string | null;
   readonly orgKeyWarmSeconds: number;
   readonly maxFileBytes: number;
+  /** Failed code verifications per address per day before every verify is refused. */
+  readonly otpDailyFailureCap: number;
   readonly logLevel: string;
 };
 
@@ -78,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey: text('MASTER_KEY'),
     orgKeyWarmSeconds: int('ORG_KEY_WARM_SECONDS', 43_200, 1),
     maxFileBytes: int('MAX_FILE_BYTES', 25 * 1024 * 1024, 1),
+    otpDailyFailureCap: int('OTP_DAILY_FAILURE_CAP', 20, 1),
     logLevel,
   };
 

@@ -1,6 +1,7 @@
 import { createApp } from './api/app.js';
 import { createServer, DEFAULT_SHUTDOWN_TIMEOUT_MS, type RunningServer } from './api/server.js';
 import { openBackends } from './backends.js';
+import { openDomainServices } from './domain-services.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { instrumentedStore } from './observability/instrumented-store.js';
@@ -36,13 +37,15 @@ async function main(): Promise<void> {
   const engine = new ProjectionEngine({ db: backends.db, store, projectors: allProjectors, logger });
   await engine.start();
 
-  const app = createApp({ config, logger, db: backends.db, store, engine, queue, queueNames: WATCHED_QUEUES, metrics });
+  const domain = await openDomainServices({ config, logger, db: backends.db, store, waitFor: (p) => engine.waitFor(p) });
+
+  const app = createApp({ config, logger, db: backends.db, store, engine, queue, queueNames: WATCHED_QUEUES, metrics, routes: domain.routes });
   const service = createServer({
     app,
     logger,
     shutdownTimeoutMs: DEFAULT_SHUTDOWN_TIMEOUT_MS,
-    // Engine first (it drains its batch), then the queue (it may use the database), then the pools.
-    onClose: [() => engine.stop(), () => queue.close(), () => backends.close()],
+    // Engine first (it drains its batch), then the queue (it may use the database), then mail and the pools.
+    onClose: [() => engine.stop(), () => queue.close(), () => domain.close(), () => backends.close()],
   });
   const port = await service.listen(config.port);
   logger.info({ port, events: backends.store.kind, readModels: backends.db.kind }, `listening on http://localhost:${port}`);

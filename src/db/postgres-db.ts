@@ -60,14 +60,22 @@ export class PostgresDb implements SqlDb {
 
   async tryLease(name: string): Promise<Lease | null> {
     const conn = await this.leaseConnection();
-    const r = await conn.client.query<{ got: boolean }>(LEASE_SQL, [name]);
+    const r = await this.onLeaseConnection(() => conn.client.query<{ got: boolean }>(LEASE_SQL, [name]));
     if (!r.rows[0]?.got) return null;
     return {
       lost: conn.lost,
       release: async () => {
-        await conn.client.query(UNLEASE_SQL, [name]).catch(() => undefined);
+        await this.onLeaseConnection(() => conn.client.query(UNLEASE_SQL, [name])).catch(() => undefined);
       },
     };
+  }
+
+  /** Every projector leases through one connection; a client runs one query at a time. */
+  private leaseQueue: Promise<unknown> = Promise.resolve();
+  private onLeaseConnection<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.leaseQueue.then(fn, fn);
+    this.leaseQueue = run.catch(() => undefined);
+    return run;
   }
 
   private leaseConnection(): Promise<{ client: pg.Client; lost: Promise<void> }> {

@@ -91,8 +91,10 @@ export class ProjectionEngine {
     return [...this.running];
   }
 
+  /** This engine's projectors only: a checkpoint left by a projector since removed is not lag. */
   async status(): Promise<ProjectorStatus[]> {
-    const rows = await readCheckpoints(this.options.db, this.schema);
+    const names = new Set(this.options.projectors.map((p) => p.name));
+    const rows = (await readCheckpoints(this.options.db, this.schema)).filter((r) => names.has(r.projector));
     return rows.map((r) => ({ projector: r.projector, position: r.position, eventsSeen: r.eventsSeen, running: this.running.has(r.projector) }));
   }
 

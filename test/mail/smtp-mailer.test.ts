@@ -4,7 +4,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { MailUnavailableError, openMailer, smtpMailer, type Mailer } from '../../src/mail/index.js';
-import { parseMail, startSmtpSink, type SmtpSink } from './smtp-sink.js';
+import { parseMail, startSmtpSink, type SmtpSink } from '../support/smtp-sink.js';
 
 const FROM = 'Data Sharing <no-reply@sharing.test>';
 const mail = { to: 'ada@example.org', subject: 'Your sign-in code', text: 'Your code is 123456. It expires in 10 minutes.' };

@@ -1,4 +1,10 @@
 import type { Express } from 'express';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../../src/config.js';
+import { openDomainServices, type DomainServices } from '../../../src/domain-services.js';
+import type { Mailer } from '../../../src/mail/index.js';
 import { createApp } from '../../../src/api/app.js';
 import { createServer, type RunningServer } from '../../../src/api/server.js';
 import type { SqlDb } from '../../../src/db/sql.js';
@@ -21,6 +27,8 @@ export type TestService = {
   readonly engine: ProjectionEngine;
   readonly queue: SqlJobQueue;
   readonly metrics: Metrics;
+  /** Present when the options asked for the domain. */
+  readonly domain: DomainServices | null;
   /** Every log line the app wrote so far, parsed. */
   logs(): Array<Record<string, unknown>>;
   /** The first log line matching, waiting for it: a response can reach the client before its log line is written. */
@@ -40,11 +48,15 @@ export type TestServiceOptions = {
   /** false: read models installed but no projector runs, so the log can run ahead of them. */
   readonly startEngine?: boolean;
   readonly queueNames?: readonly string[];
+  /** Mounts the domain routes (auth, GraphQL) with this mailer and clock. */
+  /** Another instance on the same database: the caller keeps ownership (it is not dropped here). */
+  readonly database?: TestDatabase;
+  readonly domain?: { readonly mailer?: Mailer; readonly now?: () => Date; readonly env?: NodeJS.ProcessEnv };
 };
 
 /** The real app on a real HTTP port, over a scratch database of the suite's backend. */
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
-  const t = await openTestDatabase();
+  const t = options.database ?? (await openTestDatabase());
   const db = options.wrapDb ? options.wrapDb(t.db) : t.db;
   const lines: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
@@ -55,6 +67,19 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   if (options.startEngine === false) await installReadModels(db, allProjectors, engine.schema);
   else await engine.start();
 
+  const dataDir = await mkdtemp(join(tmpdir(), 'dss-service-'));
+  const domain = options.domain
+    ? await openDomainServices({
+      config: loadConfig({ DATA_DIR: dataDir, BASE_URL: 'http://service.test', ...options.domain.env }),
+      logger, db, store, waitFor: (p) => engine.waitFor(p),
+      ...(options.domain.mailer ? { mailer: options.domain.mailer } : {}),
+      ...(options.domain.now ? { now: options.domain.now } : {}),
+    })
+    : null;
+  const routes = (app: Express) => {
+    domain?.routes(app);
+    options.routes?.(app);
+  };
   const app = createApp({
     config: { baseUrl: 'http://service.test' },
     logger,
@@ -65,13 +90,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     metrics,
     queueNames: options.queueNames ?? [],
     readiness: options.readiness ?? {},
-    ...(options.routes ? { routes: options.routes } : {}),
+    routes,
   });
   const running: RunningServer = createServer({ app, logger, shutdownTimeoutMs: 2000 });
   const port = await running.listen(0, '127.0.0.1');
   return {
     url: `http://127.0.0.1:${port}`,
-    t, db, store, engine, queue, metrics,
+    t, db, store, engine, queue, metrics, domain,
     logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
     waitForLog: async (match) => {
       for (let i = 0; i < 100; i++) {
@@ -86,7 +111,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       await running.close();
       await engine.stop();
       await queue.close();
-      await t.drop();
+      await domain?.close();
+      if (!options.database) await t.drop();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

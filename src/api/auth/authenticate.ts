@@ -1,0 +1,61 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Caller, IdentityService } from '../../auth/identity-service.js';
+import type { Audience, ClaimsFor, TokenVerifier } from '../../auth/tokens/index.js';
+import { refuse } from '../../commands/refusal.js';
+import { sendRefusal } from '../refusals.js';
+
+declare global {
+  namespace Express {
+    interface Locals {
+      /** Set by authenticate(): the verified caller of this request. */
+      caller?: Caller;
+      /** The verified claims, for the organization plane (org, perms). */
+      claims?: ClaimsFor<Audience>;
+    }
+  }
+}
+
+export type Authenticator = {
+  /** Middleware: 401 unauthenticated unless a valid token of `audience` with a live session comes along. */
+  require(audience: Audience): RequestHandler;
+  /** The same check for a bare header (GraphQL, streaming routes). */
+  check<A extends Audience>(authorization: string | undefined, audience: A): Promise<{ caller: Caller; claims: ClaimsFor<A> } | null>;
+};
+
+/**
+ * One check for REST and GraphQL: an EdDSA token from our key set, for the expected audience,
+ * whose session is live in the read model right now (so a revoked session fails on the very
+ * next request, whichever instance answers it).
+ */
+export function authenticator(verifier: TokenVerifier, identities: IdentityService): Authenticator {
+  const check = async <A extends Audience>(authorization: string | undefined, audience: A) => {
+    const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(authorization ?? '');
+    if (!match) return null;
+    const result = await verifier.verify(match[1]!, audience);
+    if (!result.ok) return null;
+    const claims = result.claims;
+    if (!(await identities.sessionIsLive(claims.sub, claims.sid))) return null;
+    return { caller: { identityId: claims.sub, sessionId: claims.sid, email: claims.email }, claims };
+  };
+  return {
+    check,
+    require: (audience) => async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const ok = await check(req.get('authorization'), audience);
+        if (!ok) return sendRefusal(res, refuse('unauthenticated', 'a valid access token is required'));
+        res.locals.caller = ok.caller;
+        res.locals.claims = ok.claims;
+        next();
+      } catch (e) {
+        next(e);
+      }
+    },
+  };
+}
+
+/** The caller set by authenticate(); a route without it is a wiring bug. */
+export function callerOf(res: Response): Caller {
+  const caller = res.locals.caller;
+  if (!caller) throw new Error('route needs authenticate() before it');
+  return caller;
+}

@@ -1,0 +1,29 @@
+import type { Request } from 'express';
+import type { Caller, IdentityService } from '../../auth/identity-service.js';
+import type { EventContext } from '../../events/envelope.js';
+import { eventContext } from '../request-context.js';
+import { graphqlError } from './errors.js';
+
+/** What every resolver gets: the authenticated caller and the services behind the schema. */
+export type GraphqlContext = {
+  readonly caller: Caller;
+  readonly identities: IdentityService;
+  readonly eventContext: () => EventContext;
+  /** Contract §1: before user.register only register and me may be called. */
+  readonly requireRegistered: () => Promise<void>;
+};
+
+export type GraphqlServices = { readonly identities: IdentityService; readonly now: () => Date };
+
+export function graphqlContext(req: Request, caller: Caller, services: GraphqlServices): GraphqlContext {
+  let registered: Promise<boolean> | null = null;
+  return {
+    caller,
+    identities: services.identities,
+    eventContext: () => eventContext(req, { kind: 'user', id: caller.identityId }, services.now()),
+    requireRegistered: async () => {
+      registered ??= services.identities.isRegistered(caller);
+      if (!(await registered)) throw graphqlError('FORBIDDEN', 'register first: call user.register before anything else');
+    },
+  };
+}

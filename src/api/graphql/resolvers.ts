@@ -1,0 +1,48 @@
+import { GraphQLScalarType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import type { GraphqlContext } from './context.js';
+import { orThrow } from './errors.js';
+
+type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, Record<string, unknown>>;
+
+/** Namespaces (user, security) resolve to an empty object; their fields do the work. */
+const namespace: Resolver = () => ({});
+
+export const resolvers: Record<string, Resolver> = {
+  'Query.user': namespace,
+  'Mutation.user': namespace,
+  'UserMutation.security': async (_p, _a, ctx) => {
+    await ctx.requireRegistered();
+    return {};
+  },
+
+  'UserMutation.register': async (_p, args, ctx) => {
+    const input = args.input as { displayName?: string | null };
+    return orThrow(await ctx.identities.register(ctx.caller, input.displayName ?? null, ctx.eventContext()));
+  },
+  'SecurityMutation.revokeSession': async (_p, args, ctx) =>
+    orThrow(await ctx.identities.revokeSession(ctx.caller, String(args.sessionId), ctx.eventContext())),
+  'SecurityMutation.revokeAllSessions': async (_p, _a, ctx) =>
+    orThrow(await ctx.identities.revokeAllSessions(ctx.caller, false, ctx.eventContext())),
+  'SecurityMutation.revokeAllSessionsIncludingCurrent': async (_p, _a, ctx) =>
+    orThrow(await ctx.identities.revokeAllSessions(ctx.caller, true, ctx.eventContext())),
+
+  'UserQuery.me': (_p, _a, ctx) => ctx.identities.me(ctx.caller),
+};
+
+/** Sets each "Type.field" resolver on the schema built from the SDL, refusing a name that is not there. */
+export function attachResolvers(schema: GraphQLSchema, map: Record<string, Resolver>): GraphQLSchema {
+  for (const [path, resolve] of Object.entries(map)) {
+    const [typeName, fieldName] = path.split('.') as [string, string];
+    const type = schema.getType(typeName);
+    const field = type && 'getFields' in type ? type.getFields()[fieldName] : undefined;
+    if (!field || !('resolve' in field)) throw new Error(`no field ${path} in the GraphQL schema`);
+    field.resolve = resolve;
+  }
+  const json = schema.getType('JSON');
+  if (json instanceof GraphQLScalarType) {
+    // Any JSON value passes through unchanged: documents and embedded schemas are data.
+    json.parseValue = (v) => v;
+    json.serialize = (v) => v;
+  }
+  return schema;
+}

@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { claimEmail } from '../commands/identity/claim-email.js';
+import { registerUser } from '../commands/identity/register-user.js';
+import { renewSession } from '../commands/identity/renew-session.js';
+import { revokeAllSessions } from '../commands/identity/revoke-all-sessions.js';
+import { revokeSession } from '../commands/identity/revoke-session.js';
+import { startSession } from '../commands/identity/start-session.js';
+import { verifySecondaryEmail } from '../commands/identity/verify-secondary-email.js';
+import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
+import { handle, type CommandDeps } from '../commands/shell.js';
+import type { SqlExecutor } from '../db/sql.js';
+import type { EventContext } from '../events/envelope.js';
+import { identityStreams as streams } from '../events/identity-events.js';
+import type { Email } from './email.js';
+import { identitySql as q } from './identity-queries.js';
+import type { OtpService } from './otp/otp-service.js';
+import type { OtpSecrets } from './otp/secrets.js';
+import type { TokenIssuer } from './tokens/index.js';
+
+/** Who is calling, once the token and its session checked out. */
+export type Caller = { readonly identityId: string; readonly sessionId: string; readonly email: string };
+
+export type SessionToken = { readonly token: string; readonly expiresAt: string };
+
+export type Me = {
+  readonly userId: string | null;
+  readonly email: string;
+  readonly verifiedEmails: readonly string[];
+  readonly sessions: ReadonlyArray<{ sessionId: string; createdAt: string; expiresAt: string; current: boolean }>;
+};
+
+export type IdentityDeps = CommandDeps & {
+  readonly readModels: SqlExecutor;
+  readonly otp: OtpService;
+  readonly secrets: OtpSecrets;
+  readonly issuer: TokenIssuer;
+  readonly now: () => Date;
+};
+
+/** The login and session flows of spec §4.1 and user.register / user.security of §4.2. */
+export class IdentityService {
+  constructor(private readonly deps: IdentityDeps) {}
+
+  sendLoginCode(email: Email): Promise<Refusal | null> {
+    return this.deps.otp.send(email, 'login');
+  }
+
+  /** A right code allocates the identity on first use, starts a session and signs its token. */
+  async verifyLogin(email: Email, code: string, context: (actor: EventContext['actor']) => EventContext): Promise<(SessionToken & { isNewUser: boolean }) | Refusal> {
+    const wrong = await this.deps.otp.verify(email, 'login', code);
+    if (wrong) return wrong;
+    const claimed = await handle(this.deps, streams.email(this.deps.secrets.subject(email)), claimEmail,
+      { email, newIdentityId: randomUUID() }, { context: context({ kind: 'system', id: 'login' }) });
+    if (isRefusal(claimed)) return claimed;
+    const identityId = claimed.state.identityId!;
+    const sessionId = randomUUID();
+    const started = await handle(this.deps, streams.session(sessionId), startSession,
+      { sessionId, identityId, email, now: this.deps.now() }, { context: context({ kind: 'user', id: identityId }) });
+    if (isRefusal(started) || started.state.status !== 'active') return refuse('conflict', 'the session could not be started');
+    const { expiresAt } = started.state;
+    const token = await this.deps.issuer.userToken({ identityId, sessionId, email, expiresAt: new Date(expiresAt) });
+    const row = (await this.deps.readModels.query<{ registered_at: unknown }>(q.identity, [identityId])).rows[0];
+    return { token, expiresAt, isNewUser: !row?.registered_at };
+  }
+
+  /** Same session, expiresAt = now + 72 h, a new token; the old token lives to its own exp. */
+  async renew(caller: Caller, context: EventContext): Promise<SessionToken | Refusal> {
+    const renewed = await handle(this.deps, streams.session(caller.sessionId), renewSession, { sessionId: caller.sessionId, now: this.deps.now() }, { context });
+    if (isRefusal(renewed)) return renewed;
+    if (renewed.state.status !== 'active') return refuse('unauthenticated', 'the session has ended');
+    const { expiresAt } = renewed.state;
+    const token = await this.deps.issuer.userToken({ ...caller, expiresAt: new Date(expiresAt) });
+    return { token, expiresAt };
+  }
+
+  sendEmailVerification(caller: Caller, email: Email): Promise<Refusal | null> {
+    return this.deps.otp.send(email, `verify-email:${caller.identityId}`);
+  }
+
+  async confirmEmailVerification(caller: Caller, email: Email, code: string, context: EventContext): Promise<Refusal | null> {
+    const wrong = await this.deps.otp.verify(email, `verify-email:${caller.identityId}`, code);
+    if (wrong) return wrong;
+    const done = await handle(this.deps, streams.user(caller.identityId), verifySecondaryEmail,
+      { identityId: caller.identityId, email, sessionId: caller.sessionId }, { context });
+    return isRefusal(done) ? done : null;
+  }
+
+  async register(caller: Caller, displayName: string | null, context: EventContext): Promise<{ userId: string } | Refusal> {
+    const done = await handle(this.deps, streams.user(caller.identityId), registerUser, { identityId: caller.identityId, displayName }, { context });
+    return isRefusal(done) ? done : { userId: caller.identityId };
+  }
+
+  async isRegistered(caller: Caller): Promise<boolean> {
+    const row = (await this.deps.readModels.query<{ registered_at: unknown }>(q.identity, [caller.identityId])).rows[0];
+    return Boolean(row?.registered_at);
+  }
+
+  /** Whether a token's session still stands: checked on every request, on every instance. */
+  async sessionIsLive(identityId: string, sessionId: string): Promise<boolean> {
+    if (!isUuid(sessionId) || !isUuid(identityId)) return false;
+    return (await this.deps.readModels.query(q.liveSession, [sessionId, identityId, this.deps.now()])).rowCount > 0;
+  }
+
+  async revokeSession(caller: Caller, sessionId: string, context: EventContext): Promise<true | Refusal> {
+    if (!isUuid(sessionId)) return refuse('not_found', 'no such session');
+    const done = await handle(this.deps, streams.session(sessionId), revokeSession, { sessionId, identityId: caller.identityId }, { context });
+    return isRefusal(done) ? done : true;
+  }
+
+  /** Ends every live session of the caller (the current one too when asked); answers how many. */
+  async revokeAllSessions(caller: Caller, includingCurrent: boolean, context: EventContext): Promise<number | Refusal> {
+    const live = (await this.deps.readModels.query<{ session_id: string }>(q.liveSessionIdsOf, [caller.identityId, this.deps.now()])).rows
+      .map((r) => r.session_id)
+      .filter((id) => includingCurrent || id !== caller.sessionId);
+    const done = await handle(this.deps, streams.user(caller.identityId), revokeAllSessions, { identityId: caller.identityId, liveSessionIds: live }, { context });
+    return isRefusal(done) ? done : live.length;
+  }
+
+  async me(caller: Caller): Promise<Me> {
+    const identity = (await this.deps.readModels.query<{ registered_at: unknown; email: string; verified_emails: string[] }>(q.identity, [caller.identityId])).rows[0];
+    const now = this.deps.now().getTime();
+    const sessions = (await this.deps.readModels.query<{ session_id: string; created_at: Date; expires_at: Date; revoked_at: Date | null }>(q.sessionsOf, [caller.identityId])).rows
+      .filter((s) => s.revoked_at === null && new Date(s.expires_at).getTime() > now)
+      .map((s) => ({ sessionId: s.session_id, createdAt: iso(s.created_at), expiresAt: iso(s.expires_at), current: s.session_id === caller.sessionId }));
+    return {
+      userId: identity?.registered_at ? caller.identityId : null,
+      email: identity?.email ?? caller.email,
+      verifiedEmails: identity?.verified_emails ?? [],
+      sessions,
+    };
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (s: string): boolean => UUID.test(s);
+
+function iso(d: Date | string): string {
+  return new Date(d).toISOString();
+}

@@ -1,0 +1,59 @@
+import type { Express } from 'express';
+import { authenticator } from './api/auth/authenticate.js';
+import { authRoutes } from './api/auth/auth-routes.js';
+import { jwksRoute } from './api/auth/jwks-route.js';
+import { graphqlRoute } from './api/graphql/graphql-route.js';
+import { jsonBody } from './api/middleware/json-body.js';
+import { IdentityService } from './auth/identity-service.js';
+import { loadKeys } from './auth/keys/index.js';
+import { OtpService } from './auth/otp/otp-service.js';
+import { OtpSecrets } from './auth/otp/secrets.js';
+import { TokenIssuer, TokenVerifier } from './auth/tokens/index.js';
+import type { Config } from './config.js';
+import type { SqlDb } from './db/sql.js';
+import type { Position } from './events/position.js';
+import type { EventStore } from './events/store.js';
+import type { Logger } from './logger.js';
+import { openMailer, type Mailer } from './mail/index.js';
+
+export type DomainDeps = {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly db: SqlDb;
+  readonly store: EventStore;
+  readonly waitFor: (position: Position) => Promise<void>;
+  /** Tests pass a recording mailer and a hand-moved clock. */
+  readonly mailer?: Mailer;
+  readonly now?: () => Date;
+};
+
+export type DomainServices = {
+  /** Mounts every domain route on the app (createApp's `routes` hook). */
+  readonly routes: (app: Express) => void;
+  readonly identities: IdentityService;
+  close(): Promise<void>;
+};
+
+/** The composition root of the domain: keys, mail, codes, identities, and the routes over them. */
+export async function openDomainServices(deps: DomainDeps): Promise<DomainServices> {
+  const now = deps.now ?? (() => new Date());
+  const keys = await loadKeys(deps.config);
+  const mailer = deps.mailer ?? openMailer(deps.config, deps.logger);
+  const secrets = new OtpSecrets(keys.masterKey);
+  const otp = await OtpService.open({ db: deps.db, secrets, mailer, now, dailyFailureCap: deps.config.otpDailyFailureCap });
+  const issuer = new TokenIssuer({ issuer: deps.config.baseUrl, signing: keys.signing, now });
+  const verifier = new TokenVerifier({ issuer: deps.config.baseUrl, verifying: keys.verifying, now });
+  const identities = new IdentityService({ store: deps.store, waitFor: deps.waitFor, readModels: deps.db, otp, secrets, issuer, now });
+  const auth = authenticator(verifier, identities);
+
+  return {
+    identities,
+    routes: (app) => {
+      app.use(jwksRoute(keys.jwks));
+      app.use(['/auth', '/graphql'], jsonBody());
+      app.use(authRoutes(identities, auth, now));
+      app.use(graphqlRoute(auth, { identities, now }, deps.logger));
+    },
+    close: () => mailer.close(),
+  };
+}
