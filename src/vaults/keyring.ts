@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { SqlDb } from '../db/sql.js';
+import { masterKeyId, open, seal } from './envelope-crypto.js';
+
+export class VaultKeyErasedError extends Error {
+  override readonly name = 'VaultKeyErasedError';
+  constructor(readonly vaultId: string) {
+    super(`the key of vault ${vaultId} was erased`);
+  }
+}
+
+const DATA_KEY_BYTES = 32;
+
+/**
+ * Envelope encryption: each vault (a person, a legal entity, an organization) has its own
+ * AES-256 data key, stored only wrapped by MASTER_KEY. Data keys are unwrapped per use and not
+ * cached, so an erasure on one instance takes effect on every instance at once.
+ */
+export class VaultKeyring {
+  private readonly masterId: string;
+
+  private constructor(private readonly db: SqlDb, private readonly masterKey: Buffer) {
+    this.masterId = masterKeyId(masterKey);
+  }
+
+  static async open(db: SqlDb, masterKey: Buffer): Promise<VaultKeyring> {
+    await db.exec(await readFile(new URL('./keyring.sql', import.meta.url), 'utf8'));
+    return new VaultKeyring(db, masterKey);
+  }
+
+  /** The vault's data key, created on first use. */
+  async dataKey(vaultId: string): Promise<Buffer> {
+    const existing = await this.db.query<{ wrapped_key: Buffer | null }>('SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = $1', [vaultId]);
+    if (existing.rows[0]) return this.unwrap(vaultId, existing.rows[0].wrapped_key);
+    const fresh = randomBytes(DATA_KEY_BYTES);
+    // Two first uses racing: the first insert wins and both use its key.
+    await this.db.query('INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id) VALUES ($1, $2, $3) ON CONFLICT (vault_id) DO NOTHING',
+      [vaultId, seal(this.masterKey, fresh, wrapContext(vaultId)), this.masterId]);
+    const stored = await this.db.query<{ wrapped_key: Buffer | null }>('SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = $1', [vaultId]);
+    return this.unwrap(vaultId, stored.rows[0]!.wrapped_key);
+  }
+
+  async encrypt(vaultId: string, plaintext: Buffer, context: string): Promise<Buffer> {
+    return seal(await this.dataKey(vaultId), plaintext, `${vaultId}:${context}`);
+  }
+
+  /** Throws VaultKeyErasedError once the vault's key is gone. */
+  async decrypt(vaultId: string, sealed: Buffer, context: string): Promise<Buffer> {
+    return open(await this.dataKey(vaultId), sealed, `${vaultId}:${context}`);
+  }
+
+  /** Crypto-shredding: the wrapped key is overwritten; every copy of the vault's data stays unreadable. */
+  async erase(vaultId: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id, erased_at) VALUES ($1, NULL, NULL, now())
+       ON CONFLICT (vault_id) DO UPDATE SET wrapped_key = NULL, master_id = NULL, erased_at = now()`, [vaultId]);
+  }
+
+  /**
+   * MASTER_KEY rotation: re-wraps every data key from `previous` to this keyring's master key.
+   * Data is not touched. Idempotent; answers how many keys it re-wrapped.
+   */
+  async rewrapFrom(previous: Buffer): Promise<number> {
+    const previousId = masterKeyId(previous);
+    let count = 0;
+    for (;;) {
+      const moved = await this.db.transaction(async (tx) => {
+        const rows = (await tx.query<{ vault_id: string; wrapped_key: Buffer }>(
+          `SELECT vault_id::text AS vault_id, wrapped_key FROM keys.vault_keys WHERE master_id = $1 LIMIT 500 FOR UPDATE SKIP LOCKED`, [previousId])).rows;
+        for (const row of rows) {
+          const key = open(previous, Buffer.from(row.wrapped_key), wrapContext(row.vault_id));
+          await tx.query('UPDATE keys.vault_keys SET wrapped_key = $2, master_id = $3 WHERE vault_id = $1',
+            [row.vault_id, seal(this.masterKey, key, wrapContext(row.vault_id)), this.masterId]);
+        }
+        return rows.length;
+      });
+      count += moved;
+      if (moved === 0) return count;
+    }
+  }
+
+  private unwrap(vaultId: string, wrapped: Buffer | null): Buffer {
+    if (!wrapped) throw new VaultKeyErasedError(vaultId);
+    return open(this.masterKey, Buffer.from(wrapped), wrapContext(vaultId));
+  }
+}
+
+const wrapContext = (vaultId: string) => `vault-key:${vaultId}`;
