@@ -1,0 +1,76 @@
+import type { JsonValue } from '../events/envelope.js';
+import { loadBuiltins } from './builtins.js';
+import type { BuiltinSchema } from './builtins.js';
+import { SchemaCompiler } from './compiler.js';
+import { loadMetaschemas } from './metaschemas.js';
+import { ValidationPool } from './pool.js';
+import { normalizeUri } from './resources.js';
+import { schemaNotFound } from './results.js';
+import type { ValidationResult } from './results.js';
+
+export type SchemaValidatorOptions = {
+  /** SCHEMA_BASE: built-in `$id`s are `{schemaBase}/core/<Name>.json`. */
+  readonly schemaBase: string;
+  /** Time one embedded-schema validation may take, compile included (default 2 s). */
+  readonly budgetMs?: number;
+  /** Worker threads for embedded schemas (default 2). */
+  readonly poolSize?: number;
+  /** Heap limit of each worker (default 256 MiB). */
+  readonly maxWorkerMemoryMb?: number;
+};
+
+/**
+ * Validation of document data (spec §4.2): against a built-in by its canonical URL (option A,
+ * trusted, in-process) or against an embedded Draft 2020-12 schema (option B, untrusted, in a
+ * worker under a time budget). Every outcome is a value: valid, SCHEMA_INVALID,
+ * SCHEMA_NOT_FOUND or DATA_INVALID.
+ */
+export class SchemaValidator {
+  readonly builtins: readonly BuiltinSchema[];
+  private readonly byUri: ReadonlyMap<string, BuiltinSchema>;
+  private readonly compiler: SchemaCompiler;
+  private readonly pool: ValidationPool;
+
+  constructor(options: SchemaValidatorOptions) {
+    this.builtins = loadBuiltins(options.schemaBase);
+    this.byUri = new Map(this.builtins.map((b) => [normalizeUri(b.id), b]));
+    const builtins = this.builtins.map((b) => [b.id, b.schema] as const);
+    this.compiler = new SchemaCompiler({ external: new Map([...loadMetaschemas(), ...builtins]) });
+    for (const b of this.builtins) {
+      const compiled = this.compiler.compile(b.schema);
+      // A broken built-in is a bug of ours: refuse to start rather than refuse every document.
+      if ('ok' in compiled) throw new Error(`built-in schema ${b.name} does not compile: ${compiled.message}`);
+    }
+    this.pool = new ValidationPool({
+      size: options.poolSize ?? 2,
+      budgetMs: options.budgetMs ?? 2000,
+      maxMemoryMb: options.maxWorkerMemoryMb ?? 256,
+      init: { builtins },
+    });
+  }
+
+  /** The built-in a schemaRef names, when it is a canonical built-in URL. */
+  builtin(schemaRef: string): BuiltinSchema | undefined {
+    try {
+      return this.byUri.get(normalizeUri(schemaRef));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Option A: data against a built-in, in-process (the schema is ours, so it cannot stall us). */
+  validateWithBuiltin(schemaRef: string, data: JsonValue): ValidationResult {
+    const builtin = this.builtin(schemaRef);
+    if (!builtin) return schemaNotFound(schemaRef);
+    return this.compiler.validate(builtin.schema, data);
+  }
+
+  /** Option B: data against an embedded schema, in a worker under the time budget. */
+  validateWithSchema(documentSchema: JsonValue, data: JsonValue): Promise<ValidationResult> {
+    return this.pool.run(documentSchema, data);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
