@@ -18,6 +18,8 @@ export type Config = {
   readonly maxFileBytes: number;
   /** Failed code verifications per address per day before every verify is refused. */
   readonly otpDailyFailureCap: number;
+  /** Time one embedded-schema validation may take, compile included. */
+  readonly validationBudgetMs: number;
   readonly logLevel: string;
 };
 
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orgKeyWarmSeconds: int('ORG_KEY_WARM_SECONDS', 43_200, 1),
     maxFileBytes: int('MAX_FILE_BYTES', 25 * 1024 * 1024, 1),
     otpDailyFailureCap: int('OTP_DAILY_FAILURE_CAP', 20, 1),
+    validationBudgetMs: int('VALIDATION_BUDGET_MS', 2000, 10),
     logLevel,
   };
 

@@ -9,7 +9,11 @@ import { loadKeys } from './auth/keys/index.js';
 import { OtpService } from './auth/otp/otp-service.js';
 import { OtpSecrets } from './auth/otp/secrets.js';
 import { TokenIssuer, TokenVerifier } from './auth/tokens/index.js';
+import { schemasRoutes } from './api/schemas-routes.js';
 import type { Config } from './config.js';
+import { DocumentService } from './documents/document-service.js';
+import { SchemaValidator } from './schemas/index.js';
+import { VaultKeyring } from './vaults/keyring.js';
 import type { SqlDb } from './db/sql.js';
 import type { Position } from './events/position.js';
 import type { EventStore } from './events/store.js';
@@ -31,6 +35,7 @@ export type DomainServices = {
   /** Mounts every domain route on the app (createApp's `routes` hook). */
   readonly routes: (app: Express) => void;
   readonly identities: IdentityService;
+  readonly documents: DocumentService;
   close(): Promise<void>;
 };
 
@@ -45,15 +50,23 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
   const verifier = new TokenVerifier({ issuer: deps.config.baseUrl, verifying: keys.verifying, now });
   const identities = new IdentityService({ store: deps.store, waitFor: deps.waitFor, readModels: deps.db, otp, secrets, issuer, now });
   const auth = authenticator(verifier, identities);
+  const validator = new SchemaValidator({ schemaBase: deps.config.schemaBase, budgetMs: deps.config.validationBudgetMs });
+  const keyring = await VaultKeyring.open(deps.db, keys.masterKey);
+  const documents = new DocumentService({ store: deps.store, waitFor: deps.waitFor, validator, keyring, readModels: deps.db });
 
   return {
     identities,
+    documents,
     routes: (app) => {
       app.use(jwksRoute(keys.jwks));
+      app.use(schemasRoutes(validator));
       app.use(['/auth', '/graphql'], jsonBody());
       app.use(authRoutes(identities, auth, now));
-      app.use(graphqlRoute(auth, { identities, now }, deps.logger));
+      app.use(graphqlRoute(auth, { identities, documents, now }, deps.logger));
     },
-    close: () => mailer.close(),
+    close: async () => {
+      await validator.close();
+      await mailer.close();
+    },
   };
 }

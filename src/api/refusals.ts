@@ -10,7 +10,13 @@ export type GraphqlErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'RATE_LIMITED'
-  | 'EMAIL_UNAVAILABLE';
+  | 'EMAIL_UNAVAILABLE'
+  | 'NO_SCHEMA_DEFINITION'
+  | 'BOTH_SCHEMA_DEFINITIONS'
+  | 'SCHEMA_NOT_FOUND'
+  | 'SCHEMA_INVALID'
+  | 'DATA_INVALID'
+  | 'DOCUMENT_SCHEMA_EXISTS';
 
 export type RefusalMapping = { readonly status: number; readonly title: string; readonly graphql: GraphqlErrorCode };
 
@@ -26,6 +32,12 @@ export const refusals: { readonly [C in RefusalCode]: RefusalMapping } = {
   adoption_refused: { status: 403, title: 'Adoption refused', graphql: 'FORBIDDEN' },
   not_found: { status: 404, title: 'Not found', graphql: 'NOT_FOUND' },
   conflict: { status: 409, title: 'Conflict', graphql: 'CONFLICT' },
+  document_schema_exists: { status: 409, title: 'Document schema exists', graphql: 'DOCUMENT_SCHEMA_EXISTS' },
+  no_schema_definition: { status: 400, title: 'No schema definition', graphql: 'NO_SCHEMA_DEFINITION' },
+  both_schema_definitions: { status: 400, title: 'Both schema definitions', graphql: 'BOTH_SCHEMA_DEFINITIONS' },
+  schema_not_found: { status: 400, title: 'Schema not found', graphql: 'SCHEMA_NOT_FOUND' },
+  schema_invalid: { status: 400, title: 'Schema invalid', graphql: 'SCHEMA_INVALID' },
+  data_invalid: { status: 400, title: 'Data invalid', graphql: 'DATA_INVALID' },
   version_conflict: { status: 409, title: 'Version conflict', graphql: 'CONFLICT' },
   payload_too_large: { status: 413, title: 'Payload too large', graphql: 'BAD_USER_INPUT' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', graphql: 'BAD_USER_INPUT' },

@@ -19,7 +19,14 @@ export type RefusalCode =
   | 'adoption_refused'
   | 'version_conflict'
   | 'org_sealed'
-  | 'unsupported_item';
+  | 'unsupported_item'
+  // Documents (spec §4.2 rules, contract §5): GraphQL errors with their own extensions.code.
+  | 'no_schema_definition'
+  | 'both_schema_definitions'
+  | 'schema_not_found'
+  | 'schema_invalid'
+  | 'data_invalid'
+  | 'document_schema_exists';
 
 export type Refusal = {
   readonly kind: 'refusal';
@@ -27,10 +34,16 @@ export type Refusal = {
   readonly message: string;
   /** Seconds, for rate_limited and too_many_attempts (the Retry-After header). */
   readonly retryAfter?: number;
+  /** Machine-readable details (for data_invalid: the failures with their instance paths). */
+  readonly details?: Readonly<Record<string, unknown>>;
 };
 
 export function refuse(code: RefusalCode, message: string, retryAfter?: number): Refusal {
   return retryAfter === undefined ? { kind: 'refusal', code, message } : { kind: 'refusal', code, message, retryAfter };
+}
+
+export function refuseWith(code: RefusalCode, message: string, details: Readonly<Record<string, unknown>>): Refusal {
+  return { kind: 'refusal', code, message, details };
 }
 
 export function isRefusal(value: unknown): value is Refusal {

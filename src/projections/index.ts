@@ -1,10 +1,11 @@
 /** Every read model the service keeps; the engine runs them and replay rebuilds them. */
 import type { Projector } from './projector.js';
+import { documentsProjector } from './documents/documents.js';
 import { identitiesProjector } from './identities/identities.js';
 import { sessionsProjector } from './sessions/sessions.js';
 import { streamHeadsProjector } from './stream-heads/stream-heads.js';
 
-export const allProjectors: readonly Projector[] = [streamHeadsProjector, identitiesProjector, sessionsProjector];
+export const allProjectors: readonly Projector[] = [streamHeadsProjector, identitiesProjector, sessionsProjector, documentsProjector];
 
 export { ProjectionEngine, ProjectionTimeoutError } from './engine.js';
 export { replay } from './replay.js';

@@ -41,6 +41,12 @@ export class VaultKeyring {
     return this.unwrap(vaultId, stored.rows[0]!.wrapped_key);
   }
 
+  /** Seals synchronously with a key fetched once: for decisions that seal per version they publish. */
+  async sealer(vaultId: string): Promise<(plaintext: Buffer, context: string) => Buffer> {
+    const key = await this.dataKey(vaultId);
+    return (plaintext, context) => seal(key, plaintext, `${vaultId}:${context}`);
+  }
+
   async encrypt(vaultId: string, plaintext: Buffer, context: string): Promise<Buffer> {
     return seal(await this.dataKey(vaultId), plaintext, `${vaultId}:${context}`);
   }

@@ -89,6 +89,9 @@ describe(`errors are RFC 9457 problem details (contract §0, ${mainBackend})`, f
     not_found: 404, conflict: 409, version_conflict: 409,
     payload_too_large: 413, unsupported_media_type: 415, org_sealed: 423,
     rate_limited: 429, too_many_attempts: 429, email_unavailable: 503,
+    // Document refusals travel as GraphQL errors; over REST they would be these.
+    no_schema_definition: 400, both_schema_definitions: 400, schema_not_found: 400, schema_invalid: 400,
+    data_invalid: 400, document_schema_exists: 409,
   };
   for (const [code, status] of Object.entries(statuses)) {
     it(`a ${code} refusal answers ${status} with code ${code}`, async () => {

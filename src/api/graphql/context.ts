@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { Caller, IdentityService } from '../../auth/identity-service.js';
+import type { DocumentService } from '../../documents/document-service.js';
 import type { EventContext } from '../../events/envelope.js';
 import { eventContext } from '../request-context.js';
 import { graphqlError } from './errors.js';
@@ -8,18 +9,20 @@ import { graphqlError } from './errors.js';
 export type GraphqlContext = {
   readonly caller: Caller;
   readonly identities: IdentityService;
+  readonly documents: DocumentService;
   readonly eventContext: () => EventContext;
   /** Contract §1: before user.register only register and me may be called. */
   readonly requireRegistered: () => Promise<void>;
 };
 
-export type GraphqlServices = { readonly identities: IdentityService; readonly now: () => Date };
+export type GraphqlServices = { readonly identities: IdentityService; readonly documents: DocumentService; readonly now: () => Date };
 
 export function graphqlContext(req: Request, caller: Caller, services: GraphqlServices): GraphqlContext {
   let registered: Promise<boolean> | null = null;
   return {
     caller,
     identities: services.identities,
+    documents: services.documents,
     eventContext: () => eventContext(req, { kind: 'user', id: caller.identityId }, services.now()),
     requireRegistered: async () => {
       registered ??= services.identities.isRegistered(caller);

@@ -4,7 +4,7 @@ import { refusals } from '../refusals.js';
 
 /** A refusal as a GraphQL error with the contract's extensions.code. */
 export function refusalError(refusal: Refusal): GraphQLError {
-  return new GraphQLError(refusal.message, { extensions: { code: refusals[refusal.code].graphql } });
+  return new GraphQLError(refusal.message, { extensions: { ...refusal.details, code: refusals[refusal.code].graphql } });
 }
 
 export function graphqlError(code: string, message: string, extensions: Record<string, unknown> = {}): GraphQLError {

@@ -1,4 +1,5 @@
 import { GraphQLScalarType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import type { DocumentInput, DocumentUpdateInput } from '../../documents/document-service.js';
 import type { GraphqlContext } from './context.js';
 import { orThrow } from './errors.js';
 
@@ -27,6 +28,24 @@ export const resolvers: Record<string, Resolver> = {
     orThrow(await ctx.identities.revokeAllSessions(ctx.caller, true, ctx.eventContext())),
 
   'UserQuery.me': (_p, _a, ctx) => ctx.identities.me(ctx.caller),
+
+  'UserMutation.document': async (_p, _a, ctx) => {
+    await ctx.requireRegistered();
+    return {};
+  },
+  'DocumentMutation.create': async (_p, args, ctx) => orThrow(await ctx.documents.create(ctx.caller, args.input as DocumentInput, ctx.eventContext())),
+  'DocumentMutation.validate': async (_p, args, ctx) => orThrow(await ctx.documents.validate(args.input as DocumentInput)),
+  'DocumentMutation.update': async (_p, args, ctx) =>
+    orThrow(await ctx.documents.update(ctx.caller, String(args.id), args.input as DocumentUpdateInput, ctx.eventContext())),
+  'DocumentMutation.delete': async (_p, args, ctx) => orThrow(await ctx.documents.delete(ctx.caller, String(args.id), ctx.eventContext())),
+  'UserQuery.documents': async (_p, _a, ctx) => {
+    await ctx.requireRegistered();
+    return ctx.documents.list(ctx.caller);
+  },
+  'UserQuery.document': async (_p, args, ctx) => {
+    await ctx.requireRegistered();
+    return ctx.documents.get(ctx.caller, String(args.id));
+  },
 };
 
 /** Sets each "Type.field" resolver on the schema built from the SDL, refusing a name that is not there. */

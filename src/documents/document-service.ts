@@ -1,0 +1,181 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { isUuid, type Caller } from '../auth/identity-service.js';
+import { createDocument } from '../commands/documents/create-document.js';
+import { deleteDocument } from '../commands/documents/delete-document.js';
+import { evolveDocument, noDocument } from '../commands/documents/document-state.js';
+import { updateDocument } from '../commands/documents/update-document.js';
+import { vaultIndex } from '../commands/documents/vault-index.js';
+import { fold } from '../commands/decider.js';
+import { isRefusal, refuse, refuseWith, type Refusal } from '../commands/refusal.js';
+import { handle, type CommandDeps } from '../commands/shell.js';
+import type { SqlExecutor } from '../db/sql.js';
+import { canonicalJson } from '../events/canonical-json.js';
+import type { EventContext, JsonValue } from '../events/envelope.js';
+import { documentStreams as streams, type DocumentEvent } from '../events/document-events.js';
+import type { SchemaValidator, ValidationResult } from '../schemas/index.js';
+import type { VaultKeyring } from '../vaults/keyring.js';
+import { documentSql as q } from './document-queries.js';
+
+/** DocumentInput of spec §2.8 as GraphQL hands it over (types already checked there). */
+export type DocumentInput = {
+  readonly name: string;
+  readonly schemaRef?: string | null;
+  readonly documentSchema?: JsonValue;
+  readonly description?: string | null;
+  readonly uniquePerVault?: boolean | null;
+  readonly data: JsonValue;
+};
+
+export type DocumentUpdateInput = { readonly data: JsonValue; readonly name?: string | null; readonly description?: string | null };
+
+export type DocumentView = {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly owner: string | null;
+  readonly schemaRef: string | null;
+  readonly documentSchema: JsonValue;
+  readonly version: number;
+  readonly data: JsonValue;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+};
+
+export type DocumentDeps = CommandDeps & {
+  readonly validator: SchemaValidator;
+  readonly keyring: VaultKeyring;
+  readonly readModels: SqlExecutor;
+};
+
+type Schema = { readonly schemaRef: string | null; readonly documentSchema: JsonValue };
+
+/** Documents of spec §4.2: create, validate, update, delete, and the documents queries. */
+export class DocumentService {
+  constructor(private readonly deps: DocumentDeps) {}
+
+  /** Rule 2's dry run: the same checks as create, nothing persisted. */
+  async validate(input: DocumentInput): Promise<{ valid: true } | Refusal> {
+    const schema = schemaOf(input);
+    if (isRefusal(schema)) return schema;
+    const checked = await this.check(schema, input.data);
+    return checked ?? { valid: true };
+  }
+
+  async create(caller: Caller, input: DocumentInput, context: EventContext): Promise<{ id: string; version: number } | Refusal> {
+    const schema = schemaOf(input);
+    if (isRefusal(schema)) return schema;
+    const invalid = await this.check(schema, input.data);
+    if (invalid) return invalid;
+
+    const vaultId = caller.identityId;
+    const resourceId = randomUUID();
+    const uniquePerVault = input.uniquePerVault ?? false;
+    const registered = await handle(this.deps, streams.vault(vaultId), vaultIndex,
+      { kind: 'register', vaultId, resourceId, schemaKey: this.schemaKey(schema), uniquePerVault }, { context, retries: 10 });
+    if (isRefusal(registered)) return registered;
+
+    const seal = await this.deps.keyring.sealer(vaultId);
+    const created = await handle(this.deps, streams.resource(resourceId), createDocument, {
+      resourceId, vaultId, name: input.name, description: input.description ?? null,
+      schemaRef: schema.schemaRef, documentSchema: schema.documentSchema, uniquePerVault,
+      sealedData: seal(Buffer.from(JSON.stringify(input.data)), sealContext(resourceId, 1)).toString('base64'),
+    }, { context });
+    if (isRefusal(created)) return created;
+    return { id: resourceId, version: 1 };
+  }
+
+  /** Rule 4: the stored schema judges the new data; schema fields of the input are ignored. */
+  async update(caller: Caller, resourceId: string, input: DocumentUpdateInput, context: EventContext): Promise<{ id: string; version: number } | Refusal> {
+    if (!isUuid(resourceId)) return refuse('not_found', 'no such document');
+    const state = fold({ initialState: noDocument, evolve: evolveDocument }, (await this.deps.store.readStream(streams.resource(resourceId))).map(asDocumentEvent));
+    if (state.status !== 'live' || state.vaultId !== caller.identityId) return refuse('not_found', 'no such document');
+    const invalid = await this.check(state, input.data);
+    if (invalid) return invalid;
+    const seal = await this.deps.keyring.sealer(state.vaultId);
+    const plaintext = Buffer.from(JSON.stringify(input.data));
+    const updated = await handle(this.deps, streams.resource(resourceId), updateDocument, {
+      resourceId, vaultId: caller.identityId, name: input.name ?? null, description: input.description,
+      sealedFor: (version) => seal(plaintext, sealContext(resourceId, version)).toString('base64'),
+    }, { context });
+    if (isRefusal(updated)) return updated;
+    return { id: resourceId, version: updated.state.status === 'none' ? 0 : updated.state.version };
+  }
+
+  async delete(caller: Caller, resourceId: string, context: EventContext): Promise<true | Refusal> {
+    if (!isUuid(resourceId)) return refuse('not_found', 'no such document');
+    const deleted = await handle(this.deps, streams.resource(resourceId), deleteDocument, { resourceId, vaultId: caller.identityId }, { context });
+    if (isRefusal(deleted)) return deleted;
+    const released = await handle(this.deps, streams.vault(caller.identityId), vaultIndex,
+      { kind: 'unregister', vaultId: caller.identityId, resourceId }, { context, retries: 10 });
+    return isRefusal(released) ? released : true;
+  }
+
+  async list(caller: Caller): Promise<DocumentView[]> {
+    const rows = (await this.deps.readModels.query<DocumentRow>(q.liveOfVault, [caller.identityId])).rows;
+    return Promise.all(rows.map((r) => this.view(r)));
+  }
+
+  /** null for an unknown id, another vault's document or a deleted one alike. */
+  async get(caller: Caller, resourceId: string): Promise<DocumentView | null> {
+    if (!isUuid(resourceId)) return null;
+    const row = (await this.deps.readModels.query<DocumentRow>(q.liveById, [resourceId, caller.identityId])).rows[0];
+    return row ? this.view(row) : null;
+  }
+
+  private async view(row: DocumentRow): Promise<DocumentView> {
+    const plaintext = await this.deps.keyring.decrypt(row.vault_id, Buffer.from(row.sealed_data, 'base64'), sealContext(row.resource_id, row.version));
+    return {
+      id: row.resource_id, name: row.name, description: row.description, owner: null,
+      schemaRef: row.schema_ref, documentSchema: row.document_schema, version: row.version,
+      data: JSON.parse(plaintext.toString('utf8')) as JsonValue,
+      createdAt: new Date(row.created_at).toISOString(), updatedAt: new Date(row.updated_at).toISOString(),
+    };
+  }
+
+  private async check(schema: Schema, data: JsonValue): Promise<Refusal | null> {
+    const result = schema.schemaRef !== null
+      ? this.deps.validator.validateWithBuiltin(schema.schemaRef, data)
+      : await this.deps.validator.validateWithSchema(schema.documentSchema, data);
+    return asRefusal(result);
+  }
+
+  /** Uniqueness per (vault, schemaRef) or per (vault, documentSchema as canonical JSON). */
+  private schemaKey(schema: Schema): string {
+    if (schema.schemaRef !== null) return `ref:${this.deps.validator.builtin(schema.schemaRef)?.id ?? schema.schemaRef}`;
+    return `inline:${createHash('sha256').update(canonicalJson(schema.documentSchema)).digest('hex')}`;
+  }
+}
+
+type DocumentRow = {
+  resource_id: string; vault_id: string; name: string; description: string | null; schema_ref: string | null;
+  document_schema: JsonValue; version: number; sealed_data: string; created_at: Date | string; updated_at: Date | string;
+};
+
+/** Rule 5: exactly one of schemaRef and documentSchema. */
+function schemaOf(input: DocumentInput): Schema | Refusal {
+  const hasRef = input.schemaRef !== undefined && input.schemaRef !== null;
+  const hasSchema = input.documentSchema !== undefined && input.documentSchema !== null;
+  if (hasRef && hasSchema) return refuse('both_schema_definitions', 'both schema definitions: give schemaRef or documentSchema, not both');
+  if (!hasRef && !hasSchema) return refuse('no_schema_definition', 'no schema definition: give schemaRef or documentSchema');
+  return hasRef ? { schemaRef: input.schemaRef!, documentSchema: null } : { schemaRef: null, documentSchema: input.documentSchema! };
+}
+
+function asRefusal(result: ValidationResult): Refusal | null {
+  if (result.ok) return null;
+  switch (result.code) {
+    case 'SCHEMA_NOT_FOUND': return refuse('schema_not_found', 'schema not found');
+    case 'SCHEMA_INVALID': return refuse('schema_invalid', `schema invalid: ${result.message}`);
+    case 'DATA_INVALID': {
+      const first = result.errors[0];
+      const message = first ? `data invalid at ${first.instancePath || '/'}: ${first.message}` : result.message;
+      return refuseWith('data_invalid', message, { errors: result.errors });
+    }
+  }
+}
+
+/** Binds each sealed version to its document and version: a sealed value moved elsewhere fails to open. */
+const sealContext = (resourceId: string, version: number) => `resource:${resourceId}/v${version}`;
+
+function asDocumentEvent(e: { type: string; data: unknown }): DocumentEvent {
+  return e as DocumentEvent;
+}
