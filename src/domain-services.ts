@@ -14,6 +14,7 @@ import type { Config } from './config.js';
 import { DocumentService } from './documents/document-service.js';
 import { SchemaValidator } from './schemas/index.js';
 import { VaultKeyring } from './vaults/keyring.js';
+import { ownVaultAccess } from './vaults/vault-access.js';
 import type { SqlDb } from './db/sql.js';
 import type { Position } from './events/position.js';
 import type { EventStore } from './events/store.js';
@@ -52,7 +53,8 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
   const auth = authenticator(verifier, identities);
   const validator = new SchemaValidator({ schemaBase: deps.config.schemaBase, budgetMs: deps.config.validationBudgetMs });
   const keyring = await VaultKeyring.open(deps.db, keys.masterKey);
-  const documents = new DocumentService({ store: deps.store, waitFor: deps.waitFor, validator, keyring, readModels: deps.db });
+  const access = ownVaultAccess;
+  const documents = new DocumentService({ store: deps.store, waitFor: deps.waitFor, validator, keyring, readModels: deps.db, access });
 
   return {
     identities,

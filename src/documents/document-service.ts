@@ -13,7 +13,8 @@ import { canonicalJson } from '../events/canonical-json.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
 import { documentStreams as streams, type DocumentEvent } from '../events/document-events.js';
 import type { SchemaValidator, ValidationResult } from '../schemas/index.js';
-import type { VaultKeyring } from '../vaults/keyring.js';
+import { VaultKeyErasedError, type VaultKeyring } from '../vaults/keyring.js';
+import type { VaultAccess } from '../vaults/vault-access.js';
 import { documentSql as q } from './document-queries.js';
 
 /** DocumentInput of spec §2.8 as GraphQL hands it over (types already checked there). */
@@ -24,6 +25,8 @@ export type DocumentInput = {
   readonly description?: string | null;
   readonly uniquePerVault?: boolean | null;
   readonly data: JsonValue;
+  /** A legal entity the caller manages; its vault holds the document. */
+  readonly owner?: string | null;
 };
 
 export type DocumentUpdateInput = { readonly data: JsonValue; readonly name?: string | null; readonly description?: string | null };
@@ -45,6 +48,7 @@ export type DocumentDeps = CommandDeps & {
   readonly validator: SchemaValidator;
   readonly keyring: VaultKeyring;
   readonly readModels: SqlExecutor;
+  readonly access: VaultAccess;
 };
 
 type Schema = { readonly schemaRef: string | null; readonly documentSchema: JsonValue };
@@ -67,7 +71,8 @@ export class DocumentService {
     const invalid = await this.check(schema, input.data);
     if (invalid) return invalid;
 
-    const vaultId = caller.identityId;
+    const vaultId = await this.deps.access.writableVault(caller, input.owner ?? null);
+    if (isRefusal(vaultId)) return vaultId;
     const resourceId = randomUUID();
     const uniquePerVault = input.uniquePerVault ?? false;
     const registered = await handle(this.deps, streams.vault(vaultId), vaultIndex,
@@ -86,15 +91,14 @@ export class DocumentService {
 
   /** Rule 4: the stored schema judges the new data; schema fields of the input are ignored. */
   async update(caller: Caller, resourceId: string, input: DocumentUpdateInput, context: EventContext): Promise<{ id: string; version: number } | Refusal> {
-    if (!isUuid(resourceId)) return refuse('not_found', 'no such document');
-    const state = fold({ initialState: noDocument, evolve: evolveDocument }, (await this.deps.store.readStream(streams.resource(resourceId))).map(asDocumentEvent));
-    if (state.status !== 'live' || state.vaultId !== caller.identityId) return refuse('not_found', 'no such document');
+    const state = await this.writableState(caller, resourceId);
+    if (isRefusal(state)) return state;
     const invalid = await this.check(state, input.data);
     if (invalid) return invalid;
     const seal = await this.deps.keyring.sealer(state.vaultId);
     const plaintext = Buffer.from(JSON.stringify(input.data));
     const updated = await handle(this.deps, streams.resource(resourceId), updateDocument, {
-      resourceId, vaultId: caller.identityId, name: input.name ?? null, description: input.description,
+      resourceId, vaultId: state.vaultId, name: input.name ?? null, description: input.description,
       sealedFor: (version) => seal(plaintext, sealContext(resourceId, version)).toString('base64'),
     }, { context });
     if (isRefusal(updated)) return updated;
@@ -102,30 +106,51 @@ export class DocumentService {
   }
 
   async delete(caller: Caller, resourceId: string, context: EventContext): Promise<true | Refusal> {
-    if (!isUuid(resourceId)) return refuse('not_found', 'no such document');
-    const deleted = await handle(this.deps, streams.resource(resourceId), deleteDocument, { resourceId, vaultId: caller.identityId }, { context });
+    const state = await this.writableState(caller, resourceId);
+    if (isRefusal(state)) return state;
+    const deleted = await handle(this.deps, streams.resource(resourceId), deleteDocument, { resourceId, vaultId: state.vaultId }, { context });
     if (isRefusal(deleted)) return deleted;
-    const released = await handle(this.deps, streams.vault(caller.identityId), vaultIndex,
-      { kind: 'unregister', vaultId: caller.identityId, resourceId }, { context, retries: 10 });
+    const released = await handle(this.deps, streams.vault(state.vaultId), vaultIndex,
+      { kind: 'unregister', vaultId: state.vaultId, resourceId }, { context, retries: 10 });
     return isRefusal(released) ? released : true;
   }
 
-  async list(caller: Caller): Promise<DocumentView[]> {
-    const rows = (await this.deps.readModels.query<DocumentRow>(q.liveOfVault, [caller.identityId])).rows;
-    return Promise.all(rows.map((r) => this.view(r)));
+  /** The live document, when the caller may change it; not_found otherwise, whatever the reason. */
+  private async writableState(caller: Caller, resourceId: string) {
+    const missing = refuse('not_found', 'no such document');
+    if (!isUuid(resourceId)) return missing;
+    const state = fold({ initialState: noDocument, evolve: evolveDocument }, (await this.deps.store.readStream(streams.resource(resourceId))).map(asDocumentEvent));
+    if (state.status !== 'live' || !(await this.deps.access.canWrite(caller, state.vaultId))) return missing;
+    return state;
   }
 
-  /** null for an unknown id, another vault's document or a deleted one alike. */
+  /** Documents of every vault the caller may read; a vault whose key was erased no longer shows any. */
+  async list(caller: Caller): Promise<DocumentView[]> {
+    const vaults = await this.deps.access.readableVaults(caller);
+    const rows = (await this.deps.readModels.query<DocumentRow>(q.liveOfVaults, [vaults])).rows;
+    const views = await Promise.all(rows.map((r) => this.view(caller, r)));
+    return views.filter((v): v is DocumentView => v !== null);
+  }
+
+  /** null for an unknown id, a document the caller may not read, a deleted or an erased one alike. */
   async get(caller: Caller, resourceId: string): Promise<DocumentView | null> {
     if (!isUuid(resourceId)) return null;
-    const row = (await this.deps.readModels.query<DocumentRow>(q.liveById, [resourceId, caller.identityId])).rows[0];
-    return row ? this.view(row) : null;
+    const row = (await this.deps.readModels.query<DocumentRow>(q.liveById, [resourceId])).rows[0];
+    if (!row || !(await this.deps.access.canRead(caller, row.vault_id))) return null;
+    return this.view(caller, row);
   }
 
-  private async view(row: DocumentRow): Promise<DocumentView> {
-    const plaintext = await this.deps.keyring.decrypt(row.vault_id, Buffer.from(row.sealed_data, 'base64'), sealContext(row.resource_id, row.version));
+  private async view(caller: Caller, row: DocumentRow): Promise<DocumentView | null> {
+    let plaintext: Buffer;
+    try {
+      plaintext = await this.deps.keyring.decrypt(row.vault_id, Buffer.from(row.sealed_data, 'base64'), sealContext(row.resource_id, row.version));
+    } catch (e) {
+      if (e instanceof VaultKeyErasedError) return null;
+      throw e;
+    }
     return {
-      id: row.resource_id, name: row.name, description: row.description, owner: null,
+      id: row.resource_id, name: row.name, description: row.description,
+      owner: row.vault_id === caller.identityId ? null : row.vault_id,
       schemaRef: row.schema_ref, documentSchema: row.document_schema, version: row.version,
       data: JSON.parse(plaintext.toString('utf8')) as JsonValue,
       createdAt: new Date(row.created_at).toISOString(), updatedAt: new Date(row.updated_at).toISOString(),
