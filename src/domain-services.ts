@@ -13,7 +13,7 @@ import { schemasRoutes } from './api/schemas-routes.js';
 import type { Config } from './config.js';
 import { DocumentService } from './documents/document-service.js';
 import { SchemaValidator } from './schemas/index.js';
-import { VaultKeyring } from './vaults/keyring.js';
+import { SERVICE_VAULT_ID, VaultKeyring } from './vaults/keyring.js';
 import { ownVaultAccess } from './vaults/vault-access.js';
 import type { SqlDb } from './db/sql.js';
 import type { Position } from './events/position.js';
@@ -45,14 +45,16 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
   const now = deps.now ?? (() => new Date());
   const keys = await loadKeys(deps.config);
   const mailer = deps.mailer ?? openMailer(deps.config, deps.logger);
-  const secrets = new OtpSecrets(keys.masterKey);
+  const keyring = await VaultKeyring.open(deps.db, keys.masterKey);
+  // Address hashes name streams (email-<hash>): their key must survive MASTER_KEY rotation, so it
+  // is the service's own data key, which rotation re-wraps, rather than the master key itself.
+  const secrets = new OtpSecrets(await keyring.dataKey(SERVICE_VAULT_ID));
   const otp = await OtpService.open({ db: deps.db, secrets, mailer, now, dailyFailureCap: deps.config.otpDailyFailureCap });
   const issuer = new TokenIssuer({ issuer: deps.config.baseUrl, signing: keys.signing, now });
   const verifier = new TokenVerifier({ issuer: deps.config.baseUrl, verifying: keys.verifying, now });
   const identities = new IdentityService({ store: deps.store, waitFor: deps.waitFor, readModels: deps.db, otp, secrets, issuer, now });
   const auth = authenticator(verifier, identities);
   const validator = new SchemaValidator({ schemaBase: deps.config.schemaBase, budgetMs: deps.config.validationBudgetMs });
-  const keyring = await VaultKeyring.open(deps.db, keys.masterKey);
   const access = ownVaultAccess;
   const documents = new DocumentService({ store: deps.store, waitFor: deps.waitFor, validator, keyring, readModels: deps.db, access });
 

@@ -12,6 +12,9 @@ export class VaultKeyErasedError extends Error {
 
 const DATA_KEY_BYTES = 32;
 
+/** The service's own vault: its key derives secrets that must outlive MASTER_KEY rotation. */
+export const SERVICE_VAULT_ID = '00000000-0000-0000-0000-000000000000';
+
 /**
  * Envelope encryption: each vault (a person, a legal entity, an organization) has its own
  * AES-256 data key, stored only wrapped by MASTER_KEY. Data keys are unwrapped per use and not
@@ -58,6 +61,7 @@ export class VaultKeyring {
 
   /** Crypto-shredding: the wrapped key is overwritten; every copy of the vault's data stays unreadable. */
   async erase(vaultId: string): Promise<void> {
+    if (vaultId === SERVICE_VAULT_ID) throw new Error('the service vault key is never erased');
     await this.db.query(
       `INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id, erased_at) VALUES ($1, NULL, NULL, now())
        ON CONFLICT (vault_id) DO UPDATE SET wrapped_key = NULL, master_id = NULL, erased_at = now()`, [vaultId]);

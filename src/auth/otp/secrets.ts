@@ -3,15 +3,16 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 /**
  * Keyed hashes for the OTP tables: codes are stored only as HMACs, and addresses only as
  * HMACs too (the tables say who asked without saying the address). Both keys derive from the
- * master key, so a leaked table is useless without it.
+ * service vault's data key (wrapped by MASTER_KEY, kept across its rotation), so a leaked table
+ * is useless without the keys.
  */
 export class OtpSecrets {
   private readonly codeKey: Buffer;
   private readonly subjectKey: Buffer;
 
-  constructor(masterKey: Buffer) {
-    this.codeKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'otp-code-v1', 32));
-    this.subjectKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'otp-subject-v1', 32));
+  constructor(rootKey: Buffer) {
+    this.codeKey = Buffer.from(hkdfSync('sha256', rootKey, Buffer.alloc(0), 'otp-code-v1', 32));
+    this.subjectKey = Buffer.from(hkdfSync('sha256', rootKey, Buffer.alloc(0), 'otp-subject-v1', 32));
   }
 
   /** Stable per address: the key of its rate-limit bucket and codes. */
