@@ -124,6 +124,13 @@ export function eventStoreContract(open: () => Promise<StoreUnderTest>): void {
       expect(part.map((e) => e.data.n)).to.deep.equal([2, 3]);
     });
 
+    it('keeps revision order past ten events (revisions are numbers, not text)', async () => {
+      const s = uniqueStream();
+      for (let n = 0; n < 12; n++) await store.appendToStream(s, [newEvent('N', { n })], n === 0 ? 'no_stream' : n - 1);
+      expect((await store.readStream(s)).map((e) => e.data.n)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+      expect((await store.readStream(s, { fromRevision: 9 })).map((e) => e.revision)).to.deep.equal([9, 10, 11]);
+    });
+
     it('answers [] for a stream that does not exist', async () => {
       expect(await store.readStream(uniqueStream())).to.deep.equal([]);
     });

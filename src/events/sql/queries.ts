@@ -14,12 +14,13 @@ export const insertEvents = `
 
 export const notifyAppended = `SELECT pg_notify('es_appended', '')`;
 
+// ORDER BY must name events.revision: a bare `revision` is the text alias below and sorts "10" before "2".
 const columns = `stream_id, revision::text AS revision, transaction_id::text AS commit, position::text AS prepare,
                  type, data, metadata`;
 
 export const readStream = `
   SELECT ${columns} FROM es.events
-  WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`;
+  WHERE stream_id = $1 AND revision >= $2 ORDER BY events.revision LIMIT $3`;
 
 export const readAll = `
   SELECT ${columns} FROM es.events
@@ -33,4 +34,4 @@ export const headPosition = `
   ORDER BY transaction_id DESC, position DESC LIMIT 1`;
 
 export const findEventsById = `
-  SELECT ${columns} FROM es.events WHERE event_id = ANY($1::uuid[]) ORDER BY stream_id, revision`;
+  SELECT ${columns} FROM es.events WHERE event_id = ANY($1::uuid[]) ORDER BY events.stream_id, events.revision`;
