@@ -4,6 +4,8 @@ import { authRoutes } from './api/auth/auth-routes.js';
 import { jwksRoute } from './api/auth/jwks-route.js';
 import { graphqlRoute } from './api/graphql/graphql-route.js';
 import { jsonBody } from './api/middleware/json-body.js';
+import { orgRoutes } from './api/org/index.js';
+import { openOrganizationPlane } from './organizations/index.js';
 import { IdentityService } from './auth/identity-service.js';
 import { loadKeys } from './auth/keys/index.js';
 import { OtpService } from './auth/otp/otp-service.js';
@@ -12,9 +14,11 @@ import { TokenIssuer, TokenVerifier } from './auth/tokens/index.js';
 import { schemasRoutes } from './api/schemas-routes.js';
 import type { Config } from './config.js';
 import { DocumentService } from './documents/document-service.js';
+import { fileRoutes } from './api/files/file-routes.js';
+import { BlobStore, FileService } from './files/index.js';
+import { EntityService, EntityVaultAccess } from './entities/index.js';
 import { SchemaValidator } from './schemas/index.js';
 import { SERVICE_VAULT_ID, VaultKeyring } from './vaults/keyring.js';
-import { ownVaultAccess } from './vaults/vault-access.js';
 import type { SqlDb } from './db/sql.js';
 import type { Position } from './events/position.js';
 import type { EventStore } from './events/store.js';
@@ -37,6 +41,9 @@ export type DomainServices = {
   readonly routes: (app: Express) => void;
   readonly identities: IdentityService;
   readonly documents: DocumentService;
+  /** Tests erase a vault's key through it (crypto-shredding). */
+  readonly keyring: VaultKeyring;
+  readonly entities: EntityService;
   close(): Promise<void>;
 };
 
@@ -54,19 +61,30 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
   const verifier = new TokenVerifier({ issuer: deps.config.baseUrl, verifying: keys.verifying, now });
   const identities = new IdentityService({ store: deps.store, waitFor: deps.waitFor, readModels: deps.db, otp, secrets, issuer, now });
   const auth = authenticator(verifier, identities);
+  const organizationPlane = openOrganizationPlane({
+    store: deps.store, waitFor: deps.waitFor, readModels: deps.db, logger: deps.logger, now, issuer, identities, warmSeconds: deps.config.orgKeyWarmSeconds,
+  });
   const validator = new SchemaValidator({ schemaBase: deps.config.schemaBase, budgetMs: deps.config.validationBudgetMs });
-  const access = ownVaultAccess;
+  const entities = new EntityService({ store: deps.store, waitFor: deps.waitFor, readModels: deps.db });
+  const access = new EntityVaultAccess(deps.db);
   const documents = new DocumentService({ store: deps.store, waitFor: deps.waitFor, validator, keyring, readModels: deps.db, access });
+  const files = new FileService({ store: deps.store, waitFor: deps.waitFor, keyring, blobs: await BlobStore.open(deps.db), readModels: deps.db, access, maxBytes: deps.config.maxFileBytes });
 
   return {
     identities,
     documents,
+    keyring,
+    entities,
     routes: (app) => {
       app.use(jwksRoute(keys.jwks));
       app.use(schemasRoutes(validator));
       app.use(['/auth', '/graphql'], jsonBody());
       app.use(authRoutes(identities, auth, now));
-      app.use(graphqlRoute(auth, { identities, documents, now }, deps.logger));
+      // JSON per route (jsonBody() inside): later /org/v1 upload routes take raw bytes.
+      app.use(orgRoutes(organizationPlane, auth, now));
+      // Raw bytes, streamed: never behind jsonBody().
+      app.use(fileRoutes(files, auth, now));
+      app.use(graphqlRoute(auth, { identities, documents, entities, now }, deps.logger));
     },
     close: async () => {
       await validator.close();

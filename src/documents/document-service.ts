@@ -115,13 +115,19 @@ export class DocumentService {
     return isRefusal(released) ? released : true;
   }
 
-  /** The live document, when the caller may change it; not_found otherwise, whatever the reason. */
+  /**
+   * The live document, when the caller may change it. One the caller cannot read is not_found,
+   * whatever the reason; one they can read but not change (a MEMBER's view of an entity's
+   * document) is forbidden, since denying a document they can see would be a lie.
+   */
   private async writableState(caller: Caller, resourceId: string) {
     const missing = refuse('not_found', 'no such document');
     if (!isUuid(resourceId)) return missing;
     const state = fold({ initialState: noDocument, evolve: evolveDocument }, (await this.deps.store.readStream(streams.resource(resourceId))).map(asDocumentEvent));
-    if (state.status !== 'live' || !(await this.deps.access.canWrite(caller, state.vaultId))) return missing;
-    return state;
+    if (state.status !== 'live') return missing;
+    if (await this.deps.access.canWrite(caller, state.vaultId)) return state;
+    if (await this.deps.access.canRead(caller, state.vaultId)) return refuse('forbidden', 'only a MANAGER of the legal entity may change its resources');
+    return missing;
   }
 
   /** Documents of every vault the caller may read; a vault whose key was erased no longer shows any. */

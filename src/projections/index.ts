@@ -1,11 +1,15 @@
 /** Every read model the service keeps; the engine runs them and replay rebuilds them. */
 import type { Projector } from './projector.js';
 import { documentsProjector } from './documents/documents.js';
+import { filesProjector } from './files/files.js';
+import { entitiesProjector } from './entities/entities.js';
 import { identitiesProjector } from './identities/identities.js';
+import { manifestsProjector } from './manifests/manifests.js';
+import { organizationsProjector } from './organizations/organizations.js';
 import { sessionsProjector } from './sessions/sessions.js';
 import { streamHeadsProjector } from './stream-heads/stream-heads.js';
 
-export const allProjectors: readonly Projector[] = [streamHeadsProjector, identitiesProjector, sessionsProjector, documentsProjector];
+export const allProjectors: readonly Projector[] = [streamHeadsProjector, identitiesProjector, sessionsProjector, documentsProjector, organizationsProjector, manifestsProjector, entitiesProjector, filesProjector];
 
 export { ProjectionEngine, ProjectionTimeoutError } from './engine.js';
 export { replay } from './replay.js';

@@ -29,3 +29,25 @@ export function open(key: Buffer, sealed: Buffer, associatedData: string): Buffe
 export function masterKeyId(masterKey: Buffer): string {
   return createHash('sha256').update('master-key-id').update(masterKey).digest('hex').slice(0, 16);
 }
+
+/** Sealing fed chunk by chunk, so a stream's plaintext is never held whole. */
+export type StreamSealer = {
+  update(chunk: Uint8Array): void;
+  /** The same iv | tag | ciphertext layout as seal(), so open() reads it. */
+  final(): Buffer;
+};
+
+export function sealStream(key: Buffer, associatedData: string): StreamSealer {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(associatedData, 'utf8'));
+  // GCM's tag comes only at the end, and it precedes the ciphertext in the layout: hold the ciphertext.
+  const parts: Buffer[] = [];
+  return {
+    update: (chunk) => void parts.push(cipher.update(chunk)),
+    final: () => {
+      parts.push(cipher.final());
+      return Buffer.concat([iv, cipher.getAuthTag(), ...parts]);
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { SqlDb } from '../db/sql.js';
-import { masterKeyId, open, seal } from './envelope-crypto.js';
+import { masterKeyId, open, seal, sealStream, type StreamSealer } from './envelope-crypto.js';
 
 export class VaultKeyErasedError extends Error {
   override readonly name = 'VaultKeyErasedError';
@@ -48,6 +48,11 @@ export class VaultKeyring {
   async sealer(vaultId: string): Promise<(plaintext: Buffer, context: string) => Buffer> {
     const key = await this.dataKey(vaultId);
     return (plaintext, context) => seal(key, plaintext, `${vaultId}:${context}`);
+  }
+
+  /** Seals a stream (a file upload) chunk by chunk; decrypt() with the same context opens the result. */
+  async streamSealer(vaultId: string, context: string): Promise<StreamSealer> {
+    return sealStream(await this.dataKey(vaultId), `${vaultId}:${context}`);
   }
 
   async encrypt(vaultId: string, plaintext: Buffer, context: string): Promise<Buffer> {

@@ -1,5 +1,5 @@
 import type { Caller } from '../auth/identity-service.js';
-import { refuse, type Refusal } from '../commands/refusal.js';
+import type { Refusal } from '../commands/refusal.js';
 
 /**
  * Which vault a caller's resource lives in. A person's own vault has the person's identity id;
@@ -16,13 +16,3 @@ export interface VaultAccess {
   /** Every vault the caller may read: their own and their entities'. */
   readableVaults(caller: Caller): Promise<string[]>;
 }
-
-/** A person's own vault only; legal entities extend this. */
-export const ownVaultAccess: VaultAccess = {
-  writableVault: async (caller, owner) => (owner === null ? caller.identityId : refuse('not_found', 'no such legal entity')),
-  canWrite: async (caller, vaultId) => vaultId === caller.identityId,
-  canRead: async (caller, vaultId) => vaultId === caller.identityId,
-  readableVaults: async (caller) => [caller.identityId],
-};
-
-export type { Refusal };

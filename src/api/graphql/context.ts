@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { Caller, IdentityService } from '../../auth/identity-service.js';
 import type { DocumentService } from '../../documents/document-service.js';
+import type { EntityService } from '../../entities/index.js';
 import type { EventContext } from '../../events/envelope.js';
 import { eventContext } from '../request-context.js';
 import { graphqlError } from './errors.js';
@@ -10,12 +11,13 @@ export type GraphqlContext = {
   readonly caller: Caller;
   readonly identities: IdentityService;
   readonly documents: DocumentService;
+  readonly entities: EntityService;
   readonly eventContext: () => EventContext;
   /** Contract §1: before user.register only register and me may be called. */
   readonly requireRegistered: () => Promise<void>;
 };
 
-export type GraphqlServices = { readonly identities: IdentityService; readonly documents: DocumentService; readonly now: () => Date };
+export type GraphqlServices = { readonly identities: IdentityService; readonly documents: DocumentService; readonly entities: EntityService; readonly now: () => Date };
 
 export function graphqlContext(req: Request, caller: Caller, services: GraphqlServices): GraphqlContext {
   let registered: Promise<boolean> | null = null;
@@ -23,6 +25,7 @@ export function graphqlContext(req: Request, caller: Caller, services: GraphqlSe
     caller,
     identities: services.identities,
     documents: services.documents,
+    entities: services.entities,
     eventContext: () => eventContext(req, { kind: 'user', id: caller.identityId }, services.now()),
     requireRegistered: async () => {
       registered ??= services.identities.isRegistered(caller);

@@ -1,5 +1,6 @@
 import { GraphQLScalarType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import type { DocumentInput, DocumentUpdateInput } from '../../documents/document-service.js';
+import type { EntityRole } from '../../events/entity-events.js';
 import type { GraphqlContext } from './context.js';
 import { orThrow } from './errors.js';
 
@@ -45,6 +46,20 @@ export const resolvers: Record<string, Resolver> = {
   'UserQuery.document': async (_p, args, ctx) => {
     await ctx.requireRegistered();
     return ctx.documents.get(ctx.caller, String(args.id));
+  },
+
+  'UserMutation.entity': async (_p, _a, ctx) => {
+    await ctx.requireRegistered();
+    return {};
+  },
+  'EntityMutation.create': async (_p, args, ctx) => orThrow(await ctx.entities.create(ctx.caller, String(args.name), ctx.eventContext())),
+  'EntityMutation.setMember': async (_p, args, ctx) =>
+    orThrow(await ctx.entities.setMember(ctx.caller, String(args.entityId), String(args.email), args.role as EntityRole, ctx.eventContext())),
+  'EntityMutation.removeMember': async (_p, args, ctx) =>
+    orThrow(await ctx.entities.removeMember(ctx.caller, String(args.entityId), String(args.email), ctx.eventContext())),
+  'UserQuery.entities': async (_p, _a, ctx) => {
+    await ctx.requireRegistered();
+    return ctx.entities.list(ctx.caller);
   },
 };
 

@@ -1,0 +1,85 @@
+import type { Request } from 'express';
+import { isRefusal, refuse, type Refusal } from '../../commands/refusal.js';
+import type { FileMeta, NewFile, UploadBody } from '../../files/index.js';
+
+const MAX_FILE_NAME = 255;
+const MAX_LABEL = 200;
+/** An entity id; anything that is no UUID is answered 404 further in, as an unknown entity. */
+const MAX_OWNER = 64;
+const MAX_MIME_TYPE = 255;
+const DEFAULT_MIME_TYPE = 'application/octet-stream';
+
+/** Control characters, lone surrogates and bidirectional overrides (which disguise an extension). */
+const UNPRINTABLE = /[\p{Cc}\p{Cs}\u202a-\u202e\u2066-\u2069]/u;
+/** RFC 9110 media-type: type/subtype with parameters, each value a token or a quoted string. */
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|"(?:[^"\\\\\\x00-\\x1f\\x7f]|\\\\[\\t\\x20-\\x7e])*"))*$`);
+
+/** POST /vault/files?fileName=..&label=..&owner=.. with the Content-Type of the bytes. */
+export function newFileParams(req: Request): NewFile | Refusal {
+  const meta = fileMeta(req);
+  if (isRefusal(meta)) return meta;
+  const label = optionalText(req.query.label, 'label', MAX_LABEL);
+  if (isRefusal(label)) return label;
+  const owner = optionalText(req.query.owner, 'owner', MAX_OWNER);
+  if (isRefusal(owner)) return owner;
+  return { ...meta, label, owner };
+}
+
+/** POST /vault/files/{fileId}/versions?fileName=.. with the Content-Type of the bytes. */
+export function fileMeta(req: Request): FileMeta | Refusal {
+  const fileName = fileNameOf(req.query.fileName);
+  if (isRefusal(fileName)) return fileName;
+  const mimeType = mimeTypeOf(req.get('content-type'));
+  if (isRefusal(mimeType)) return mimeType;
+  if (!identityEncoded(req.get('content-encoding'))) return refuse('unsupported_media_type', 'send the file unencoded (no Content-Encoding)');
+  return { fileName, mimeType };
+}
+
+/** GET ?version=N: a positive integer, or absent for the newest. */
+export function versionParam(req: Request): number | null | Refusal {
+  const raw = req.query.version;
+  if (raw === undefined) return null;
+  if (typeof raw !== 'string' || !/^[1-9][0-9]{0,8}$/.test(raw)) return refuse('invalid_request', 'version must be a positive integer');
+  return Number(raw);
+}
+
+/** The request as the files service reads it: bytes as they arrive, never parsed or buffered here. */
+export function uploadBody(req: Request): UploadBody {
+  const length = req.get('content-length');
+  return {
+    declaredBytes: length === undefined ? null : Number(length),
+    // Stopping early must not destroy the request: the socket still has to carry the 413.
+    chunks: req.iterator({ destroyOnReturn: false }),
+  };
+}
+
+function fileNameOf(raw: unknown): string | Refusal {
+  if (raw === undefined || raw === '') return refuse('invalid_request', 'fileName is required');
+  if (typeof raw !== 'string') return refuse('invalid_request', 'fileName must be given once');
+  if ([...raw].length > MAX_FILE_NAME) return refuse('invalid_request', `fileName is longer than ${MAX_FILE_NAME} characters`);
+  if (UNPRINTABLE.test(raw)) return refuse('invalid_request', 'fileName contains control characters');
+  if (/[/\\]/.test(raw)) return refuse('invalid_request', 'fileName must not contain path separators');
+  if (raw.trim() === '' || raw === '.' || raw === '..') return refuse('invalid_request', 'fileName is not a file name');
+  return raw;
+}
+
+function optionalText(raw: unknown, name: string, max: number): string | null | Refusal {
+  if (raw === undefined || raw === '') return null;
+  if (typeof raw !== 'string') return refuse('invalid_request', `${name} must be given once`);
+  if ([...raw].length > max) return refuse('invalid_request', `${name} is longer than ${max} characters`);
+  if (UNPRINTABLE.test(raw)) return refuse('invalid_request', `${name} contains control characters`);
+  return raw;
+}
+
+function mimeTypeOf(header: string | undefined): string | Refusal {
+  if (header === undefined || header.trim() === '') return DEFAULT_MIME_TYPE;
+  const value = header.trim();
+  if (value.length > MAX_MIME_TYPE || !MEDIA_TYPE.test(value)) return refuse('invalid_request', 'Content-Type is not a media type');
+  return value;
+}
+
+function identityEncoded(header: string | undefined): boolean {
+  return header === undefined || header.trim() === '' || header.trim().toLowerCase() === 'identity';
+}
+

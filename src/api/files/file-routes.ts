@@ -1,0 +1,66 @@
+import { Router, type Request, type Response } from 'express';
+import { isRefusal, type Refusal } from '../../commands/refusal.js';
+import type { FileContent, FileService } from '../../files/index.js';
+import { callerOf, type Authenticator } from '../auth/authenticate.js';
+import { sendRefusal } from '../refusals.js';
+import { eventContext } from '../request-context.js';
+import { attachment } from './content-disposition.js';
+import { fileMeta, newFileParams, uploadBody, versionParam } from './file-params.js';
+
+/** Contract §6 (user token). Bodies are raw bytes, streamed into the files service, never parsed. */
+export function fileRoutes(files: FileService, auth: Authenticator, now: () => Date): Router {
+  const router = Router();
+  const context = (req: Request, res: Response) => eventContext(req, { kind: 'user', id: callerOf(res).identityId }, now());
+
+  router.post('/vault/files', auth.require('user'), async (req, res) => {
+    const input = newFileParams(req);
+    if (isRefusal(input)) return refuseUpload(req, res, input);
+    const created = await files.upload(callerOf(res), input, uploadBody(req), context(req, res));
+    if (isRefusal(created)) return refuseUpload(req, res, created);
+    res.status(201).json(created);
+  });
+
+  router.post('/vault/files/:fileId/versions', auth.require('user'), async (req, res) => {
+    const meta = fileMeta(req);
+    if (isRefusal(meta)) return refuseUpload(req, res, meta);
+    const added = await files.addVersion(callerOf(res), String(req.params.fileId), meta, uploadBody(req), context(req, res));
+    if (isRefusal(added)) return refuseUpload(req, res, added);
+    res.status(201).json(added);
+  });
+
+  router.get('/vault/files/:fileId', auth.require('user'), async (req, res) => {
+    const version = versionParam(req);
+    if (isRefusal(version)) return sendRefusal(res, version);
+    const file = await files.download(callerOf(res), String(req.params.fileId), version);
+    if (isRefusal(file)) return sendRefusal(res, file);
+    sendFile(res, file);
+  });
+
+  return router;
+}
+
+/**
+ * A refusal while the client may still be sending: the rest of the body is read and dropped,
+ * never stored, and the connection closes after the answer instead of waiting for the next request.
+ */
+function refuseUpload(req: Request, res: Response, refusal: Refusal): void {
+  if (!req.complete) {
+    res.set('Connection', 'close');
+    req.resume();
+  }
+  sendRefusal(res, refusal);
+}
+
+function sendFile(res: Response, file: FileContent): void {
+  res.status(200);
+  // Set on the raw response: express would append a charset to the client's own Content-Type.
+  res.setHeader('Content-Type', file.mimeType);
+  res.setHeader('Content-Length', file.bytes.byteLength);
+  res.setHeader('Content-Disposition', attachment(file.fileName));
+  // The bytes are the uploader's: never let a browser run or sniff them in this origin, nor cache them.
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+  res.setHeader('Cache-Control', 'private, no-store');
+  res.setHeader('X-File-Version', String(file.version));
+  res.end(file.bytes);
+}

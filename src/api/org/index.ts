@@ -1,0 +1,19 @@
+/** The organization plane's REST routes under /org/v1 (contract §2, §3). */
+import { Router } from 'express';
+import type { OrganizationPlane } from '../../organizations/index.js';
+import type { Authenticator } from '../auth/authenticate.js';
+import { manifestRoutes } from './manifest-routes.js';
+import { memberRoutes } from './member-routes.js';
+import { orgAccess } from './org-access.js';
+import { organizationRoutes } from './organization-routes.js';
+
+export { memberOf, orgAccess } from './org-access.js';
+
+export function orgRoutes(plane: OrganizationPlane, auth: Authenticator, now: () => Date): Router {
+  const access = orgAccess(auth, plane.organizations);
+  const router = Router();
+  router.use(organizationRoutes(plane.organizations, plane.key, auth, now));
+  router.use(memberRoutes(plane.organizations, plane.key, access, now));
+  router.use(manifestRoutes(plane.manifests, access, now));
+  return router;
+}

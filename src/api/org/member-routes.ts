@@ -1,0 +1,66 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { normalizeEmail } from '../../auth/email.js';
+import { isRefusal, refuse } from '../../commands/refusal.js';
+import type { EventContext } from '../../events/envelope.js';
+import { PERMISSIONS, type Permission } from '../../events/organization-events.js';
+import type { OrganizationKey, OrganizationService } from '../../organizations/index.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { sendRefusal } from '../refusals.js';
+import { eventContext } from '../request-context.js';
+import { objectAt, subsetAt, textAt } from './fields.js';
+import { memberOf } from './org-access.js';
+
+const MAX_APP_NAME = 200;
+
+/** Contract §2's member routes: members, the key, apps. Each addresses the token's own organization only. */
+export function memberRoutes(organizations: OrganizationService, key: OrganizationKey, access: (p: Permission) => RequestHandler[], now: () => Date): Router {
+  const router = Router();
+  const context = (req: Request, res: Response): EventContext => eventContext(req, { kind: 'member', id: memberOf(res).identityId }, now());
+
+  router.get('/org/v1/members', ...access('member_manage'), async (_req, res) => {
+    res.json({ members: await organizations.members(memberOf(res).organizationId) });
+  });
+
+  router.put('/org/v1/members/:email', ...access('member_manage'), jsonBody(), async (req, res) => {
+    const email = normalizeEmail(String(req.params.email));
+    if (isRefusal(email)) return sendRefusal(res, email);
+    const body = objectAt(req.body, 'body');
+    if (isRefusal(body)) return sendRefusal(res, body);
+    const permissions = subsetAt(body.permissions, 'permissions', PERMISSIONS);
+    if (isRefusal(permissions)) return sendRefusal(res, permissions);
+    const member = await organizations.setMember(memberOf(res), email, permissions, context(req, res));
+    if (isRefusal(member)) return sendRefusal(res, member);
+    res.json({ member });
+  });
+
+  router.delete('/org/v1/members/:email', ...access('member_manage'), async (req, res) => {
+    const email = normalizeEmail(String(req.params.email));
+    // A malformed address names no member: as unknown as any other (contract §8).
+    if (isRefusal(email)) return sendRefusal(res, refuse('not_found', 'no such member'));
+    const removed = await organizations.removeMember(memberOf(res), email, context(req, res));
+    if (isRefusal(removed)) return sendRefusal(res, removed);
+    res.json({ removed: true });
+  });
+
+  router.get('/org/v1/key', ...access('request_read'), async (_req, res) => {
+    res.json(await key.state(memberOf(res).organizationId));
+  });
+
+  router.post('/org/v1/key/seal', ...access('member_manage'), async (req, res) => {
+    const sealed = await key.seal(memberOf(res), context(req, res));
+    if (isRefusal(sealed)) return sendRefusal(res, sealed);
+    res.json(sealed);
+  });
+
+  router.post('/org/v1/apps', ...access('member_manage'), jsonBody(), async (req, res) => {
+    const body = objectAt(req.body, 'body');
+    if (isRefusal(body)) return sendRefusal(res, body);
+    const name = textAt(body.name, 'name', MAX_APP_NAME);
+    if (isRefusal(name)) return sendRefusal(res, name);
+    const app = await organizations.registerApp(memberOf(res), name, context(req, res));
+    if (isRefusal(app)) return sendRefusal(res, app);
+    res.status(201).json(app);
+  });
+
+  return router;
+}

@@ -1,0 +1,45 @@
+import type { RequestHandler, Response } from 'express';
+import { refuse } from '../../commands/refusal.js';
+import type { Permission } from '../../events/organization-events.js';
+import type { Member, OrganizationService } from '../../organizations/index.js';
+import { callerOf, type Authenticator } from '../auth/authenticate.js';
+import { sendRefusal } from '../refusals.js';
+
+declare global {
+  namespace Express {
+    interface Locals {
+      /** Set by orgAccess(): the caller as a member, with the permissions the membership holds now. */
+      member?: Member;
+    }
+  }
+}
+
+/**
+ * The guard of every member route, in contract §8's order: 401 unless a live member token whose
+ * address is still a member of its organization (read from the membership on each request, so a
+ * removal bites on the very next request); then 403 forbidden unless the membership, not the
+ * token's perms claim, holds `permission`. Routes then answer 404 for anything not of this organization.
+ */
+export function orgAccess(auth: Authenticator, organizations: Pick<OrganizationService, 'membership'>): (permission: Permission) => RequestHandler[] {
+  const authenticate = auth.require('org');
+  const asMember: RequestHandler = async (_req, res, next) => {
+    const claims = res.locals.claims;
+    const caller = callerOf(res);
+    const permissions = claims?.aud === 'org' ? await organizations.membership(claims.org, caller.email) : null;
+    if (!claims || claims.aud !== 'org' || !permissions) return sendRefusal(res, refuse('unauthenticated', 'this token no longer belongs to a member of the organization'));
+    res.locals.member = { organizationId: claims.org, identityId: caller.identityId, email: caller.email, permissions };
+    next();
+  };
+  const holding = (permission: Permission): RequestHandler => (_req, res, next) => {
+    if (!memberOf(res).permissions.includes(permission)) return sendRefusal(res, refuse('forbidden', `this needs the ${permission} permission`));
+    next();
+  };
+  return (permission) => [authenticate, asMember, holding(permission)];
+}
+
+/** The member set by orgAccess(); a route without it is a wiring bug. */
+export function memberOf(res: Response): Member {
+  const member = res.locals.member;
+  if (!member) throw new Error('route needs orgAccess() before it');
+  return member;
+}

@@ -1,0 +1,41 @@
+import { Router, type Response } from 'express';
+import { isRefusal, refuse } from '../../commands/refusal.js';
+import type { Actor } from '../../events/envelope.js';
+import type { OrganizationKey, OrganizationService } from '../../organizations/index.js';
+import { callerOf, type Authenticator } from '../auth/authenticate.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { sendRefusal } from '../refusals.js';
+import { eventContext } from '../request-context.js';
+import { objectAt, textAt } from './fields.js';
+
+const MAX_NAME = 200;
+
+/** Contract §2's two routes that take a user token: found an organization, sign in as a member. */
+export function organizationRoutes(organizations: OrganizationService, key: OrganizationKey, auth: Authenticator, now: () => Date): Router {
+  const router = Router();
+  const asUser = (res: Response): Actor => ({ kind: 'user', id: callerOf(res).identityId });
+
+  router.post('/org/v1/organizations', auth.require('user'), jsonBody(), async (req, res) => {
+    const body = objectAt(req.body, 'body');
+    if (isRefusal(body)) return sendRefusal(res, body);
+    const name = textAt(body.name, 'name', MAX_NAME);
+    if (isRefusal(name)) return sendRefusal(res, name);
+    const created = await organizations.create(callerOf(res), name, eventContext(req, asUser(res), now()));
+    if (isRefusal(created)) return sendRefusal(res, created);
+    res.status(201).json({ organization: created });
+  });
+
+  router.post('/org/v1/token', auth.require('user'), jsonBody(), async (req, res) => {
+    const body = objectAt(req.body, 'body');
+    if (isRefusal(body)) return sendRefusal(res, body);
+    const { organizationId } = body;
+    if (organizationId === undefined || organizationId === null) return sendRefusal(res, refuse('invalid_request', 'organizationId is required'));
+    if (typeof organizationId !== 'string') return sendRefusal(res, refuse('invalid_request', 'organizationId must be a string'));
+    // Any string is looked up: a malformed id is as unknown as any other (contract §8: 404).
+    const signedIn = await key.signIn(callerOf(res), organizationId.toLowerCase(), eventContext(req, asUser(res), now()));
+    if (isRefusal(signedIn)) return sendRefusal(res, signedIn);
+    res.json(signedIn);
+  });
+
+  return router;
+}

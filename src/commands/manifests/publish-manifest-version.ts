@@ -1,0 +1,35 @@
+import type { ManifestEvent } from '../../events/manifest-events.js';
+import type { Decider } from '../decider.js';
+import { isRefusal, refuse } from '../refusal.js';
+import { evolveManifest, noManifest, resolveSlots, type ManifestState, type SlotDraft } from './manifest-state.js';
+
+export type PublishManifestVersion = {
+  readonly manifestId: string;
+  readonly organizationId: string;
+  readonly retention: string;
+  readonly slots: readonly SlotDraft[];
+  readonly freshSlotIds: readonly string[];
+  readonly now: Date;
+};
+
+/**
+ * POST /org/v1/manifests/{id}/versions: version + 1, complete in itself; earlier versions stay as
+ * they were, so a connection pinned to one is never widened (spec §9). Another organization's
+ * manifest answers as an unknown one (contract §2).
+ */
+export const publishManifestVersion: Decider<ManifestState, PublishManifestVersion, ManifestEvent> = {
+  initialState: noManifest,
+  evolve: evolveManifest,
+  decide: (state, cmd) => {
+    if (state.status !== 'published' || state.organizationId !== cmd.organizationId) return refuse('not_found', 'no such manifest');
+    const slots = resolveSlots(state.slots, cmd.slots, cmd.freshSlotIds);
+    if (isRefusal(slots)) return slots;
+    return [{
+      type: 'ManifestPublished',
+      data: {
+        manifestId: cmd.manifestId, organizationId: cmd.organizationId, name: state.name, version: state.version + 1,
+        retention: cmd.retention, slots, publishedAt: cmd.now.toISOString(),
+      },
+    }];
+  },
+};

@@ -1,0 +1,30 @@
+import type { DomainEvent } from '../commands/decider.js';
+
+/** Stream: `org-<organizationId>`, one organization with its members, key state and apps. */
+export const organizationStreams = {
+  organization: (organizationId: string) => `org-${organizationId}`,
+};
+
+/** Contract §2: the four permissions; spec §4.3 names the first two. */
+export const PERMISSIONS = ['request_read', 'request_manage', 'manifest_manage', 'member_manage'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const isPermission = (value: unknown): value is Permission => PERMISSIONS.includes(value as Permission);
+
+/** Each permission once, in the contract's order: equal sets are equal arrays. */
+export const canonicalPermissions = (list: readonly Permission[]): Permission[] => PERMISSIONS.filter((p) => list.includes(p));
+
+export type OrganizationCreated = DomainEvent<'OrganizationCreated', { organizationId: string; name: string; createdBy: string }>;
+/**
+ * Adds a member or replaces their permissions. Members are keyed by normalized login address,
+ * not identity id: a member may be added before their account exists.
+ */
+export type MemberSet = DomainEvent<'MemberSet', { organizationId: string; email: string; permissions: Permission[] }>;
+export type MemberRemoved = DomainEvent<'MemberRemoved', { organizationId: string; email: string }>;
+/** A member signed in: the key is warm until `until` (see src/organizations/key-warmth.ts for what else it takes). */
+export type KeyWarmed = DomainEvent<'KeyWarmed', { organizationId: string; until: string }>;
+/** POST /org/v1/key/seal: cold until the next KeyWarmed, whatever `until` said. */
+export type KeySealed = DomainEvent<'KeySealed', { organizationId: string }>;
+export type AppRegistered = DomainEvent<'AppRegistered', { organizationId: string; clientId: string; name: string }>;
+
+export type OrganizationEvent = OrganizationCreated | MemberSet | MemberRemoved | KeyWarmed | KeySealed | AppRegistered;

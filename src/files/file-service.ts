@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { isUuid, type Caller } from '../auth/identity-service.js';
+import { addFileVersion } from '../commands/files/add-file-version.js';
+import { evolveFile, noFile } from '../commands/files/file-state.js';
+import { uploadFile } from '../commands/files/upload-file.js';
+import { fold } from '../commands/decider.js';
+import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
+import { handle, type CommandDeps } from '../commands/shell.js';
+import type { SqlExecutor } from '../db/sql.js';
+import type { EventContext } from '../events/envelope.js';
+import { fileStreams as streams, type FileEvent } from '../events/file-events.js';
+import { VaultKeyErasedError, type VaultKeyring } from '../vaults/keyring.js';
+import type { VaultAccess } from '../vaults/vault-access.js';
+import type { BlobStore } from './blob-store.js';
+import { fileSql as q, type FileVersionRow } from './file-queries.js';
+import { sealUpload, type SealedUpload, type UploadBody } from './sealed-upload.js';
+
+/** What each version keeps beside its bytes (validated at the edge). */
+export type FileMeta = { readonly fileName: string; readonly mimeType: string };
+
+export type NewFile = FileMeta & {
+  readonly label: string | null;
+  /** A legal entity the caller manages; its vault holds the file. */
+  readonly owner: string | null;
+};
+
+export type FileRef = { readonly fileId: string; readonly version: number };
+
+export type FileContent = FileMeta & { readonly version: number; readonly bytes: Buffer };
+
+export type FileDeps = CommandDeps & {
+  readonly keyring: VaultKeyring;
+  readonly blobs: BlobStore;
+  readonly readModels: SqlExecutor;
+  readonly access: VaultAccess;
+  /** MAX_FILE_BYTES. */
+  readonly maxBytes: number;
+};
+
+/** Bounds re-sealing when concurrent uploads keep taking the next version number. */
+const VERSION_ATTEMPTS = 4;
+
+/** Files of contract §6: upload, new version, download. Bytes are sealed with the vault's key. */
+export class FileService {
+  constructor(private readonly deps: FileDeps) {}
+
+  async upload(caller: Caller, input: NewFile, body: UploadBody, context: EventContext): Promise<FileRef | Refusal> {
+    if (input.owner !== null && !isUuid(input.owner)) return notFound();
+    const vaultId = await this.deps.access.writableVault(caller, input.owner);
+    if (isRefusal(vaultId)) return vaultId;
+    const fileId = randomUUID();
+    const upload = await this.seal(vaultId, fileId, 1, body);
+    if (isRefusal(upload)) return upload;
+
+    const blobId = await this.store(upload);
+    const uploaded = await handle(this.deps, streams.resource(fileId), uploadFile, {
+      resourceId: fileId, vaultId, blobId, fileName: input.fileName, mimeType: input.mimeType, fileSize: upload.size, label: input.label,
+    }, { context });
+    if (isRefusal(uploaded)) return this.discard(blobId, uploaded);
+    return { fileId, version: 1 };
+  }
+
+  /** Version n+1. The file is found (or not) before a byte of the body is read. */
+  async addVersion(caller: Caller, fileId: string, meta: FileMeta, body: UploadBody, context: EventContext): Promise<FileRef | Refusal> {
+    let state = await this.writableState(caller, fileId);
+    if (isRefusal(state)) return state;
+    let version = state.version + 1;
+    let upload = await this.seal(state.vaultId, fileId, version, body);
+    for (let attempt = 1; ; attempt++) {
+      if (isRefusal(upload)) return upload;
+      const blobId = await this.store(upload);
+      const added = await handle(this.deps, streams.resource(fileId), addFileVersion, {
+        resourceId: fileId, vaultId: state.vaultId, version, blobId, ...meta, fileSize: upload.size,
+      }, { context });
+      if (!isRefusal(added)) return { fileId, version };
+      await this.deps.blobs.delete(blobId);
+      if (added.code !== 'conflict' || attempt >= VERSION_ATTEMPTS) return added;
+
+      // Another version took this number: the bytes were sealed for it, so seal them for the next.
+      const sealedFor = version;
+      state = await this.writableState(caller, fileId);
+      if (isRefusal(state)) return state;
+      version = state.version + 1;
+      upload = await this.reseal(state.vaultId, fileId, upload, sealedFor, version);
+    }
+  }
+
+  /**
+   * The bytes of one version (the newest when `version` is null). An unknown, malformed or
+   * foreign id, a missing version and a vault whose key was erased all answer the same not_found.
+   */
+  async download(caller: Caller, fileId: string, version: number | null): Promise<FileContent | Refusal> {
+    if (!isUuid(fileId)) return notFound();
+    const row = (await this.deps.readModels.query<FileVersionRow>(q.version, [fileId, version])).rows[0];
+    if (!row || !(await this.deps.access.canRead(caller, row.vault_id))) return notFound();
+    const sealed = await this.deps.blobs.get(row.blob_id);
+    if (!sealed) return notFound();
+    const bytes = await unlessErased(() => this.deps.keyring.decrypt(row.vault_id, sealed, sealContext(fileId, row.version)));
+    if (isRefusal(bytes)) return bytes;
+    return { fileName: row.file_name, mimeType: row.mime_type, version: row.version, bytes };
+  }
+
+  /**
+   * The live file when the caller may add to it. One the caller cannot read is not_found, whatever
+   * the reason; one they can read but not change (a MEMBER's view of an entity's file) is forbidden,
+   * as for documents.
+   */
+  private async writableState(caller: Caller, fileId: string) {
+    if (!isUuid(fileId)) return notFound();
+    const recorded = await this.deps.store.readStream(streams.resource(fileId));
+    const state = fold({ initialState: noFile, evolve: evolveFile }, recorded.map(asFileEvent));
+    if (state.status !== 'live') return notFound();
+    if (await this.deps.access.canWrite(caller, state.vaultId)) return state;
+    if (await this.deps.access.canRead(caller, state.vaultId)) return refuse('forbidden', 'only a MANAGER of the legal entity may change its files');
+    return notFound();
+  }
+
+  private async seal(vaultId: string, fileId: string, version: number, body: UploadBody): Promise<SealedUpload | Refusal> {
+    const sealer = await unlessErased(() => this.deps.keyring.streamSealer(vaultId, sealContext(fileId, version)));
+    if (isRefusal(sealer)) return sealer;
+    return sealUpload(body, sealer, this.deps.maxBytes);
+  }
+
+  private async reseal(vaultId: string, fileId: string, upload: SealedUpload, from: number, to: number): Promise<SealedUpload | Refusal> {
+    const { keyring } = this.deps;
+    const sealed = await unlessErased(async () =>
+      keyring.encrypt(vaultId, await keyring.decrypt(vaultId, upload.sealed, sealContext(fileId, from)), sealContext(fileId, to)));
+    return isRefusal(sealed) ? sealed : { sealed, size: upload.size };
+  }
+
+  private async store(upload: SealedUpload): Promise<string> {
+    const blobId = randomUUID();
+    await this.deps.blobs.put(blobId, upload.sealed);
+    return blobId;
+  }
+
+  /** A refused append wrote no event, so nothing names the blob. */
+  private async discard(blobId: string, refusal: Refusal): Promise<Refusal> {
+    await this.deps.blobs.delete(blobId);
+    return refusal;
+  }
+}
+
+const notFound = (): Refusal => refuse('not_found', 'no such file');
+
+/** A vault whose key was erased holds nothing any more: its files neither open nor take versions. */
+async function unlessErased<T>(fn: () => Promise<T>): Promise<T | Refusal> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof VaultKeyErasedError) return notFound();
+    throw e;
+  }
+}
+
+/** Binds sealed bytes to their file and version (the keyring adds the vault). */
+const sealContext = (fileId: string, version: number) => `file:${fileId}/v${version}`;
+
+/** Stored events are trusted: only decisions of this service wrote them (a document's leave the state alone). */
+function asFileEvent(e: { type: string; data: unknown }): FileEvent {
+  return e as FileEvent;
+}

@@ -1,0 +1,48 @@
+/** The organization plane's domain (contract §2, §3): organizations, members, the key, apps, manifests. */
+import type { Caller, Me } from '../auth/identity-service.js';
+import type { TokenIssuer } from '../auth/tokens/index.js';
+import type { CommandDeps } from '../commands/shell.js';
+import type { SqlExecutor } from '../db/sql.js';
+import type { Logger } from '../logger.js';
+import { ManifestService } from './manifest-service.js';
+import { memberTokenSigner } from './member-token.js';
+import { OrganizationKey, type OnKeyWarmed } from './organization-key.js';
+import { OrganizationService } from './organization-service.js';
+
+export type { KeyState } from './key-warmth.js';
+export type { Member, MemberView } from './member.js';
+export type { ManifestView, SlotView } from './manifest-view.js';
+export type { KeyWarmedNotice, MemberToken, OnKeyWarmed } from './organization-key.js';
+export { noKeyWarmedReaction } from './organization-key.js';
+export { retentionProblem } from './retention.js';
+export { ManifestService, OrganizationKey, OrganizationService };
+
+export type OrganizationPlaneDeps = CommandDeps & {
+  readonly readModels: SqlExecutor;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  readonly issuer: TokenIssuer;
+  readonly identities: { isRegistered(caller: Caller): Promise<boolean>; me(caller: Caller): Promise<Me> };
+  /** ORG_KEY_WARM_SECONDS. */
+  readonly warmSeconds: number;
+  /** Defaults to now(): sign-ins before it leave the key cold (see key-warmth.ts). */
+  readonly startedAt?: Date;
+  /** The next step's drain enqueues here; by default nothing reacts. */
+  readonly onKeyWarmed?: OnKeyWarmed;
+};
+
+export type OrganizationPlane = { readonly organizations: OrganizationService; readonly key: OrganizationKey; readonly manifests: ManifestService };
+
+export function openOrganizationPlane(deps: OrganizationPlaneDeps): OrganizationPlane {
+  const commands = { store: deps.store, waitFor: deps.waitFor };
+  const isRegistered = (caller: Caller) => deps.identities.isRegistered(caller);
+  return {
+    organizations: new OrganizationService({ ...commands, readModels: deps.readModels, isRegistered }),
+    key: new OrganizationKey({
+      ...commands, readModels: deps.readModels, logger: deps.logger, now: deps.now, warmSeconds: deps.warmSeconds,
+      startedAt: deps.startedAt ?? deps.now(), signToken: memberTokenSigner(deps.issuer, deps.identities), isRegistered,
+      ...(deps.onKeyWarmed ? { onKeyWarmed: deps.onKeyWarmed } : {}),
+    }),
+    manifests: new ManifestService({ ...commands, readModels: deps.readModels, now: deps.now }),
+  };
+}

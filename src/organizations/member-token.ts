@@ -1,0 +1,17 @@
+import type { Caller, Me } from '../auth/identity-service.js';
+import type { TokenIssuer } from '../auth/tokens/index.js';
+import type { Permission } from '../events/organization-events.js';
+
+/**
+ * Signs member tokens that live exactly as long as the session they came from: exp is the
+ * session's expiresAt as it stands now (a renewed session's, not the presented token's), and the
+ * session check of authenticate() ends the token with the session.
+ */
+export function memberTokenSigner(issuer: TokenIssuer, sessions: { me(caller: Caller): Promise<Me> }) {
+  return async (caller: Caller, organizationId: string, permissions: readonly Permission[]): Promise<{ token: string; expiresAt: string } | null> => {
+    const session = (await sessions.me(caller)).sessions.find((s) => s.current);
+    if (!session) return null;
+    const token = await issuer.orgToken({ ...caller, expiresAt: new Date(session.expiresAt), organizationId, permissions });
+    return { token, expiresAt: session.expiresAt };
+  };
+}

@@ -1,0 +1,89 @@
+import type { Caller } from '../auth/identity-service.js';
+import { isUuid } from '../auth/identity-service.js';
+import { sealKey } from '../commands/organizations/seal-key.js';
+import { signInMember } from '../commands/organizations/sign-in-member.js';
+import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
+import { handle, type CommandDeps } from '../commands/shell.js';
+import type { SqlExecutor } from '../db/sql.js';
+import type { EventContext } from '../events/envelope.js';
+import type { Permission } from '../events/organization-events.js';
+import { organizationStreams as streams } from '../events/organization-events.js';
+import type { Logger } from '../logger.js';
+import { keyState, type KeyState } from './key-warmth.js';
+import type { Member } from './member.js';
+import { organizationSql as q, type KeyRow } from './organization-queries.js';
+
+/** What a member's sign-in answers (contract §2, POST /org/v1/token). */
+export type MemberToken = { readonly token: string; readonly expiresAt: string; readonly organizationId: string; readonly permissions: readonly Permission[] };
+
+export type KeyWarmedNotice = { readonly organizationId: string; readonly until: string };
+
+/**
+ * Extension point: runs after a sign-in's KeyWarmed is written and projected, before the token
+ * is answered. The drain of pending keeps hooks in here (enqueue a job; never run the drain
+ * inline: contract §8 has the token answer before the drain finishes). A failure is logged and
+ * does not cost the member their token: the drain route stays as the way to catch up.
+ */
+export type OnKeyWarmed = (warmed: KeyWarmedNotice) => Promise<void>;
+
+export const noKeyWarmedReaction: OnKeyWarmed = async () => undefined;
+
+export type OrganizationKeyDeps = CommandDeps & {
+  readonly readModels: SqlExecutor;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  /** ORG_KEY_WARM_SECONDS. */
+  readonly warmSeconds: number;
+  /** When this process started: warmth written before it does not count (key-warmth.ts). */
+  readonly startedAt: Date;
+  /** The signed member token for the caller's session; null when that session has ended meanwhile. */
+  readonly signToken: (caller: Caller, organizationId: string, permissions: readonly Permission[]) => Promise<{ token: string; expiresAt: string } | null>;
+  readonly isRegistered: (caller: Caller) => Promise<boolean>;
+  readonly onKeyWarmed?: OnKeyWarmed;
+};
+
+/** Member sign-in and the organization key's warm window (contract §2). */
+export class OrganizationKey {
+  private readonly onKeyWarmed: OnKeyWarmed;
+
+  constructor(private readonly deps: OrganizationKeyDeps) {
+    this.onKeyWarmed = deps.onKeyWarmed ?? noKeyWarmedReaction;
+  }
+
+  /** POST /org/v1/token: a member token for the caller's session; the key becomes warm. */
+  async signIn(caller: Caller, organizationId: string, context: EventContext): Promise<MemberToken | Refusal> {
+    if (!(await this.deps.isRegistered(caller))) return refuse('forbidden', 'register first: call user.register before signing in to an organization');
+    if (!isUuid(organizationId)) return refuse('not_found', 'no such organization');
+    const signedIn = await handle(this.deps, streams.organization(organizationId), signInMember,
+      { organizationId, email: caller.email, now: this.deps.now(), warmSeconds: this.deps.warmSeconds }, { context });
+    if (isRefusal(signedIn)) return signedIn;
+    const permissions = signedIn.state.status === 'active' ? signedIn.state.members.get(caller.email) ?? [] : [];
+    const warmed = signedIn.events[0];
+    if (warmed?.type === 'KeyWarmed') await this.reactToWarmth({ organizationId, until: warmed.data.until });
+    const token = await this.deps.signToken(caller, organizationId, permissions);
+    if (!token) return refuse('unauthenticated', 'the session has ended');
+    return { ...token, organizationId, permissions };
+  }
+
+  async state(organizationId: string): Promise<KeyState> {
+    const row = (await this.deps.readModels.query<KeyRow>(q.key, [organizationId])).rows[0];
+    const record = row ? { warmUntil: date(row.key_warm_until), warmedAt: date(row.key_warmed_at) } : null;
+    return keyState(record, this.deps.now(), this.deps.startedAt);
+  }
+
+  async seal(actor: Member, context: EventContext): Promise<KeyState | Refusal> {
+    const sealed = await handle(this.deps, streams.organization(actor.organizationId), sealKey,
+      { organizationId: actor.organizationId, actorEmail: actor.email }, { context });
+    return isRefusal(sealed) ? sealed : { state: 'cold' };
+  }
+
+  private async reactToWarmth(warmed: KeyWarmedNotice): Promise<void> {
+    try {
+      await this.onKeyWarmed(warmed);
+    } catch (err) {
+      this.deps.logger.error({ err, organizationId: warmed.organizationId }, 'reacting to a warmed organization key failed');
+    }
+  }
+}
+
+const date = (v: Date | string | null): Date | null => (v === null ? null : new Date(v));

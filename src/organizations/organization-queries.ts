@@ -1,0 +1,12 @@
+/** Read-model queries of the organizations projector's tables. */
+export const organizationSql = {
+  organization: `SELECT organization_id::text AS organization_id, name, created_at FROM rm.organizations WHERE organization_id = $1`,
+  /** The per-request membership check. */
+  membership: `SELECT permissions FROM rm.organization_members WHERE organization_id = $1 AND email = $2`,
+  member: `SELECT email, permissions, added_at FROM rm.organization_members WHERE organization_id = $1 AND email = $2`,
+  members: `SELECT email, permissions, added_at FROM rm.organization_members WHERE organization_id = $1 ORDER BY added_at, email COLLATE "C"`,
+  key: `SELECT key_warm_until, key_warmed_at FROM rm.organizations WHERE organization_id = $1`,
+};
+
+export type MemberRow = { email: string; permissions: string[]; added_at: Date | string };
+export type KeyRow = { key_warm_until: Date | string | null; key_warmed_at: Date | string | null };

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../auth/identity-service.js';
+import { isUuid } from '../auth/identity-service.js';
+import { createOrganization } from '../commands/organizations/create-organization.js';
+import { registerApp } from '../commands/organizations/register-app.js';
+import { removeMember } from '../commands/organizations/remove-member.js';
+import { setMember } from '../commands/organizations/set-member.js';
+import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
+import { handle, type CommandDeps } from '../commands/shell.js';
+import type { SqlExecutor } from '../db/sql.js';
+import type { EventContext } from '../events/envelope.js';
+import { isPermission, organizationStreams as streams, type Permission } from '../events/organization-events.js';
+import { iso, type Member, type MemberView } from './member.js';
+import { organizationSql as q, type MemberRow } from './organization-queries.js';
+
+export type OrganizationView = { readonly organizationId: string; readonly name: string; readonly createdAt: string };
+
+export type OrganizationDeps = CommandDeps & {
+  readonly readModels: SqlExecutor;
+  /** Only registered users found organizations (contract §1: before register, only auth, register and me). */
+  readonly isRegistered: (caller: Caller) => Promise<boolean>;
+};
+
+/** Contract §2: organizations, their members and apps. Sign-in and the key live beside it. */
+export class OrganizationService {
+  constructor(private readonly deps: OrganizationDeps) {}
+
+  async create(caller: Caller, name: string, context: EventContext): Promise<OrganizationView | Refusal> {
+    if (!(await this.deps.isRegistered(caller))) return refuse('forbidden', 'register first: call user.register before creating an organization');
+    const organizationId = randomUUID();
+    const created = await handle(this.deps, streams.organization(organizationId), createOrganization,
+      { organizationId, name, createdBy: caller.identityId, creatorEmail: caller.email }, { context });
+    if (isRefusal(created)) return created;
+    return { organizationId, name, createdAt: context.occurredAt };
+  }
+
+  /** The caller's membership as it stands now: every member request is judged by it, never by the token's claims. */
+  async membership(organizationId: string, email: string): Promise<readonly Permission[] | null> {
+    if (!isUuid(organizationId)) return null;
+    const row = (await this.deps.readModels.query<{ permissions: string[] }>(q.membership, [organizationId, email])).rows[0];
+    return row ? row.permissions.filter(isPermission) : null;
+  }
+
+  async members(organizationId: string): Promise<MemberView[]> {
+    return (await this.deps.readModels.query<MemberRow>(q.members, [organizationId])).rows.map(memberView);
+  }
+
+  async setMember(actor: Member, email: string, permissions: readonly Permission[], context: EventContext): Promise<MemberView | Refusal> {
+    const done = await handle(this.deps, streams.organization(actor.organizationId), setMember,
+      { organizationId: actor.organizationId, actorEmail: actor.email, email, permissions }, { context });
+    if (isRefusal(done)) return done;
+    const row = (await this.deps.readModels.query<MemberRow>(q.member, [actor.organizationId, email])).rows[0];
+    if (!row) throw new Error('a member just set is missing from the read model');
+    return memberView(row);
+  }
+
+  async removeMember(actor: Member, email: string, context: EventContext): Promise<true | Refusal> {
+    const done = await handle(this.deps, streams.organization(actor.organizationId), removeMember,
+      { organizationId: actor.organizationId, actorEmail: actor.email, email }, { context });
+    return isRefusal(done) ? done : true;
+  }
+
+  async registerApp(actor: Member, name: string, context: EventContext): Promise<{ clientId: string; name: string } | Refusal> {
+    const clientId = randomUUID();
+    const done = await handle(this.deps, streams.organization(actor.organizationId), registerApp,
+      { organizationId: actor.organizationId, actorEmail: actor.email, clientId, name }, { context });
+    return isRefusal(done) ? done : { clientId, name };
+  }
+}
+
+function memberView(row: MemberRow): MemberView {
+  return { email: row.email, permissions: row.permissions.filter(isPermission), addedAt: iso(row.added_at) };
+}

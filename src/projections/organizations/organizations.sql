@@ -1,0 +1,30 @@
+-- Organizations, their members and apps. A member is a normalized login address (it may have no
+-- account yet); a member token is honoured only while its address is listed here (contract §8).
+CREATE TABLE IF NOT EXISTS organizations (
+  organization_id  uuid        PRIMARY KEY,
+  name             text        NOT NULL,
+  created_by       uuid        NOT NULL,
+  created_at       timestamptz NOT NULL,
+  -- The newest KeyWarmed not followed by a KeySealed (both NULL when sealed or never warmed).
+  -- Warm also needs warmed_at to fall after the reading process started: see key-warmth.ts.
+  key_warm_until   timestamptz,
+  key_warmed_at    timestamptz,
+  key_sealed_at    timestamptz
+);
+CREATE TABLE IF NOT EXISTS organization_members (
+  organization_id  uuid        NOT NULL,
+  email            text        NOT NULL,
+  -- A JSON array of permission names in the contract's order.
+  permissions      jsonb       NOT NULL,
+  -- When the address became a member; a permission change keeps it, removal and re-adding resets it.
+  added_at         timestamptz NOT NULL,
+  PRIMARY KEY (organization_id, email)
+);
+CREATE INDEX IF NOT EXISTS organization_members_email ON organization_members (email);
+CREATE TABLE IF NOT EXISTS organization_apps (
+  client_id        uuid        PRIMARY KEY,
+  organization_id  uuid        NOT NULL,
+  name             text        NOT NULL,
+  registered_at    timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS organization_apps_organization ON organization_apps (organization_id);

@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { projector } from '../projector.js';
+
+const sql = {
+  insertOrganization: `INSERT INTO organizations (organization_id, name, created_by, created_at) VALUES ($1, $2, $3, $4)`,
+  upsertMember: `INSERT INTO organization_members (organization_id, email, permissions, added_at) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (organization_id, email) DO UPDATE SET permissions = EXCLUDED.permissions`,
+  deleteMember: `DELETE FROM organization_members WHERE organization_id = $1 AND email = $2`,
+  warm: `UPDATE organizations SET key_warm_until = $2, key_warmed_at = $3 WHERE organization_id = $1`,
+  seal: `UPDATE organizations SET key_warm_until = NULL, key_warmed_at = NULL, key_sealed_at = $2 WHERE organization_id = $1`,
+  insertApp: `INSERT INTO organization_apps (client_id, organization_id, name, registered_at) VALUES ($1, $2, $3, $4)`,
+};
+
+export const organizationsProjector = projector({
+  name: 'organizations',
+  version: 1,
+  schemaSql: readFileSync(new URL('./organizations.sql', import.meta.url), 'utf8'),
+  on: {
+    OrganizationCreated: (tx, e) => tx.query(sql.insertOrganization, [e.data.organizationId, e.data.name, e.data.createdBy, e.metadata.occurredAt]),
+    MemberSet: (tx, e) => tx.query(sql.upsertMember, [e.data.organizationId, e.data.email, JSON.stringify(e.data.permissions), e.metadata.occurredAt]),
+    MemberRemoved: (tx, e) => tx.query(sql.deleteMember, [e.data.organizationId, e.data.email]),
+    KeyWarmed: (tx, e) => tx.query(sql.warm, [e.data.organizationId, e.data.until, e.metadata.occurredAt]),
+    KeySealed: (tx, e) => tx.query(sql.seal, [e.data.organizationId, e.metadata.occurredAt]),
+    AppRegistered: (tx, e) => tx.query(sql.insertApp, [e.data.clientId, e.data.organizationId, e.data.name, e.metadata.occurredAt]),
+  },
+});
