@@ -79,6 +79,7 @@ export class PostgresDb implements SqlDb {
   }
 
   private leaseConnection(): Promise<{ client: pg.Client; lost: Promise<void> }> {
+    if (this.closed) return Promise.reject(new Error('database closed'));
     if (!this.leaseConn) {
       const attempt = (async () => {
         const client = new pg.Client({ connectionString: this.url, application_name: this.applicationName });
@@ -154,6 +155,7 @@ export class PostgresDb implements SqlDb {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     const ends: Promise<unknown>[] = [this.pool.end()];
     if (this.leaseConn) ends.push(this.leaseConn.then((c) => c.client.end()));

@@ -158,9 +158,12 @@ describe(`projection engine (${mainBackend})`, function () {
       const b = engine(dbB, [slowProjector], { batchSize: 100 });
       await b.start();
       holdAt = null;
-      // The process of instance A dies: every connection it had is cut, its lease with them.
+      // The process of instance A dies: every connection it had is cut, its lease with them, and
+      // it never reconnects (a live process would, and could rightly win its lease back).
+      const dying = dbA.close();
       await t.db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'instance-a'`);
       release();
+      await dying;
       await waitUntil(() => b.runningHere().length === 1);
       const more = await appendSome(10);
       await waitForAll(b);
