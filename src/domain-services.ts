@@ -24,6 +24,7 @@ import type { Position } from './events/position.js';
 import type { EventStore } from './events/store.js';
 import type { Logger } from './logger.js';
 import { openMailer, type Mailer } from './mail/index.js';
+import { openRequestPlane } from './requests/index.js';
 
 export type DomainDeps = {
   readonly config: Config;
@@ -68,6 +69,10 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
   const entities = new EntityService({ store: deps.store, waitFor: deps.waitFor, readModels: deps.db });
   const access = new EntityVaultAccess(deps.db);
   const documents = new DocumentService({ store: deps.store, waitFor: deps.waitFor, validator, keyring, readModels: deps.db, access });
+  // Aliases must stay the same across restarts and MASTER_KEY rotations, as address hashes must.
+  const requests = openRequestPlane({
+    store: deps.store, waitFor: deps.waitFor, readModels: deps.db, mailer, logger: deps.logger, now, aliasRootKey: await keyring.dataKey(SERVICE_VAULT_ID),
+  });
   const files = new FileService({ store: deps.store, waitFor: deps.waitFor, keyring, blobs: await BlobStore.open(deps.db), readModels: deps.db, access, maxBytes: deps.config.maxFileBytes });
 
   return {
@@ -81,10 +86,10 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       app.use(['/auth', '/graphql'], jsonBody());
       app.use(authRoutes(identities, auth, now));
       // JSON per route (jsonBody() inside): later /org/v1 upload routes take raw bytes.
-      app.use(orgRoutes(organizationPlane, auth, now));
+      app.use(orgRoutes(organizationPlane, auth, now, requests.org));
       // Raw bytes, streamed: never behind jsonBody().
       app.use(fileRoutes(files, auth, now));
-      app.use(graphqlRoute(auth, { identities, documents, entities, now }, deps.logger));
+      app.use(graphqlRoute(auth, { identities, documents, entities, requests: requests.person, now }, deps.logger));
     },
     close: async () => {
       await validator.close();

@@ -5,11 +5,12 @@ import { filesProjector } from './files/files.js';
 import { entitiesProjector } from './entities/entities.js';
 import { identitiesProjector } from './identities/identities.js';
 import { manifestsProjector } from './manifests/manifests.js';
+import { requestsProjector } from './requests/requests.js';
 import { organizationsProjector } from './organizations/organizations.js';
 import { sessionsProjector } from './sessions/sessions.js';
 import { streamHeadsProjector } from './stream-heads/stream-heads.js';
 
-export const allProjectors: readonly Projector[] = [streamHeadsProjector, identitiesProjector, sessionsProjector, documentsProjector, organizationsProjector, manifestsProjector, entitiesProjector, filesProjector];
+export const allProjectors: readonly Projector[] = [streamHeadsProjector, identitiesProjector, sessionsProjector, documentsProjector, organizationsProjector, manifestsProjector, entitiesProjector, filesProjector, requestsProjector];
 
 export { ProjectionEngine, ProjectionTimeoutError } from './engine.js';
 export { replay } from './replay.js';

@@ -3,6 +3,7 @@ import type { Caller, IdentityService } from '../../auth/identity-service.js';
 import type { DocumentService } from '../../documents/document-service.js';
 import type { EntityService } from '../../entities/index.js';
 import type { EventContext } from '../../events/envelope.js';
+import type { PersonRequests } from '../../requests/index.js';
 import { eventContext } from '../request-context.js';
 import { graphqlError } from './errors.js';
 
@@ -12,12 +13,13 @@ export type GraphqlContext = {
   readonly identities: IdentityService;
   readonly documents: DocumentService;
   readonly entities: EntityService;
+  readonly requests: PersonRequests;
   readonly eventContext: () => EventContext;
   /** Contract §1: before user.register only register and me may be called. */
   readonly requireRegistered: () => Promise<void>;
 };
 
-export type GraphqlServices = { readonly identities: IdentityService; readonly documents: DocumentService; readonly entities: EntityService; readonly now: () => Date };
+export type GraphqlServices = { readonly identities: IdentityService; readonly documents: DocumentService; readonly entities: EntityService; readonly requests: PersonRequests; readonly now: () => Date };
 
 export function graphqlContext(req: Request, caller: Caller, services: GraphqlServices): GraphqlContext {
   let registered: Promise<boolean> | null = null;
@@ -26,6 +28,7 @@ export function graphqlContext(req: Request, caller: Caller, services: GraphqlSe
     identities: services.identities,
     documents: services.documents,
     entities: services.entities,
+    requests: services.requests,
     eventContext: () => eventContext(req, { kind: 'user', id: caller.identityId }, services.now()),
     requireRegistered: async () => {
       registered ??= services.identities.isRegistered(caller);

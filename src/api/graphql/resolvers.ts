@@ -1,6 +1,7 @@
 import { GraphQLScalarType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import type { DocumentInput, DocumentUpdateInput } from '../../documents/document-service.js';
 import type { EntityRole } from '../../events/entity-events.js';
+import type { GrantInput } from '../../requests/index.js';
 import type { GraphqlContext } from './context.js';
 import { orThrow } from './errors.js';
 
@@ -60,6 +61,28 @@ export const resolvers: Record<string, Resolver> = {
   'UserQuery.entities': async (_p, _a, ctx) => {
     await ctx.requireRegistered();
     return ctx.entities.list(ctx.caller);
+  },
+
+  'UserMutation.request': async (_p, _a, ctx) => {
+    await ctx.requireRegistered();
+    return {};
+  },
+  'RequestMutation.open': async (_p, args, ctx) =>
+    orThrow(await ctx.requests.open(ctx.caller, String(args.clientId), String(args.manifestId), ctx.eventContext())),
+  // GraphQL has checked GrantInput's shape against the SDL.
+  'RequestMutation.accept': async (_p, args, ctx) =>
+    orThrow(await ctx.requests.accept(ctx.caller, String(args.requestId), args.grants as GrantInput[], ctx.eventContext())),
+  'RequestMutation.grant': async (_p, args, ctx) =>
+    orThrow(await ctx.requests.grant(ctx.caller, String(args.requestId), args.grant as GrantInput, ctx.eventContext())),
+  'RequestMutation.withdraw': async (_p, args, ctx) =>
+    orThrow(await ctx.requests.withdraw(ctx.caller, String(args.requestId), String(args.slotId), ctx.eventContext())),
+  'RequestMutation.reject': async (_p, args, ctx) => orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'reject', ctx.eventContext())),
+  'RequestMutation.revoke': async (_p, args, ctx) => orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'revoke', ctx.eventContext())),
+  'RequestMutation.suspend': async (_p, args, ctx) => orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'suspend', ctx.eventContext())),
+  'RequestMutation.resume': async (_p, args, ctx) => orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'resume', ctx.eventContext())),
+  'UserQuery.requests': async (_p, _a, ctx) => {
+    await ctx.requireRegistered();
+    return ctx.requests.mine(ctx.caller);
   },
 };
 

@@ -6,14 +6,17 @@ import { manifestRoutes } from './manifest-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { orgAccess } from './org-access.js';
 import { organizationRoutes } from './organization-routes.js';
+import { requestRoutes } from './request-routes.js';
+import type { OrgRequests } from '../../requests/index.js';
 
 export { memberOf, orgAccess } from './org-access.js';
 
-export function orgRoutes(plane: OrganizationPlane, auth: Authenticator, now: () => Date): Router {
+export function orgRoutes(plane: OrganizationPlane, auth: Authenticator, now: () => Date, requests?: OrgRequests): Router {
   const access = orgAccess(auth, plane.organizations);
   const router = Router();
   router.use(organizationRoutes(plane.organizations, plane.key, auth, now));
   router.use(memberRoutes(plane.organizations, plane.key, access, now));
   router.use(manifestRoutes(plane.manifests, access, now));
+  if (requests) router.use(requestRoutes(requests, access, now));
   return router;
 }

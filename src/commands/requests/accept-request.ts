@@ -1,0 +1,21 @@
+import type { GrantedRecord, RequestEvent } from '../../events/request-events.js';
+import { onePerParty, requestDecider, requireState, type At } from './request-decider.js';
+
+export type AcceptRequest = At & {
+  readonly retention: string;
+  readonly retentionMs: number;
+  /** Grants already checked against the pinned manifest and the recipient's vaults. */
+  readonly grants: ReadonlyArray<{ readonly slotId: string; readonly records: readonly GrantedRecord[]; readonly multiple: boolean }>;
+};
+/** pending → active with the grants; the manifest version pinned at send is the one consented to. */
+export const acceptRequest = requestDecider<AcceptRequest>((s, cmd) => {
+  const refused = requireState(s, cmd.now, ['pending'], 'accept');
+  if (refused) return refused;
+  for (const g of cmd.grants) {
+    const crowded = onePerParty(g.records, g.multiple);
+    if (crowded) return crowded;
+  }
+  const events: RequestEvent[] = [{ type: 'RequestAccepted', data: { requestId: s.requestId, retention: cmd.retention, retentionMs: cmd.retentionMs, acceptedAt: cmd.now.toISOString() } }];
+  for (const g of cmd.grants) events.push({ type: 'SlotGranted', data: { requestId: s.requestId, slotId: g.slotId, records: [...g.records] } });
+  return events;
+});

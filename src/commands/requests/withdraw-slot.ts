@@ -1,0 +1,8 @@
+import { requestDecider, requireState, type At } from './request-decider.js';
+
+/** The slot reads pending with no records; kept copies stay (contract §8). */
+export const withdrawSlot = requestDecider<At & { readonly slotId: string }>((s, cmd) => {
+  const refused = requireState(s, cmd.now, ['active', 'suspended'], 'withdraw from');
+  if (refused) return refused;
+  return s.grants.has(cmd.slotId) ? [{ type: 'SlotWithdrawn', data: { requestId: s.requestId, slotId: cmd.slotId } }] : [];
+});

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import type { SqlExecutor } from '../../db/sql.js';
+import type { RecordedEvent } from '../../events/envelope.js';
+import type { RequestEvent } from '../../events/request-events.js';
+import { projector } from '../projector.js';
+
+const sql = {
+  insert: `INSERT INTO requests (request_id, organization_id, manifest_id, manifest_version, recipient_email, initiated_by,
+             initiating_client_id, invitation_expires_at, created_at, sent_commit, sent_prepare, phase)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending') ON CONFLICT (request_id) DO NOTHING`,
+  phase: `UPDATE requests SET phase = $2 WHERE request_id = $1`,
+  accepted: `UPDATE requests SET phase = 'active', accepted_at = $2, retention_ms = $3 WHERE request_id = $1`,
+  grant: `INSERT INTO request_grants (request_id, slot_id, resource_id, entity_id, granted_at) VALUES ($1, $2, $3, $4, $5)
+          ON CONFLICT (request_id, slot_id, resource_id) DO UPDATE SET entity_id = EXCLUDED.entity_id, withdrawn_at = NULL,
+            granted_at = CASE WHEN request_grants.withdrawn_at IS NULL THEN request_grants.granted_at ELSE EXCLUDED.granted_at END`,
+  withdraw: `UPDATE request_grants SET withdrawn_at = $3 WHERE request_id = $1 AND slot_id = $2 AND withdrawn_at IS NULL`,
+};
+
+type Of<T extends RequestEvent['type']> = Extract<RequestEvent, { type: T }>['data'];
+/** Events reach here only from the request deciders: the data has their shape. */
+const data = <T extends RequestEvent['type']>(e: RecordedEvent): Of<T> => e.data as Of<T>;
+const setPhase = (phase: string) => (tx: SqlExecutor, e: RecordedEvent) => tx.query(sql.phase, [data<'RequestCancelled'>(e).requestId, phase]);
+
+export const requestsProjector = projector({
+  name: 'requests',
+  version: 1,
+  schemaSql: readFileSync(new URL('./requests.sql', import.meta.url), 'utf8'),
+  on: {
+    RequestSent: async (tx, e) => {
+      const d = data<'RequestSent'>(e);
+      await tx.query(sql.insert, [d.requestId, d.organizationId, d.manifestId, d.manifestVersion, d.recipientEmail, d.initiatedBy,
+        d.initiatingClientId, d.invitationExpiresAt, e.metadata.occurredAt, e.position.commit.toString(), e.position.prepare.toString()]);
+    },
+    RequestCancelled: setPhase('cancelled'),
+    RequestRejected: setPhase('rejected'),
+    RequestRevoked: setPhase('revoked'),
+    RequestSuspended: setPhase('suspended'),
+    RequestResumed: setPhase('active'),
+    RequestAccepted: async (tx, e) => {
+      const d = data<'RequestAccepted'>(e);
+      await tx.query(sql.accepted, [d.requestId, d.acceptedAt, d.retentionMs]);
+    },
+    SlotGranted: async (tx, e) => {
+      const d = data<'SlotGranted'>(e);
+      for (const r of d.records) await tx.query(sql.grant, [d.requestId, d.slotId, r.resourceId, r.entityId, e.metadata.occurredAt]);
+    },
+    SlotWithdrawn: async (tx, e) => {
+      const d = data<'SlotWithdrawn'>(e);
+      await tx.query(sql.withdraw, [d.requestId, d.slotId, e.metadata.occurredAt]);
+    },
+  },
+});

@@ -1,0 +1,37 @@
+/** Requests and consent (spec §2.2–2.4, §3.1–3.3; contract §4, §5): both planes over one read model. */
+import type { CommandDeps } from '../commands/shell.js';
+import type { SqlExecutor } from '../db/sql.js';
+import type { Logger } from '../logger.js';
+import type { Mailer } from '../mail/index.js';
+import { OrgRequests } from './org-requests.js';
+import { ParticipantAliases } from './participant-alias.js';
+import { PersonRequests } from './person-requests.js';
+import { RecordReader } from './request-records.js';
+import { RequestReads } from './request-reads.js';
+
+export type { GrantInput } from './grant-check.js';
+export type { RequestDetail, SendInput } from './org-requests.js';
+export type { StateChange } from './person-requests.js';
+export type { PersonRequest, RequestSummary } from './request-view.js';
+export { OrgRequests, ParticipantAliases, PersonRequests };
+
+export type RequestPlaneDeps = CommandDeps & {
+  readonly readModels: SqlExecutor;
+  readonly mailer: Mailer;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  /** The alias key's root: the service vault's data key, so aliases survive restarts and rotations. */
+  readonly aliasRootKey: Buffer;
+};
+
+export type RequestPlane = { readonly org: OrgRequests; readonly person: PersonRequests };
+
+export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
+  const commands = { store: deps.store, waitFor: deps.waitFor };
+  const reads = new RequestReads(deps.readModels);
+  const records = new RecordReader(deps.readModels, new ParticipantAliases(deps.aliasRootKey));
+  return {
+    org: new OrgRequests({ ...commands, readModels: deps.readModels, reads, records, mailer: deps.mailer, logger: deps.logger, now: deps.now }),
+    person: new PersonRequests({ ...commands, readModels: deps.readModels, reads, now: deps.now }),
+  };
+}

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { normalizeEmail } from '../auth/email.js';
+import { isUuid } from '../auth/identity-service.js';
+import { cancelRequest } from '../commands/requests/cancel-request.js';
+import { sendRequest } from '../commands/requests/send-request.js';
+import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
+import { handle, type CommandDeps } from '../commands/shell.js';
+import type { SqlExecutor } from '../db/sql.js';
+import type { EventContext } from '../events/envelope.js';
+import { requestStream } from '../events/request-events.js';
+import type { Logger } from '../logger.js';
+import { MailUnavailableError, type Mailer } from '../mail/index.js';
+import type { Member } from '../organizations/index.js';
+import { requestSql as q } from './request-queries.js';
+import type { RequestReads } from './request-reads.js';
+import type { RecordReader, RecordEntry } from './request-records.js';
+import { slotFields, slotsOf, stateOf, summaryOf, type RequestSummary } from './request-view.js';
+
+export type SendInput = { readonly manifestId: string; readonly recipientEmail: string; readonly invitationExpiresAt: string | null };
+
+export type RequestDetail = {
+  readonly request: RequestSummary;
+  readonly manifestName: string;
+  readonly items: ReadonlyArray<ReturnType<typeof slotFields> & { readonly records: readonly RecordEntry[] }>;
+  readonly adoptions: readonly never[];
+  readonly proposals: readonly never[];
+};
+
+export type OrgRequestDeps = CommandDeps & {
+  readonly readModels: SqlExecutor;
+  readonly reads: RequestReads;
+  readonly records: RecordReader;
+  readonly mailer: Mailer;
+  readonly logger: Logger;
+  readonly now: () => Date;
+};
+
+const noSuchRequest = () => refuse('not_found', 'no such request');
+
+/** Spec §4.3 and contract §4: the organization's side of its requests; another organization's id is not found. */
+export class OrgRequests {
+  constructor(private readonly deps: OrgRequestDeps) {}
+
+  async send(member: Member, input: SendInput, context: EventContext): Promise<RequestSummary | Refusal> {
+    const recipientEmail = normalizeEmail(input.recipientEmail);
+    if (isRefusal(recipientEmail)) return recipientEmail;
+    const manifestId = input.manifestId.toLowerCase();
+    const head = isUuid(manifestId)
+      ? (await this.deps.readModels.query<{ organization_id: string; latest_version: number }>(q.manifestHead, [manifestId])).rows[0]
+      : undefined;
+    if (!head || head.organization_id !== member.organizationId) return refuse('not_found', 'no such manifest');
+    const requestId = randomUUID();
+    const done = await handle(this.deps, requestStream(requestId), sendRequest, {
+      requestId, organizationId: member.organizationId, manifestId, manifestVersion: head.latest_version, recipientEmail,
+      invitationExpiresAt: input.invitationExpiresAt, initiatedBy: 'org', initiatingClientId: null, now: this.deps.now(),
+    }, { context });
+    if (isRefusal(done)) return done;
+    const row = await this.deps.reads.oneOfOrganization(member.organizationId, requestId);
+    if (!row) throw new Error('a sent request is missing from the read model');
+    await this.invite(recipientEmail, row.organization_name, row.manifest_name);
+    return summaryOf(row, this.deps.now());
+  }
+
+  async cancel(organizationId: string, requestId: string, context: EventContext): Promise<RequestSummary | Refusal> {
+    if (!isUuid(requestId) || !(await this.deps.reads.oneOfOrganization(organizationId, requestId))) return noSuchRequest();
+    const done = await handle(this.deps, requestStream(requestId), cancelRequest, { now: this.deps.now() }, { context });
+    if (isRefusal(done)) return done;
+    const row = await this.deps.reads.oneOfOrganization(organizationId, requestId);
+    return row ? summaryOf(row, this.deps.now()) : noSuchRequest();
+  }
+
+  async list(organizationId: string, email: string | null): Promise<RequestSummary[] | Refusal> {
+    const normalized = email === null ? null : normalizeEmail(email);
+    if (isRefusal(normalized)) return normalized;
+    const now = this.deps.now();
+    return (await this.deps.reads.ofOrganization(organizationId, normalized)).map((row) => summaryOf(row, now));
+  }
+
+  async detail(organizationId: string, requestId: string): Promise<RequestDetail | null> {
+    if (!isUuid(requestId)) return null;
+    const row = await this.deps.reads.oneOfOrganization(organizationId, requestId);
+    if (!row) return null;
+    const now = this.deps.now();
+    const state = stateOf(row, now);
+    const grants = await this.deps.reads.grants([row.request_id]);
+    const items = [];
+    for (const slot of slotsOf(row)) {
+      const granted = grants.filter((g) => g.slot_id === slot.slotId);
+      items.push({ ...slotFields(slot, granted), records: await this.deps.records.records(row, state, slot, granted) });
+    }
+    return { request: summaryOf(row, now), manifestName: row.manifest_name, items, adoptions: [], proposals: [] };
+  }
+
+  /**
+   * The request stands whether or not the mail goes out: the recipient also finds it under their
+   * requests, and failing the send would leave a request the organization cannot see it made.
+   */
+  private async invite(to: string, organizationName: string, manifestName: string): Promise<void> {
+    try {
+      await this.deps.mailer.send({ to, subject: `${organizationName} asks you to share data`,
+        text: `${organizationName} invites you to share data for "${manifestName}". Sign in to review the request.` });
+    } catch (e) {
+      if (!(e instanceof MailUnavailableError)) throw e;
+      this.deps.logger.warn({ reason: e.reason }, 'invitation mail could not be handed over');
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { isUuid, type Caller } from '../auth/identity-service.js';
+import type { Decider } from '../commands/decider.js';
+import { acceptRequest } from '../commands/requests/accept-request.js';
+import { grantSlot } from '../commands/requests/grant-slot.js';
+import { rejectRequest } from '../commands/requests/reject-request.js';
+import type { At } from '../commands/requests/request-decider.js';
+import type { RequestState } from '../commands/requests/request-state.js';
+import { resumeRequest } from '../commands/requests/resume-request.js';
+import { revokeRequest } from '../commands/requests/revoke-request.js';
+import { sendRequest } from '../commands/requests/send-request.js';
+import { suspendRequest } from '../commands/requests/suspend-request.js';
+import { withdrawSlot } from '../commands/requests/withdraw-slot.js';
+import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
+import { handle, type CommandDeps } from '../commands/shell.js';
+import type { SqlExecutor } from '../db/sql.js';
+import type { EventContext } from '../events/envelope.js';
+import { requestStream, type RequestEvent } from '../events/request-events.js';
+import { checkGrant, type CheckedGrant, type GrantInput } from './grant-check.js';
+import { requestSql as q, type RequestRow } from './request-queries.js';
+import type { RequestReads } from './request-reads.js';
+import { personRequestOf, slotsOf, stateOf, type PersonRequest } from './request-view.js';
+import { retentionMs } from './retention-ms.js';
+
+export type PersonRequestDeps = CommandDeps & { readonly readModels: SqlExecutor; readonly reads: RequestReads; readonly now: () => Date };
+
+export type StateChange = 'reject' | 'revoke' | 'suspend' | 'resume';
+const transitions: Record<StateChange, Decider<RequestState, At, RequestEvent>> = {
+  reject: rejectRequest, revoke: revokeRequest, suspend: suspendRequest, resume: resumeRequest,
+};
+
+const noSuchRequest = () => refuse('not_found', 'no such request');
+
+/** Contract §5 RequestMutation and UserQuery.requests: a person acts only on requests addressed to their login email. */
+export class PersonRequests {
+  constructor(private readonly deps: PersonRequestDeps) {}
+
+  async mine(caller: Caller): Promise<PersonRequest[]> {
+    const rows = await this.deps.reads.ofRecipient(caller.email);
+    const grants = await this.deps.reads.grants(rows.map((r) => r.request_id));
+    const now = this.deps.now();
+    return rows.map((row) => personRequestOf(row, grants.filter((g) => g.request_id === row.request_id), now));
+  }
+
+  /** The hosted flow: the person starts a request from the organization's app; accepting is a separate step. */
+  async open(caller: Caller, clientId: string, manifestId: string, context: EventContext): Promise<PersonRequest | Refusal> {
+    const id = manifestId.toLowerCase();
+    const head = isUuid(id) ? (await this.deps.readModels.query<{ organization_id: string; latest_version: number }>(q.manifestHead, [id])).rows[0] : undefined;
+    if (!head) return refuse('not_found', 'no such manifest');
+    const client = clientId.toLowerCase();
+    if (!isUuid(client) || (await this.deps.readModels.query(q.appOf, [client, head.organization_id])).rowCount === 0) {
+      return refuse('not_found', 'no such app of the manifest\'s organization');
+    }
+    const requestId = randomUUID();
+    const done = await handle(this.deps, requestStream(requestId), sendRequest, {
+      requestId, organizationId: head.organization_id, manifestId: id, manifestVersion: head.latest_version, recipientEmail: caller.email,
+      invitationExpiresAt: null, initiatedBy: 'recipient', initiatingClientId: client, now: this.deps.now(),
+    }, { context });
+    return isRefusal(done) ? done : this.view(caller, requestId);
+  }
+
+  async accept(caller: Caller, requestId: string, grants: readonly GrantInput[], context: EventContext): Promise<PersonRequest | Refusal> {
+    const row = await this.own(caller, requestId);
+    if (isRefusal(row)) return row;
+    // Contract §8: an invitation no longer open is a CONFLICT, whatever the grants say.
+    const state = stateOf(row, this.deps.now());
+    if (state !== 'pending') return refuse('conflict', `cannot accept a request that is ${state}`);
+    const checked = await this.check(caller, row, grants);
+    if (isRefusal(checked)) return checked;
+    return this.run(caller, row, acceptRequest, { now: this.deps.now(), retention: row.retention, retentionMs: retentionMs(row.retention), grants: checked }, context);
+  }
+
+  async grant(caller: Caller, requestId: string, grant: GrantInput, context: EventContext): Promise<PersonRequest | Refusal> {
+    const row = await this.own(caller, requestId);
+    if (isRefusal(row)) return row;
+    const checked = await checkGrant(this.deps.readModels, caller, slotsOf(row), grant);
+    if (isRefusal(checked)) return checked;
+    return this.run(caller, row, grantSlot, { now: this.deps.now(), ...checked }, context);
+  }
+
+  async withdraw(caller: Caller, requestId: string, slotId: string, context: EventContext): Promise<PersonRequest | Refusal> {
+    const row = await this.own(caller, requestId);
+    if (isRefusal(row)) return row;
+    const slot = slotsOf(row).find((s) => s.slotId === slotId.toLowerCase());
+    if (!slot) return refuse('not_found', `no slot ${slotId} in the manifest version this request pins`);
+    return this.run(caller, row, withdrawSlot, { now: this.deps.now(), slotId: slot.slotId }, context);
+  }
+
+  async change(caller: Caller, requestId: string, change: StateChange, context: EventContext): Promise<PersonRequest | Refusal> {
+    const row = await this.own(caller, requestId);
+    if (isRefusal(row)) return row;
+    return this.run(caller, row, transitions[change], { now: this.deps.now() }, context);
+  }
+
+  private async run<C>(caller: Caller, row: RequestRow, decider: Decider<RequestState, C, RequestEvent>, command: C, context: EventContext) {
+    const done = await handle(this.deps, requestStream(row.request_id), decider, command, { context });
+    return isRefusal(done) ? done : this.view(caller, row.request_id);
+  }
+
+  /** Someone else's request answers exactly as an unknown one. */
+  private async own(caller: Caller, requestId: string): Promise<RequestRow | Refusal> {
+    const id = requestId.toLowerCase();
+    const row = isUuid(id) ? await this.deps.reads.oneOfRecipient(caller.email, id) : null;
+    return row ?? noSuchRequest();
+  }
+
+  private async view(caller: Caller, requestId: string): Promise<PersonRequest | Refusal> {
+    const row = await this.deps.reads.oneOfRecipient(caller.email, requestId);
+    if (!row) return noSuchRequest();
+    return personRequestOf(row, await this.deps.reads.grants([requestId]), this.deps.now());
+  }
+
+  /** Several entries for one slot are one answer: their resources together. */
+  private async check(caller: Caller, row: RequestRow, grants: readonly GrantInput[]): Promise<CheckedGrant[] | Refusal> {
+    const bySlot = new Map<string, string[]>();
+    for (const g of grants) bySlot.set(g.slotId.toLowerCase(), [...(bySlot.get(g.slotId.toLowerCase()) ?? []), ...g.resourceIds]);
+    const checked: CheckedGrant[] = [];
+    for (const [slotId, resourceIds] of bySlot) {
+      const one = await checkGrant(this.deps.readModels, caller, slotsOf(row), { slotId, resourceIds });
+      if (isRefusal(one)) return one;
+      checked.push(one);
+    }
+    return checked;
+  }
+}

@@ -1,0 +1,34 @@
+const summary = `r.request_id::text AS request_id, r.organization_id::text AS organization_id, o.name AS organization_name,
+  r.manifest_id::text AS manifest_id, v.name AS manifest_name, r.manifest_version, r.recipient_email, r.initiated_by,
+  r.initiating_client_id, r.invitation_expires_at, r.created_at, r.phase, r.accepted_at, r.retention_ms, v.retention, v.slots`;
+const from = `rm.requests r
+  JOIN rm.manifest_versions v ON v.manifest_id = r.manifest_id AND v.version = r.manifest_version
+  JOIN rm.organizations o ON o.organization_id = r.organization_id`;
+const newestFirst = `ORDER BY r.created_at DESC, r.sent_commit DESC, r.sent_prepare DESC`;
+
+/** Read-model queries of the requests projector; each names its owner (organization or recipient), so a foreign id finds nothing. */
+export const requestSql = {
+  ofOrganization: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 ${newestFirst}`,
+  ofOrganizationFor: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 AND r.recipient_email = $2 ${newestFirst}`,
+  oneOfOrganization: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 AND r.request_id = $2`,
+  ofRecipient: `SELECT ${summary} FROM ${from} WHERE r.recipient_email = $1 ${newestFirst}`,
+  oneOfRecipient: `SELECT ${summary} FROM ${from} WHERE r.recipient_email = $1 AND r.request_id = $2`,
+  grantsOf: `SELECT request_id::text AS request_id, slot_id::text AS slot_id, resource_id::text AS resource_id, entity_id::text AS entity_id
+             FROM rm.request_grants WHERE request_id = ANY($1::uuid[]) AND withdrawn_at IS NULL ORDER BY granted_at, resource_id`,
+  /** Where a resource stands now: a live document or a file, with the vault that holds it. */
+  resource: `SELECT 'document' AS kind, vault_id::text AS vault_id, version, schema_ref FROM rm.documents WHERE resource_id = $1 AND deleted_at IS NULL
+             UNION ALL
+             SELECT 'file' AS kind, vault_id::text AS vault_id, version, NULL AS schema_ref FROM rm.files WHERE resource_id = $1`,
+  managerOf: `SELECT 1 FROM rm.entity_members WHERE entity_id = $1 AND email = $2 AND role = 'MANAGER'`,
+  manifestHead: `SELECT organization_id::text AS organization_id, latest_version FROM rm.manifests WHERE manifest_id = $1`,
+  appOf: `SELECT 1 FROM rm.organization_apps WHERE client_id = $1 AND organization_id = $2`,
+};
+
+export type RequestRow = {
+  request_id: string; organization_id: string; organization_name: string; manifest_id: string; manifest_name: string;
+  manifest_version: number; recipient_email: string; initiated_by: 'org' | 'recipient'; initiating_client_id: string | null;
+  invitation_expires_at: Date | string; created_at: Date | string; phase: string; accepted_at: Date | string | null;
+  retention_ms: string | number | null; retention: string; slots: unknown;
+};
+export type GrantRow = { request_id: string; slot_id: string; resource_id: string; entity_id: string | null };
+export type ResourceRow = { kind: 'document' | 'file'; vault_id: string; version: number; schema_ref: string | null };

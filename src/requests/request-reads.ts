@@ -1,0 +1,30 @@
+import type { SqlExecutor } from '../db/sql.js';
+import { requestSql as q, type GrantRow, type RequestRow } from './request-queries.js';
+
+/** Reads of the requests read model; they never append, so reading writes no receipt (spec §6). */
+export class RequestReads {
+  constructor(private readonly readModels: SqlExecutor) {}
+
+  async ofOrganization(organizationId: string, email: string | null): Promise<RequestRow[]> {
+    return email === null
+      ? (await this.readModels.query<RequestRow>(q.ofOrganization, [organizationId])).rows
+      : (await this.readModels.query<RequestRow>(q.ofOrganizationFor, [organizationId, email])).rows;
+  }
+
+  async oneOfOrganization(organizationId: string, requestId: string): Promise<RequestRow | null> {
+    return (await this.readModels.query<RequestRow>(q.oneOfOrganization, [organizationId, requestId])).rows[0] ?? null;
+  }
+
+  async ofRecipient(email: string): Promise<RequestRow[]> {
+    return (await this.readModels.query<RequestRow>(q.ofRecipient, [email])).rows;
+  }
+
+  async oneOfRecipient(email: string, requestId: string): Promise<RequestRow | null> {
+    return (await this.readModels.query<RequestRow>(q.oneOfRecipient, [email, requestId])).rows[0] ?? null;
+  }
+
+  async grants(requestIds: readonly string[]): Promise<GrantRow[]> {
+    if (requestIds.length === 0) return [];
+    return (await this.readModels.query<GrantRow>(q.grantsOf, [requestIds])).rows;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Spec §3.1 and contract §8: a request's state is evaluated at call time. A pending invitation
+ * past its window reads expired; an active or suspended connection past the retention of the
+ * accepted terms reads expired; a revoked one stays revoked.
+ */
+export type RequestStateName = 'pending' | 'active' | 'rejected_by_sender' | 'rejected_by_recipient' | 'expired' | 'revoked' | 'suspended';
+
+export type StoredPhase = 'pending' | 'cancelled' | 'rejected' | 'active' | 'suspended' | 'revoked';
+
+export type StateInputs = {
+  readonly phase: StoredPhase;
+  readonly invitationExpiresAt: string;
+  readonly acceptedAt: string | null;
+  readonly retentionMs: number | null;
+};
+
+export function evaluateState(r: StateInputs, now: Date): RequestStateName {
+  const t = now.getTime();
+  switch (r.phase) {
+    case 'pending': return Date.parse(r.invitationExpiresAt) <= t ? 'expired' : 'pending';
+    case 'cancelled': return 'rejected_by_sender';
+    case 'rejected': return 'rejected_by_recipient';
+    case 'revoked': return 'revoked';
+    case 'active':
+    case 'suspended': {
+      const pastRetention = r.acceptedAt !== null && r.retentionMs !== null && Date.parse(r.acceptedAt) + r.retentionMs <= t;
+      return pastRetention ? 'expired' : r.phase;
+    }
+  }
+}
+
+export type RecordReason = 'connection_inactive' | 'source_unavailable' | 'participant_ineligible';
+
+/**
+ * Contract §8: one reason per record, in this precedence. Nothing here deletes anything; a record
+ * whose reason goes away (standing regained, connection resumed) reads available again.
+ */
+export function recordReason(state: RequestStateName, sourceResolves: boolean, recipientEligible: boolean): RecordReason | null {
+  if (state !== 'active') return 'connection_inactive';
+  if (!sourceResolves) return 'source_unavailable';
+  if (!recipientEligible) return 'participant_ineligible';
+  return null;
+}

@@ -1,0 +1,161 @@
+import { expect } from 'chai';
+import { acceptRequest } from '../../../src/commands/requests/accept-request.js';
+import { cancelRequest } from '../../../src/commands/requests/cancel-request.js';
+import { grantSlot } from '../../../src/commands/requests/grant-slot.js';
+import { rejectRequest } from '../../../src/commands/requests/reject-request.js';
+import { resumeRequest } from '../../../src/commands/requests/resume-request.js';
+import { revokeRequest } from '../../../src/commands/requests/revoke-request.js';
+import { sendRequest } from '../../../src/commands/requests/send-request.js';
+import { suspendRequest } from '../../../src/commands/requests/suspend-request.js';
+import { withdrawSlot } from '../../../src/commands/requests/withdraw-slot.js';
+import type { RequestEvent } from '../../../src/events/request-events.js';
+import { evaluateState, recordReason } from '../../../src/requests/request-status.js';
+import { ParticipantAliases } from '../../../src/requests/participant-alias.js';
+import { retentionMs } from '../../../src/requests/retention-ms.js';
+import { specFor } from '../../support/given.js';
+
+const T0 = Date.parse('2026-11-22T10:00:00.000Z');
+const at = (ms: number) => new Date(T0 + ms);
+const DAY = 86_400_000;
+const id = '11111111-1111-4111-8111-111111111111';
+const SLOT = '22222222-2222-4222-8222-222222222222';
+const ENTITY = '33333333-3333-4333-8333-333333333333';
+const own = (resourceId: string) => ({ resourceId, entityId: null });
+
+const sent: RequestEvent = { type: 'RequestSent', data: {
+  requestId: id, organizationId: 'org', manifestId: 'm', manifestVersion: 2, recipientEmail: 'ann@example.com',
+  invitationExpiresAt: at(7 * DAY).toISOString(), initiatedBy: 'org', initiatingClientId: null } };
+const accepted: RequestEvent = { type: 'RequestAccepted', data: { requestId: id, retention: 'P30D', retentionMs: 30 * DAY, acceptedAt: at(DAY).toISOString() } };
+const granted: RequestEvent = { type: 'SlotGranted', data: { requestId: id, slotId: SLOT, records: [own('r1')] } };
+const suspended: RequestEvent = { type: 'RequestSuspended', data: { requestId: id } };
+const revoked: RequestEvent = { type: 'RequestRevoked', data: { requestId: id } };
+const cancelled: RequestEvent = { type: 'RequestCancelled', data: { requestId: id } };
+const rejected: RequestEvent = { type: 'RequestRejected', data: { requestId: id } };
+
+describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
+  describe('send', () => {
+    const given = specFor(sendRequest);
+    const cmd = { requestId: id, organizationId: 'org', manifestId: 'm', manifestVersion: 2, recipientEmail: 'ann@example.com',
+      initiatedBy: 'org' as const, initiatingClientId: null, now: at(0) };
+    it('pending with the default 7-day window, the newest version pinned', () => given().when({ ...cmd, invitationExpiresAt: null }).then(sent));
+    it('takes a window up to 90 days; refuses a past or longer one', () => {
+      given().when({ ...cmd, invitationExpiresAt: at(90 * DAY).toISOString() }).then({ ...sent, data: { ...sent.data, invitationExpiresAt: at(90 * DAY).toISOString() } } as RequestEvent);
+      given().when({ ...cmd, invitationExpiresAt: at(90 * DAY + 1).toISOString() }).thenRefused('invalid_request', /90 days/);
+      given().when({ ...cmd, invitationExpiresAt: at(0).toISOString() }).thenRefused('invalid_request', /future/);
+    });
+    it('an existing id is a conflict', () => given(sent).when({ ...cmd, invitationExpiresAt: null }).thenRefused('conflict'));
+  });
+
+  describe('cancel', () => {
+    const given = specFor(cancelRequest);
+    it('pending → rejected_by_sender', () => given(sent).when({ now: at(1) }).then(cancelled));
+    it('any other state is a conflict; unknown is not found', () => {
+      given(sent, accepted).when({ now: at(DAY) }).thenRefused('conflict', /active/);
+      given(sent).when({ now: at(7 * DAY) }).thenRefused('conflict', /expired/);
+      given(sent, cancelled).when({ now: at(1) }).thenRefused('conflict');
+      given().when({ now: at(1) }).thenRefused('not_found');
+    });
+  });
+
+  describe('accept', () => {
+    const given = specFor(acceptRequest);
+    const cmd = { now: at(DAY), retention: 'P30D', retentionMs: 30 * DAY, grants: [{ slotId: SLOT, records: [own('r1')], multiple: false }] };
+    it('pending → active with its grants', () => given(sent).when(cmd).then(accepted, granted));
+    it('expired, cancelled, rejected or already accepted invitations are a CONFLICT', () => {
+      given(sent).when({ ...cmd, now: at(7 * DAY) }).thenRefused('conflict', /expired/);
+      given(sent, cancelled).when(cmd).thenRefused('conflict', /rejected_by_sender/);
+      given(sent, rejected).when(cmd).thenRefused('conflict', /rejected_by_recipient/);
+      given(sent, accepted).when(cmd).thenRefused('conflict', /active/);
+    });
+    it('a non-multiple slot takes one resource per party', () => {
+      given(sent).when({ ...cmd, grants: [{ slotId: SLOT, records: [own('r1'), own('r2')], multiple: false }] }).thenRefused('invalid_request', /one resource per party/);
+      const two = [own('r1'), { resourceId: 'r2', entityId: ENTITY }];
+      given(sent).when({ ...cmd, grants: [{ slotId: SLOT, records: two, multiple: false }] })
+        .then(accepted, { type: 'SlotGranted', data: { requestId: id, slotId: SLOT, records: two } });
+    });
+  });
+
+  describe('reject', () => {
+    const given = specFor(rejectRequest);
+    it('pending → rejected_by_recipient', () => given(sent).when({ now: at(1) }).then(rejected));
+    it('otherwise a conflict', () => given(sent, accepted).when({ now: at(DAY) }).thenRefused('conflict'));
+  });
+
+  describe('grant', () => {
+    const given = specFor(grantSlot);
+    it('adds to the slot\'s records on an active request', () =>
+      given(sent, accepted).when({ now: at(DAY), slotId: SLOT, records: [own('r1')], multiple: true })
+        .then(granted));
+    it('merges with what the slot holds; a repeat appends nothing', () => {
+      given(sent, accepted, granted).when({ now: at(DAY), slotId: SLOT, records: [own('r2')], multiple: true })
+        .then({ type: 'SlotGranted', data: { requestId: id, slotId: SLOT, records: [own('r1'), own('r2')] } });
+      given(sent, accepted, granted).when({ now: at(DAY), slotId: SLOT, records: [own('r1')], multiple: false }).then();
+    });
+    it('a second resource of the same party on a non-multiple slot is refused', () =>
+      given(sent, accepted, granted).when({ now: at(DAY), slotId: SLOT, records: [own('r2')], multiple: false }).thenRefused('invalid_request', /one resource per party/));
+    it('only on an active request', () => {
+      given(sent).when({ now: at(1), slotId: SLOT, records: [own('r1')], multiple: true }).thenRefused('conflict', /pending/);
+      given(sent, accepted, suspended).when({ now: at(DAY), slotId: SLOT, records: [own('r1')], multiple: true }).thenRefused('conflict', /suspended/);
+    });
+  });
+
+  describe('withdraw', () => {
+    const given = specFor(withdrawSlot);
+    it('takes the slot back', () => given(sent, accepted, granted).when({ now: at(DAY), slotId: SLOT }).then({ type: 'SlotWithdrawn', data: { requestId: id, slotId: SLOT } }));
+    it('a slot not granted: nothing to do', () => given(sent, accepted).when({ now: at(DAY), slotId: SLOT }).then());
+    it('not on a pending or revoked request', () => {
+      given(sent).when({ now: at(1), slotId: SLOT }).thenRefused('conflict');
+      given(sent, accepted, granted, revoked).when({ now: at(DAY), slotId: SLOT }).thenRefused('conflict', /revoked/);
+    });
+  });
+
+  describe('revoke, suspend, resume', () => {
+    it('active → suspended → active; active or suspended → revoked, for good', () => {
+      specFor(suspendRequest)(sent, accepted).when({ now: at(DAY) }).then(suspended);
+      specFor(resumeRequest)(sent, accepted, suspended).when({ now: at(DAY) }).then({ type: 'RequestResumed', data: { requestId: id } });
+      specFor(revokeRequest)(sent, accepted).when({ now: at(DAY) }).then(revoked);
+      specFor(revokeRequest)(sent, accepted, suspended).when({ now: at(DAY) }).then(revoked);
+    });
+    it('refused from the wrong state or past retention', () => {
+      specFor(suspendRequest)(sent).when({ now: at(1) }).thenRefused('conflict', /pending/);
+      specFor(resumeRequest)(sent, accepted).when({ now: at(DAY) }).thenRefused('conflict', /active/);
+      specFor(revokeRequest)(sent, accepted, revoked).when({ now: at(DAY) }).thenRefused('conflict', /revoked/);
+      specFor(suspendRequest)(sent, accepted).when({ now: at(31 * DAY) }).thenRefused('conflict', /expired/);
+    });
+  });
+});
+
+describe('request state and record reason at read time (spec 3.1, 3.3; contract 8)', () => {
+  const base = { phase: 'pending' as const, invitationExpiresAt: at(7 * DAY).toISOString(), acceptedAt: null, retentionMs: null };
+  const active = { ...base, phase: 'active' as const, acceptedAt: at(DAY).toISOString(), retentionMs: 30 * DAY };
+  it('pending until the window ends, then expired', () => {
+    expect(evaluateState(base, at(7 * DAY - 1))).to.equal('pending');
+    expect(evaluateState(base, at(7 * DAY))).to.equal('expired');
+  });
+  it('active and suspended read expired past retention; revoked stays revoked', () => {
+    expect(evaluateState(active, at(31 * DAY - 1))).to.equal('active');
+    expect(evaluateState(active, at(31 * DAY))).to.equal('expired');
+    expect(evaluateState({ ...active, phase: 'suspended' }, at(31 * DAY))).to.equal('expired');
+    expect(evaluateState({ ...active, phase: 'revoked' }, at(31 * DAY))).to.equal('revoked');
+    expect(evaluateState({ ...base, phase: 'cancelled' }, at(0))).to.equal('rejected_by_sender');
+    expect(evaluateState({ ...base, phase: 'rejected' }, at(0))).to.equal('rejected_by_recipient');
+  });
+  it('one reason per record: connection_inactive, then source_unavailable, then participant_ineligible', () => {
+    expect(recordReason('suspended', false, false)).to.equal('connection_inactive');
+    expect(recordReason('active', false, false)).to.equal('source_unavailable');
+    expect(recordReason('active', true, false)).to.equal('participant_ineligible');
+    expect(recordReason('active', true, true)).to.equal(null);
+  });
+  it('retention durations in ms', () => {
+    expect(retentionMs('PT2S')).to.equal(2000);
+    expect(retentionMs('P1DT1H')).to.equal(DAY + 3_600_000);
+    expect(retentionMs('P1Y2W')).to.equal(379 * DAY);
+  });
+  it('aliases: pairwise, stable for one key, never the party id', () => {
+    const key = Buffer.alloc(32, 7);
+    const a = new ParticipantAliases(key);
+    expect(a.aliasFor('org1', ENTITY)).to.equal(new ParticipantAliases(Buffer.alloc(32, 7)).aliasFor('org1', ENTITY));
+    expect(a.aliasFor('org1', ENTITY)).to.not.equal(a.aliasFor('org2', ENTITY));
+    expect(a.aliasFor('org1', ENTITY)).to.not.include(ENTITY);
+  });
+});
