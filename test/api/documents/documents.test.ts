@@ -193,6 +193,17 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
     expect(dump).to.not.contain(secret);
   });
 
+  it('erasing a vault key: that vault\'s documents no longer open, other vaults\' still do (issue 6)', async () => {
+    const [gone, kept] = [await registered(), await registered()];
+    const goneId = (await create(gone, { name: 'g', documentSchema: { type: 'object' }, data: { v: 1 } })).data!.user.document.create.id;
+    const keptId = (await create(kept, { name: 'k', documentSchema: { type: 'object' }, data: { v: 2 } })).data!.user.document.create.id;
+    const vault = (await gql(gone, '{ user { me { userId } } }')).data!.user.me.userId as string;
+    await service.domain!.keyring.erase(vault);
+    expect((await gql(gone, DOCUMENT, { id: goneId })).data!.user.document).to.equal(null);
+    expect((await gql(gone, DOCUMENTS)).data!.user.documents).to.deep.equal([]);
+    expect((await gql(kept, DOCUMENT, { id: keptId })).data!.user.document.data).to.deep.equal({ v: 2 });
+  });
+
   it('a hostile embedded schema answers its budget error while other requests keep answering', async () => {
     const hostile = { type: 'string', pattern: '^(a+)+$' };
     const started = Date.now();
