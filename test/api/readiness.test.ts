@@ -126,7 +126,8 @@ describe('readiness checks (contract §7)', () => {
       { db: { ping: async () => true }, store, engine: caughtUp, queue: { depth: () => new Promise<QueueDepth>(() => undefined) }, queueNames: ['mail'] },
       { checkTimeoutMs: 100 },
     );
-    expect(Date.now() - started).to.be.below(1000);
+    // A never-answering queue would hang forever; a loose bound keeps a loaded CI machine green.
+    expect(Date.now() - started).to.be.below(3000);
     expect(r.ready).to.equal(false);
     expect(r.checks.queue).to.deep.equal({ status: 'failed', reason: 'timeout' });
     expect(r.checks.database).to.deep.equal({ status: 'ok' });

@@ -56,8 +56,9 @@ describe('graceful shutdown (contract §7: a deploy loses no request)', function
     const answered = await slow;
     expect(answered).to.include({ status: 200, text: 'finished' });
     expect(await closing).to.deep.equal({ forced: false });
-    // The finished request's keep-alive connection must not hold the close until its idle timeout.
-    expect(Date.now() - answered.at).to.be.below(1000);
+    // The finished request's keep-alive connection must not hold the close until its idle
+    // timeout (5 s); the bound is loose for a loaded CI machine.
+    expect(Date.now() - answered.at).to.be.below(3000);
     expect(order).to.deep.equal(['engine', 'queue', 'pools', 'closed']);
   });
 
@@ -68,7 +69,7 @@ describe('graceful shutdown (contract §7: a deploy loses no request)', function
     expect(await (await fetch(`http://127.0.0.1:${port}/quick`)).text()).to.equal('quick');
     const started = Date.now();
     await running.close();
-    expect(Date.now() - started).to.be.below(1000);
+    expect(Date.now() - started).to.be.below(3000);
   });
 
   it('cuts requests still running at the deadline and still closes', async () => {
