@@ -35,7 +35,7 @@ export async function benchHttp(backend: string, db: SqlDb, seconds: number): Pr
   const queue = await SqlJobQueue.open(db);
   const mailer = new CodeCatcher();
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const domain = await openDomainServices({ config, logger, db, store, waitFor: (p) => engine.waitFor(p), mailer });
+  const domain = await openDomainServices({ config, logger, db, store, waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }), mailer });
   const app = createApp({ config, logger, db, store, engine, queue, routes: domain.routes });
   const server = createServer({ app, logger });
   const port = await server.listen(0, '127.0.0.1');
@@ -64,6 +64,7 @@ export async function benchHttp(backend: string, db: SqlDb, seconds: number): Pr
     await server.close();
     await engine.stop();
     await queue.close();
+    await domain.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

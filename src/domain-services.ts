@@ -20,7 +20,7 @@ import { EntityService, EntityVaultAccess } from './entities/index.js';
 import { SchemaValidator } from './schemas/index.js';
 import { SERVICE_VAULT_ID, VaultKeyring } from './vaults/keyring.js';
 import type { SqlDb } from './db/sql.js';
-import type { Position } from './events/position.js';
+import type { CommandDeps } from './commands/shell.js';
 import type { EventStore } from './events/store.js';
 import type { Logger } from './logger.js';
 import { openMailer, type Mailer } from './mail/index.js';
@@ -31,7 +31,7 @@ export type DomainDeps = {
   readonly logger: Logger;
   readonly db: SqlDb;
   readonly store: EventStore;
-  readonly waitFor: (position: Position) => Promise<void>;
+  readonly waitFor: CommandDeps['waitFor'];
   /** Tests pass a recording mailer and a hand-moved clock. */
   readonly mailer?: Mailer;
   readonly now?: () => Date;

@@ -9,8 +9,8 @@ import { isRefusal, refuse, type Refusal } from './refusal.js';
 
 export type CommandDeps = {
   readonly store: EventStore;
-  /** Read-your-writes: resolves once every read model holds the event at `position`. */
-  readonly waitFor: (position: Position) => Promise<void>;
+  /** Read-your-writes: resolves once every read model that handles these event types holds the event at `position`. */
+  readonly waitFor: (position: Position, eventTypes: readonly string[]) => Promise<void>;
 };
 
 export type HandleOptions = {
@@ -69,7 +69,7 @@ export async function handle<State, Command, Event extends DomainEvent>(
     const envelopes = decision.map((e, i) => envelope(e, options, deterministicUuid(commandId, `${streamId}/${revision + 1 + i}`)));
     try {
       const appended = await deps.store.appendToStream(streamId, envelopes, revision === -1 ? 'no_stream' : revision);
-      await deps.waitFor(appended.position);
+      await deps.waitFor(appended.position, decision.map((e) => e.type));
       return { events: decision, state: decision.reduce(decider.evolve, state), revision: appended.nextExpectedRevision, position: appended.position };
     } catch (e) {
       if (!isWrongExpectedVersion(e)) throw e;

@@ -12,6 +12,7 @@ export type BatchOutcome = { applied: boolean; checkpoint: Position };
  * applied and the caller continues from where the row stands, so no event is applied twice.
  */
 export async function applyBatch(db: SqlDb, schema: string, p: Projector, expected: Position, events: readonly RecordedEvent[]): Promise<BatchOutcome> {
+  if (!events.some((e) => handlerFor(p, e))) return skipBatch(db, schema, p, expected, events);
   return db.transaction(async (tx) => {
     await useSchema(tx, schema);
     const row = (await tx.query<{ commit: string; prepare: string }>(checkpointSql.lockOne, [p.name])).rows[0];
@@ -24,10 +25,29 @@ export async function applyBatch(db: SqlDb, schema: string, p: Projector, expect
   });
 }
 
+/**
+ * A batch with nothing for this projector only moves its checkpoint: one compare-and-set
+ * statement instead of a transaction, so read models that ignore most events stay cheap.
+ */
+async function skipBatch(db: SqlDb, schema: string, p: Projector, expected: Position, events: readonly RecordedEvent[]): Promise<BatchOutcome> {
+  const last = events[events.length - 1]!.position;
+  const moved = await db.query(checkpointSql.compareAndAdvance(schema), [
+    p.name, expected.commit.toString(), expected.prepare.toString(), last.commit.toString(), last.prepare.toString(), events.length,
+  ]);
+  if (moved.rows.length === 1) return { applied: true, checkpoint: last };
+  const row = (await db.query<{ commit: string; prepare: string }>(checkpointSql.readOne(schema), [p.name])).rows[0];
+  if (!row) throw new Error(`read model ${p.name} is not installed in schema ${schema}`);
+  return { applied: false, checkpoint: toPosition(row) };
+}
+
+function handlerFor(p: Projector, event: RecordedEvent) {
+  return p.on[event.type] ?? p.onAny;
+}
+
 /** Runs the handlers of a batch and moves the checkpoint, inside the caller's transaction. */
 export async function applyEvents(tx: SqlExecutor, p: Projector, events: readonly RecordedEvent[]): Promise<Position> {
   for (const event of events) {
-    const handler = p.on[event.type] ?? p.onAny;
+    const handler = handlerFor(p, event);
     if (handler) await handler(tx, event);
   }
   const last = events[events.length - 1]!.position;

@@ -10,6 +10,16 @@ export const checkpointSql = {
             WHERE projector = $1`,
   insert: `INSERT INTO projection_checkpoints (projector, version, commit_pos, prepare_pos)
            VALUES ($1, $2, -1, -1) ON CONFLICT (projector) DO NOTHING`,
+  /** Moves the checkpoint only from where the caller read it; answers one row when it moved. */
+  compareAndAdvance: (schema: string) => `
+    WITH moved AS (
+      UPDATE ${quoteIdent(schema)}.projection_checkpoints
+      SET commit_pos = $4, prepare_pos = $5, events_seen = events_seen + $6, updated_at = now()
+      WHERE projector = $1 AND commit_pos = $2 AND prepare_pos = $3
+      RETURNING projector)
+    SELECT pg_notify('rm_progress', projector) FROM moved`,
+  readOne: (schema: string) => `SELECT commit_pos::text AS commit, prepare_pos::text AS prepare
+                                FROM ${quoteIdent(schema)}.projection_checkpoints WHERE projector = $1`,
 };
 
 export type CheckpointRow = { projector: string; version: number; position: Position; eventsSeen: number };

@@ -100,14 +100,19 @@ export class ProjectionEngine {
 
   /**
    * Resolves once every projector, on whichever instance runs it, has applied the event at
-   * `position`: commands answer only then, so a client reads its own writes.
+   * `position`: commands answer only then, so a client reads its own writes. Given the types
+   * of the events appended, it waits only for the read models that handle one of them: the
+   * others' tables cannot change because of these events.
    */
-  async waitFor(position: Position, timeoutMs = 10_000): Promise<void> {
-    const names = new Set(this.options.projectors.map((p) => p.name));
-    const deadline = Date.now() + timeoutMs;
+  async waitFor(position: Position, options: { timeoutMs?: number; eventTypes?: readonly string[] } = {}): Promise<void> {
+    const types = options.eventTypes;
+    const relevant = types ? this.options.projectors.filter((p) => p.onAny || types.some((t) => t in p.on)) : this.options.projectors;
+    const names = new Set(relevant.map((p) => p.name));
+    if (names.size === 0) return;
+    const deadline = Date.now() + (options.timeoutMs ?? 10_000);
     for (;;) {
-      const rows = await readCheckpoints(this.options.db, this.schema);
-      const behind = rows.filter((r) => names.has(r.projector) && !isAtOrAfter(r.position, position));
+      const rows = (await readCheckpoints(this.options.db, this.schema)).filter((r) => names.has(r.projector));
+      const behind = rows.filter((r) => !isAtOrAfter(r.position, position));
       if (behind.length === 0 && rows.length >= names.size) return;
       const left = deadline - Date.now();
       if (left <= 0) {

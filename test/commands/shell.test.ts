@@ -50,7 +50,7 @@ describe(`the command shell (${mainBackend})`, function () {
     const store = await SqlEventStore.open(t.db);
     engine = new ProjectionEngine({ db: t.db, store, projectors: [recordingProjector('seen')], idlePollMs: 20 });
     await engine.start();
-    deps = { store, waitFor: (p) => engine.waitFor(p) };
+    deps = { store, waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }) };
   });
   after(async () => {
     await engine.stop();

@@ -49,7 +49,7 @@ describe(`projection engine (${mainBackend})`, function () {
     const r = await t.db.query<{ commit: string; prepare: string }>(
       'SELECT transaction_id::text AS commit, position::text AS prepare FROM es.events ORDER BY transaction_id DESC, position DESC LIMIT 1');
     const last = r.rows[0];
-    if (last) await e.waitFor({ commit: BigInt(last.commit), prepare: BigInt(last.prepare) }, 60_000);
+    if (last) await e.waitFor({ commit: BigInt(last.commit), prepare: BigInt(last.prepare) }, { timeoutMs: 60_000 });
   }
 
   it('8 concurrent writers append 5,000 events; every projector sees each exactly once, in stream order', async () => {
@@ -185,7 +185,7 @@ describe(`projection engine (${mainBackend})`, function () {
     }
     await e.stop();
     const late = await store.appendToStream(uniqueStream(), [newEvent('Late')], 'no_stream');
-    const error = await e.waitFor(late.position, 300).then(() => null, (x: unknown) => x);
+    const error = await e.waitFor(late.position, { timeoutMs: 300 }).then(() => null, (x: unknown) => x);
     expect(error).to.be.instanceOf(ProjectionTimeoutError);
   });
 });

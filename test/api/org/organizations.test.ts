@@ -239,7 +239,7 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
     async function planeReacting(onKeyWarmed: OnKeyWarmed) {
       const keys = await loadKeys({ production: false, jwtPrivateKey: env.JWT_PRIVATE_KEY!, masterKey: env.MASTER_KEY!, dataDir: '/nonexistent' });
       return openOrganizationPlane({
-        store: service.store, waitFor: (p) => service.engine.waitFor(p), readModels: service.db, logger: createLogger('silent'), now: clock.now,
+        store: service.store, waitFor: (p, eventTypes) => service.engine.waitFor(p, { eventTypes }), readModels: service.db, logger: createLogger('silent'), now: clock.now,
         issuer: new TokenIssuer({ issuer: 'http://service.test', signing: keys.signing, now: clock.now }), identities: service.domain!.identities,
         warmSeconds: WARM_SECONDS, onKeyWarmed,
       });

@@ -71,7 +71,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const domain = options.domain
     ? await openDomainServices({
       config: loadConfig({ DATA_DIR: dataDir, BASE_URL: 'http://service.test', ...options.domain.env }),
-      logger, db, store, waitFor: (p) => engine.waitFor(p),
+      logger, db, store, waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }),
       ...(options.domain.mailer ? { mailer: options.domain.mailer } : {}),
       ...(options.domain.now ? { now: options.domain.now } : {}),
     })
