@@ -12,3 +12,16 @@ export function retentionProblem(value: string): string | null {
   if (match.slice(1).every((part) => part === undefined || Number(part) === 0)) return 'must be at least PT1S';
   return null;
 }
+
+const SECOND = 1000;
+const DAY = 86_400 * SECOND;
+// Calendar units have no fixed length; a fixed year (365 days) and month (30 days) keep the
+// window the same on every read and every instance, which matters more than calendar exactness.
+const UNITS = [365 * DAY, 30 * DAY, 7 * DAY, DAY, 3600 * SECOND, 60 * SECOND, SECOND];
+
+/** A retention already accepted by retentionProblem, in milliseconds. */
+export function retentionMs(duration: string): number {
+  const match = DURATION.exec(duration);
+  if (!match) throw new Error(`not an ISO 8601 duration: ${duration}`);
+  return UNITS.reduce((sum, unit, i) => sum + Number(match[i + 1] ?? 0) * unit, 0);
+}

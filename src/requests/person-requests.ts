@@ -20,7 +20,7 @@ import { checkGrant, type CheckedGrant, type GrantInput } from './grant-check.js
 import { requestSql as q, type RequestRow } from './request-queries.js';
 import type { RequestReads } from './request-reads.js';
 import { personRequestOf, slotsOf, stateOf, type PersonRequest } from './request-view.js';
-import { retentionMs } from './retention-ms.js';
+import { retentionMs } from '../organizations/retention.js';
 
 export type PersonRequestDeps = CommandDeps & { readonly readModels: SqlExecutor; readonly reads: RequestReads; readonly now: () => Date };
 
