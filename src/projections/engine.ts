@@ -42,6 +42,7 @@ export class ProjectionEngine {
   private readonly running = new Set<string>();
   private stopping = false;
   private readonly wakers = new Set<() => void>();
+  private readonly reads = new Map<string, Promise<RecordedEvent[]>>();
   private unlisten: Array<() => unknown> = [];
 
   constructor(private readonly options: EngineOptions) {
@@ -156,14 +157,14 @@ export class ProjectionEngine {
   }
 
   private async project(p: Projector, shouldStop: () => boolean): Promise<void> {
-    const { store, db } = this.options;
+    const { db } = this.options;
     const batchSize = this.options.batchSize ?? 500;
     let checkpoint = await this.checkpointOf(p);
     let failures = 0;
     while (!shouldStop()) {
       let batch: RecordedEvent[];
       try {
-        batch = await store.readAll({ after: checkpoint, maxCount: batchSize });
+        batch = await this.readShared(checkpoint, batchSize);
         if (batch.length === 0) {
           await this.sleep(this.options.idlePollMs ?? 250);
           continue;
@@ -180,6 +181,22 @@ export class ProjectionEngine {
         checkpoint = await this.checkpointOf(p).catch(() => checkpoint);
       }
     }
+  }
+
+  /**
+   * One append wakes every projector at once, all caught up at the same position: they share
+   * one read of the log instead of each asking the database for the same page.
+   */
+  private readShared(after: Position, maxCount: number): Promise<RecordedEvent[]> {
+    const key = `${formatPosition(after)}/${maxCount}`;
+    let read = this.reads.get(key);
+    if (!read) {
+      read = this.options.store.readAll({ after, maxCount });
+      this.reads.set(key, read);
+      const forget = () => this.reads.delete(key);
+      read.then(forget, forget);
+    }
+    return read;
   }
 
   private async checkpointOf(p: Projector): Promise<Position> {
