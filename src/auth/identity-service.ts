@@ -12,6 +12,7 @@ import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { identityStreams as streams } from '../events/identity-events.js';
 import type { Email } from './email.js';
+import { isUuid } from '../ids.js';
 import { identitySql as q } from './identity-queries.js';
 import type { OtpService } from './otp/otp-service.js';
 import type { OtpSecrets } from './otp/secrets.js';
@@ -131,8 +132,6 @@ export class IdentityService {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (s: string): boolean => UUID.test(s);
 
 function iso(d: Date | string): string {
   return new Date(d).toISOString();

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { isUuid, type Caller } from '../auth/identity-service.js';
+import type { Caller } from '../auth/identity-service.js';
+import { isUuid } from '../ids.js';
 import { createDocument } from '../commands/documents/create-document.js';
 import { deleteDocument } from '../commands/documents/delete-document.js';
 import { evolveDocument, noDocument } from '../commands/documents/document-state.js';
@@ -52,6 +53,7 @@ export type DocumentDeps = CommandDeps & {
 };
 
 type Schema = { readonly schemaRef: string | null; readonly documentSchema: JsonValue };
+type Opener = (sealed: Buffer, context: string) => Buffer;
 
 /** Documents of spec §4.2: create, validate, update, delete, and the documents queries. */
 export class DocumentService {
@@ -134,7 +136,13 @@ export class DocumentService {
   async list(caller: Caller): Promise<DocumentView[]> {
     const vaults = await this.deps.access.readableVaults(caller);
     const rows = (await this.deps.readModels.query<DocumentRow>(q.liveOfVaults, [vaults])).rows;
-    const views = await Promise.all(rows.map((r) => this.view(caller, r)));
+    // One key fetch per vault, not per document.
+    const openers = new Map<string, Promise<Opener | null>>();
+    const openerOf = (vaultId: string) => {
+      if (!openers.has(vaultId)) openers.set(vaultId, this.openerOf(vaultId));
+      return openers.get(vaultId)!;
+    };
+    const views = await Promise.all(rows.map(async (r) => this.view(caller, r, await openerOf(r.vault_id))));
     return views.filter((v): v is DocumentView => v !== null);
   }
 
@@ -143,17 +151,22 @@ export class DocumentService {
     if (!isUuid(resourceId)) return null;
     const row = (await this.deps.readModels.query<DocumentRow>(q.liveById, [resourceId])).rows[0];
     if (!row || !(await this.deps.access.canRead(caller, row.vault_id))) return null;
-    return this.view(caller, row);
+    return this.view(caller, row, await this.openerOf(row.vault_id));
   }
 
-  private async view(caller: Caller, row: DocumentRow): Promise<DocumentView | null> {
-    let plaintext: Buffer;
+  /** null once the vault's key was erased: its documents no longer open. */
+  private async openerOf(vaultId: string): Promise<Opener | null> {
     try {
-      plaintext = await this.deps.keyring.decrypt(row.vault_id, Buffer.from(row.sealed_data, 'base64'), sealContext(row.resource_id, row.version));
+      return await this.deps.keyring.opener(vaultId);
     } catch (e) {
       if (e instanceof VaultKeyErasedError) return null;
       throw e;
     }
+  }
+
+  private view(caller: Caller, row: DocumentRow, opener: Opener | null): DocumentView | null {
+    if (!opener) return null;
+    const plaintext = opener(Buffer.from(row.sealed_data, 'base64'), sealContext(row.resource_id, row.version));
     return {
       id: row.resource_id, name: row.name, description: row.description,
       owner: row.vault_id === caller.identityId ? null : row.vault_id,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { normalizeEmail } from '../auth/email.js';
-import { isUuid, type Caller } from '../auth/identity-service.js';
+import type { Caller } from '../auth/identity-service.js';
+import { isUuid } from '../ids.js';
 import { createEntity } from '../commands/entities/create-entity.js';
 import type { EntityState } from '../commands/entities/entity-state.js';
 import { removeEntityMember } from '../commands/entities/remove-entity-member.js';

@@ -1,4 +1,5 @@
-import { isUuid, type Caller } from '../auth/identity-service.js';
+import type { Caller } from '../auth/identity-service.js';
+import { isUuid } from '../ids.js';
 import { refuse, type Refusal } from '../commands/refusal.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EntityRole } from '../events/entity-events.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { isUuid, type Caller } from '../auth/identity-service.js';
+import type { Caller } from '../auth/identity-service.js';
+import { isUuid } from '../ids.js';
 import { addFileVersion } from '../commands/files/add-file-version.js';
 import { evolveFile, noFile } from '../commands/files/file-state.js';
 import { uploadFile } from '../commands/files/upload-file.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isUuid } from '../auth/identity-service.js';
+import { isUuid } from '../ids.js';
 import { createManifest } from '../commands/manifests/create-manifest.js';
 import type { ManifestState, SlotDraft } from '../commands/manifests/manifest-state.js';
 import { publishManifestVersion } from '../commands/manifests/publish-manifest-version.js';

@@ -1,5 +1,5 @@
 import type { Caller } from '../auth/identity-service.js';
-import { isUuid } from '../auth/identity-service.js';
+import { isUuid } from '../ids.js';
 import { sealKey } from '../commands/organizations/seal-key.js';
 import { signInMember } from '../commands/organizations/sign-in-member.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/identity-service.js';
-import { isUuid } from '../auth/identity-service.js';
+import { isUuid } from '../ids.js';
 import { createOrganization } from '../commands/organizations/create-organization.js';
 import { registerApp } from '../commands/organizations/register-app.js';
 import { removeMember } from '../commands/organizations/remove-member.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { normalizeEmail } from '../auth/email.js';
-import { isUuid } from '../auth/identity-service.js';
+import { isUuid } from '../ids.js';
 import { cancelRequest } from '../commands/requests/cancel-request.js';
 import { sendRequest } from '../commands/requests/send-request.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
@@ -83,11 +83,11 @@ export class OrgRequests {
     const now = this.deps.now();
     const state = stateOf(row, now);
     const grants = await this.deps.reads.grants([row.request_id]);
-    const items = [];
-    for (const slot of slotsOf(row)) {
+    const standing = await this.deps.records.standing(row, grants);
+    const items = slotsOf(row).map((slot) => {
       const granted = grants.filter((g) => g.slot_id === slot.slotId);
-      items.push({ ...slotFields(slot, granted), records: await this.deps.records.records(row, state, slot, granted) });
-    }
+      return { ...slotFields(slot, granted), records: this.deps.records.records(row, state, slot, granted, standing) };
+    });
     return { request: summaryOf(row, now), manifestName: row.manifest_name, items, adoptions: [], proposals: [] };
   }
 

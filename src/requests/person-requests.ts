@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { isUuid, type Caller } from '../auth/identity-service.js';
+import type { Caller } from '../auth/identity-service.js';
+import { isUuid } from '../ids.js';
 import type { Decider } from '../commands/decider.js';
 import { acceptRequest } from '../commands/requests/accept-request.js';
 import { grantSlot } from '../commands/requests/grant-slot.js';

@@ -20,6 +20,12 @@ export const requestSql = {
              UNION ALL
              SELECT 'file' AS kind, vault_id::text AS vault_id, version, NULL AS schema_ref FROM rm.files WHERE resource_id = $1`,
   managerOf: `SELECT 1 FROM rm.entity_members WHERE entity_id = $1 AND email = $2 AND role = 'MANAGER'`,
+  /** The versions of those resources that still resolve, for a whole request at once. */
+  versionsNow: `SELECT resource_id::text AS resource_id, version FROM rm.documents WHERE resource_id = ANY($1::uuid[]) AND deleted_at IS NULL
+                UNION ALL
+                SELECT resource_id::text AS resource_id, version FROM rm.files WHERE resource_id = ANY($1::uuid[])`,
+  /** Of those entities, the ones the address manages now. */
+  managedAmong: `SELECT entity_id::text AS entity_id FROM rm.entity_members WHERE entity_id = ANY($1::uuid[]) AND email = $2 AND role = 'MANAGER'`,
   manifestHead: `SELECT organization_id::text AS organization_id, latest_version FROM rm.manifests WHERE manifest_id = $1`,
   appOf: `SELECT 1 FROM rm.organization_apps WHERE client_id = $1 AND organization_id = $2`,
 };

@@ -1,7 +1,7 @@
 import type { Slot } from '../events/manifest-events.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { ParticipantAliases } from './participant-alias.js';
-import { requestSql as q, type GrantRow, type RequestRow, type ResourceRow } from './request-queries.js';
+import { requestSql as q, type GrantRow, type RequestRow } from './request-queries.js';
 import { recordReason, type RecordReason, type RequestStateName } from './request-status.js';
 
 /** Spec §2.4. sourceVersion only while available; reason only while unavailable. */
@@ -13,6 +13,9 @@ export type RecordEntry = {
   readonly reason?: RecordReason;
 };
 
+/** Where a request's granted resources and parties stand right now. */
+export type Standing = { readonly versions: ReadonlyMap<string, number>; readonly managed: ReadonlySet<string> };
+
 /**
  * Record status at read time (spec §3.3): whether the resource still resolves and whether the
  * recipient still manages the entity are read now, so regaining standing shows at once and
@@ -21,18 +24,25 @@ export type RecordEntry = {
 export class RecordReader {
   constructor(private readonly readModels: SqlExecutor, private readonly aliases: ParticipantAliases) {}
 
-  async records(row: RequestRow, state: RequestStateName, slot: Slot, grants: readonly GrantRow[]): Promise<RecordEntry[]> {
-    const out: RecordEntry[] = [];
-    for (const g of grants) {
-      const resource = (await this.readModels.query<ResourceRow>(q.resource, [g.resource_id])).rows[0];
-      const eligible = g.entity_id === null || (await this.readModels.query(q.managerOf, [g.entity_id, row.recipient_email])).rowCount > 0;
-      const reason = recordReason(state, resource !== undefined, eligible);
+  /** Two queries for the whole request, however many records it has (the detail is polled). */
+  async standing(row: RequestRow, grants: readonly GrantRow[]): Promise<Standing> {
+    const resourceIds = [...new Set(grants.map((g) => g.resource_id))];
+    const entityIds = [...new Set(grants.flatMap((g) => (g.entity_id === null ? [] : [g.entity_id])))];
+    const versions = resourceIds.length === 0 ? [] : (await this.readModels.query<{ resource_id: string; version: number }>(q.versionsNow, [resourceIds])).rows;
+    const managed = entityIds.length === 0 ? [] : (await this.readModels.query<{ entity_id: string }>(q.managedAmong, [entityIds, row.recipient_email])).rows;
+    return { versions: new Map(versions.map((v) => [v.resource_id, v.version])), managed: new Set(managed.map((m) => m.entity_id)) };
+  }
+
+  records(row: RequestRow, state: RequestStateName, slot: Slot, grants: readonly GrantRow[], standing: Standing): RecordEntry[] {
+    return grants.map((g) => {
+      const version = standing.versions.get(g.resource_id);
+      const eligible = g.entity_id === null || standing.managed.has(g.entity_id);
+      const reason = recordReason(state, version !== undefined, eligible);
       const participant = g.entity_id === null ? null
         : { subjectId: slot.subject ?? '', type: 'legal_entity' as const, alias: this.aliases.aliasFor(row.organization_id, g.entity_id) };
-      out.push(reason === null && resource
-        ? { resourceId: g.resource_id, participant, sourceVersion: resource.version, status: 'available' }
-        : { resourceId: g.resource_id, participant, status: 'unavailable', reason: reason ?? 'source_unavailable' });
-    }
-    return out;
+      return reason === null && version !== undefined
+        ? { resourceId: g.resource_id, participant, sourceVersion: version, status: 'available' as const }
+        : { resourceId: g.resource_id, participant, status: 'unavailable' as const, reason: reason ?? 'source_unavailable' };
+    });
   }
 }

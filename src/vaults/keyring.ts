@@ -55,6 +55,12 @@ export class VaultKeyring {
     return sealStream(await this.dataKey(vaultId), `${vaultId}:${context}`);
   }
 
+  /** Opens synchronously with a key fetched once: for reads that open many values of one vault. */
+  async opener(vaultId: string): Promise<(sealed: Buffer, context: string) => Buffer> {
+    const key = await this.dataKey(vaultId);
+    return (sealed, context) => open(key, sealed, `${vaultId}:${context}`);
+  }
+
   async encrypt(vaultId: string, plaintext: Buffer, context: string): Promise<Buffer> {
     return seal(await this.dataKey(vaultId), plaintext, `${vaultId}:${context}`);
   }

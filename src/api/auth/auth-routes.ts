@@ -3,7 +3,7 @@ import { normalizeEmail, type Email } from '../../auth/email.js';
 import type { IdentityService } from '../../auth/identity-service.js';
 import { isRefusal, type Refusal } from '../../commands/refusal.js';
 import type { Actor } from '../../events/envelope.js';
-import { stringField } from '../body.js';
+import { exactTextAt, fieldOf } from '../fields.js';
 import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
 import { callerOf, type Authenticator } from './authenticate.js';
@@ -59,14 +59,14 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
 }
 
 function emailFrom(body: unknown) {
-  const raw = stringField(body, 'email', MAX_EMAIL);
+  const raw = exactTextAt(fieldOf(body, 'email'), 'email', MAX_EMAIL);
   return isRefusal(raw) ? raw : normalizeEmail(raw);
 }
 
 function emailAndCode(body: unknown): { email: Email; code: string } | Refusal {
-  const rawEmail = stringField(body, 'email', MAX_EMAIL);
+  const rawEmail = exactTextAt(fieldOf(body, 'email'), 'email', MAX_EMAIL);
   if (isRefusal(rawEmail)) return rawEmail;
-  const code = stringField(body, 'code', MAX_CODE);
+  const code = exactTextAt(fieldOf(body, 'code'), 'code', MAX_CODE);
   if (isRefusal(code)) return code;
   const email = normalizeEmail(rawEmail);
   if (isRefusal(email)) return email;

@@ -1,9 +1,9 @@
-import { isUuid } from '../../auth/identity-service.js';
+import { isUuid } from '../../ids.js';
 import type { SlotDraft } from '../../commands/manifests/manifest-state.js';
 import { isRefusal, refuse, type Refusal } from '../../commands/refusal.js';
 import { ADOPTIONS, SLOT_KINDS, SLOT_VERBS } from '../../events/manifest-events.js';
 import { retentionProblem } from '../../organizations/index.js';
-import { booleanAt, objectAt, oneOfAt, subsetAt, textAt, type Fields } from './fields.js';
+import { booleanAt, objectAt, oneOfAt, subsetAt, textAt, type Fields } from '../fields.js';
 
 const MAX_TEXT = 200;
 const MAX_SLOTS = 200;

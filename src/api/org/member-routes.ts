@@ -7,7 +7,7 @@ import type { OrganizationKey, OrganizationService } from '../../organizations/i
 import { jsonBody } from '../middleware/json-body.js';
 import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
-import { objectAt, subsetAt, textAt } from './fields.js';
+import { objectAt, subsetAt, textAt } from '../fields.js';
 import { memberOf } from './org-access.js';
 
 const MAX_APP_NAME = 200;

@@ -6,7 +6,7 @@ import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
-import { objectAt, textAt } from './fields.js';
+import { objectAt, textAt } from '../fields.js';
 
 const MAX_NAME = 200;
 

@@ -6,7 +6,7 @@ import type { OrgRequests, SendInput } from '../../requests/index.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
-import { objectAt, textAt } from './fields.js';
+import { objectAt, textAt } from '../fields.js';
 import { memberOf } from './org-access.js';
 
 /** Spec §4.3 list and detail, contract §4 send and cancel. Reads never append (no receipt, spec §6). */

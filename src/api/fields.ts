@@ -1,8 +1,8 @@
-import { refuse, type Refusal } from '../../commands/refusal.js';
+import { refuse, type Refusal } from '../commands/refusal.js';
 
 /**
- * Edge checks for the organization plane's bodies (contract §0): a missing or wrongly typed
- * field is 400 invalid_request naming the field by its path (`slots[2].verbs`).
+ * Edge checks of JSON bodies (contract §0): a missing or wrongly typed field is 400
+ * invalid_request naming the field by its path (`slots[2].verbs`); unknown fields are ignored.
  */
 export type Fields = Readonly<Record<string, unknown>>;
 
@@ -11,10 +11,23 @@ export function objectAt(value: unknown, path: string): Fields | Refusal {
   return value as Fields;
 }
 
-export function textAt(value: unknown, path: string, maxLength: number): string | Refusal {
+/** A field of a body that may not even be an object (a missing body has no fields). */
+export function fieldOf(body: unknown, name: string): unknown {
+  return typeof body === 'object' && body !== null ? (body as Fields)[name] : undefined;
+}
+
+/** A string exactly as sent, for values where surrounding space is itself wrong (one-time codes). */
+export function exactTextAt(value: unknown, path: string, maxLength: number): string | Refusal {
   if (value === undefined || value === null) return refuse('invalid_request', `${path} is required`);
   if (typeof value !== 'string') return refuse('invalid_request', `${path} must be a string`);
-  const text = value.trim();
+  if (value.length > maxLength) return refuse('invalid_request', `${path} is longer than ${maxLength} characters`);
+  return value;
+}
+
+export function textAt(value: unknown, path: string, maxLength: number): string | Refusal {
+  const raw = exactTextAt(value, path, Number.MAX_SAFE_INTEGER);
+  if (typeof raw !== 'string') return raw;
+  const text = raw.trim();
   if (text.length === 0) return refuse('invalid_request', `${path} must not be blank`);
   if (text.length > maxLength) return refuse('invalid_request', `${path} is longer than ${maxLength} characters`);
   return text;
