@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Router } from 'express';
-import { buildSchema, GraphQLError, specifiedRules } from 'graphql';
+import { buildSchema, GraphQLError, validate } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/express';
 import type { Logger } from '../../logger.js';
 import { refuse } from '../../commands/refusal.js';
-import { sendRefusal } from '../refusals.js';
+import { refusalForError, refusals, sendRefusal } from '../refusals.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import { graphqlContext, type GraphqlContext, type GraphqlServices } from './context.js';
-import { queryLimits } from './limits.js';
+import { parseBounded, queryLimitErrors } from './limits.js';
 import { attachResolvers, resolvers } from './resolvers.js';
 
 const schema = attachResolvers(buildSchema(readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8')), resolvers);
@@ -20,7 +20,12 @@ export function graphqlRoute(auth: Authenticator, services: GraphqlServices, log
   const router = Router();
   const handler = createHandler<GraphqlContext>({
     schema,
-    validationRules: [...specifiedRules, queryLimits],
+    parse: parseBounded,
+    // Our limits first and on their own: graphql's rules may be super-linear on a hostile document.
+    validate: (schema, document, rules) => {
+      const refused = queryLimitErrors(document);
+      return refused.length ? refused : validate(schema, document, rules);
+    },
     context: (req) => {
       const caller = req.context.res.locals.caller;
       if (!caller) throw new Error('graphql route needs authenticate()');
@@ -28,13 +33,20 @@ export function graphqlRoute(auth: Authenticator, services: GraphqlServices, log
     },
     formatError: (error) => {
       if (!(error instanceof GraphQLError)) return error;
-      if (error.extensions.code || !error.originalError) return error;
+      if (error.extensions.code) return error;
+      // No path: the request itself was refused before any resolver ran (a variable of the
+      // wrong type, a null for a non-null input): the client's mistake, never ours.
+      if (!error.path) return new GraphQLError(error.message, { ...(error.nodes ? { nodes: error.nodes } : {}), extensions: { code: 'BAD_USER_INPUT' } });
+      if (!error.originalError) return error;
+      const refused = refusalForError(error.originalError);
+      const path = { path: error.path };
+      if (refused) return new GraphQLError(refused.message, { ...path, extensions: { code: refusals[refused.code].graphql } });
       // An unexpected failure in a resolver: log it, answer without internals.
       logger.error({ err: error.originalError, path: error.path }, 'graphql resolver failed');
-      return new GraphQLError('internal error', { ...(error.path ? { path: error.path } : {}), extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+      return new GraphQLError('internal error', { ...path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
     },
   });
-  router.post('/graphql', auth.require('user'), handler);
+  router.post('/graphql', auth.require('user', { beforeRegister: true }), handler);
   router.all('/graphql', (_req, res) => sendRefusal(res, refuse('invalid_request', 'GraphQL is served with POST')));
   return router;
 }

@@ -1,12 +1,8 @@
 import { expect } from 'chai';
-import { buildSchema, parse, specifiedRules, validate } from 'graphql';
-import { MAX_QUERY_DEPTH, queryLimits } from '../../../src/api/graphql/limits.js';
+import { parse } from 'graphql';
+import { MAX_QUERY_DEPTH, queryLimitErrors } from '../../../src/api/graphql/limits.js';
 
-const schema = buildSchema(`
-  type Node { id: ID!, child: Node, a: Int, b: Int }
-  type Query { node: Node }
-`);
-const check = (q: string) => validate(schema, parse(q), [...specifiedRules, queryLimits]).map((e) => e.message);
+const check = (q: string) => queryLimitErrors(parse(q)).map((e) => e.message);
 /** node { child { ... { id } } }: `levels` fields deep. */
 const nested = (levels: number) => `{ node { ${'child { '.repeat(levels - 2)}id ${'} '.repeat(levels - 1)}}`;
 
@@ -27,5 +23,15 @@ describe('GraphQL query limits (contract 5)', () => {
     expect(check(`{ node { ${aliases(200)} } }`)[0]).to.match(/more than 200 fields/);
     const spread = `{ node { ...F ...F2 } } fragment F on Node { ${aliases(120)} } fragment F2 on Node { ...F }`;
     expect(check(spread)[0]).to.match(/more than 200 fields/);
+  });
+
+  it('counts selections of every kind: a chain of inline fragments adds no field but costs', () => {
+    const inline = (n: number) => `{ node { ${'... on Node { '.repeat(n)}id ${'} '.repeat(n)}} }`;
+    expect(check(inline(900))).to.deep.equal([]);
+    expect(check(inline(1000))[0]).to.match(/more than 1000 selections/);
+  });
+
+  it('refuses a fragment that spreads itself, also when no operation uses it', () => {
+    expect(check(`{ node { id } } fragment A on Node { ...B } fragment B on Node { child { ...A } }`)[0]).to.match(/fragment [AB] spreads itself/);
   });
 });
