@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The service's Prometheus metrics, on a registry of their own: several apps in one process
@@ -8,6 +8,7 @@ export type Metrics = {
   readonly registry: Registry;
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly eventsAppended: Counter<'category' | 'type'>;
+  readonly uploadsInFlight: Gauge;
 };
 
 export function createMetrics(): Metrics {
@@ -25,6 +26,11 @@ export function createMetrics(): Metrics {
       name: 'events_appended_total',
       help: 'Events appended to the log by this instance, by stream category and event type',
       labelNames: ['category', 'type'],
+      registers: [registry],
+    }),
+    uploadsInFlight: new Gauge({
+      name: 'uploads_in_flight',
+      help: 'File uploads this instance is streaming now (at most MAX_UPLOADS_TOTAL)',
       registers: [registry],
     }),
   };

@@ -1,6 +1,8 @@
 import type { SqlDb } from '../db/sql.js';
 import type { EventStore } from '../events/store.js';
 import type { JobQueue } from '../workers/queue/queue.js';
+import type { ProjectorStatus } from '../projections/engine.js';
+import { formatPosition } from '../events/position.js';
 import { projectionLag, type ProjectionStatusSource } from './projection-lag.js';
 
 export type ReadinessSources = {
@@ -20,10 +22,19 @@ export type ReadinessOptions = {
 
 export type CheckName = 'database' | 'events' | 'queue' | 'projections';
 
+/** A projector stopped on an event it cannot apply: where, and the error's class (its text stays in the log). */
+export type StalledProjector = { readonly status: 'stalled'; readonly position: string; readonly errorClass: string; readonly since: string };
+
 /** Reasons are words, never error text: /readyz must not leak hosts, SQL or paths. */
 export type Check =
   | { readonly status: 'ok'; readonly lagSeconds?: Readonly<Record<string, number>> }
-  | { readonly status: 'failed'; readonly reason: 'unreachable' | 'timeout' | 'behind'; readonly lagSeconds?: Readonly<Record<string, number>> };
+  | {
+      readonly status: 'failed';
+      readonly reason: 'unreachable' | 'timeout' | 'behind' | 'stalled';
+      readonly lagSeconds?: Readonly<Record<string, number>>;
+      /** By projector name, for reason 'stalled'. */
+      readonly stalled?: Readonly<Record<string, StalledProjector>>;
+    };
 
 export type Readiness = { readonly ready: boolean; readonly checks: Readonly<Record<CheckName, Check>> };
 
@@ -78,11 +89,21 @@ export async function checkReadiness(
       return ok;
     }),
     run('projections', async () => {
-      const lags = await projectionLag(sources.engine, sources.store);
+      const [lags, statuses] = await Promise.all([projectionLag(sources.engine, sources.store), sources.engine.status()]);
       const lagSeconds = Object.fromEntries(lags.map((l) => [l.projector, Math.round(l.lagSeconds * 1000) / 1000]));
+      const stalled = stalledProjectors(statuses);
+      if (Object.keys(stalled).length > 0) return { status: 'failed', reason: 'stalled', lagSeconds, stalled };
       return lags.every((l) => l.lagSeconds <= maxLag) ? { status: 'ok', lagSeconds } : { status: 'failed', reason: 'behind', lagSeconds };
     }),
   ]);
   const checks = { database, events, queue, projections };
   return { ready: Object.values(checks).every((c) => c.status === 'ok'), checks };
+}
+
+function stalledProjectors(statuses: readonly ProjectorStatus[]): Record<string, StalledProjector> {
+  return Object.fromEntries(
+    statuses.flatMap((s) => (s.stalled ? [[s.projector, {
+      status: 'stalled' as const, position: formatPosition(s.stalled.position), errorClass: s.stalled.errorClass, since: s.stalled.since.toISOString(),
+    }]] : [])),
+  );
 }

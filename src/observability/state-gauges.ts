@@ -1,4 +1,5 @@
 import { Gauge } from 'prom-client';
+import { formatPosition } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
 import type { JobQueue, QueueDepth } from '../workers/queue/queue.js';
 import type { Metrics } from './metrics.js';
@@ -28,6 +29,23 @@ export function registerStateGauges(metrics: Pick<Metrics, 'registry'>, sources:
         for (const { projector, lagSeconds } of await projectionLag(sources.engine, sources.store)) this.set({ projector }, lagSeconds);
       } catch (error) {
         sources.onError(error, 'projection_lag_seconds');
+      }
+    },
+  });
+  new Gauge({
+    name: 'projection_stalled',
+    help: '1 while a projector is stopped on an event it cannot apply: which projector, at which position, with which error class',
+    labelNames: ['projector', 'position', 'error_class'],
+    registers: [metrics.registry],
+    async collect() {
+      // One series per stalled projector at most: the label set is bounded by the projectors.
+      this.reset();
+      try {
+        for (const { projector, stalled } of await sources.engine.status()) {
+          if (stalled) this.set({ projector, position: formatPosition(stalled.position), error_class: stalled.errorClass }, 1);
+        }
+      } catch (error) {
+        sources.onError(error, 'projection_stalled');
       }
     },
   });

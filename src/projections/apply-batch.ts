@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../events/envelope.js';
 import { comparePositions, type Position } from '../events/position.js';
 import { checkpointSql, toPosition, useSchema } from './checkpoints.js';
 import type { Projector } from './projector.js';
+import { ProjectorEventError } from './stall.js';
 
 export type BatchOutcome = { applied: boolean; checkpoint: Position };
 
@@ -44,11 +45,19 @@ function handlerFor(p: Projector, event: RecordedEvent) {
   return p.on[event.type] ?? p.onAny;
 }
 
-/** Runs the handlers of a batch and moves the checkpoint, inside the caller's transaction. */
-export async function applyEvents(tx: SqlExecutor, p: Projector, events: readonly RecordedEvent[]): Promise<Position> {
-  for (const event of events) {
+/**
+ * Runs the handlers of a batch and moves the checkpoint, inside the caller's transaction.
+ * `skipped` holds the ids of events an operator recorded as skipped for this projector.
+ */
+export async function applyEvents(tx: SqlExecutor, p: Projector, events: readonly RecordedEvent[], skipped?: ReadonlySet<string>): Promise<Position> {
+  for (const [index, event] of events.entries()) {
     const handler = handlerFor(p, event);
-    if (handler) await handler(tx, event);
+    if (!handler || skipped?.has(event.metadata.eventId)) continue;
+    try {
+      await handler(tx, event);
+    } catch (e) {
+      throw new ProjectorEventError(event, index, e);
+    }
   }
   const last = events[events.length - 1]!.position;
   await tx.query(checkpointSql.advance, [p.name, last.commit.toString(), last.prepare.toString(), events.length]);

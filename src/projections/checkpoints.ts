@@ -6,7 +6,8 @@ export const checkpointSql = {
   lockOne: `SELECT commit_pos::text AS commit, prepare_pos::text AS prepare
             FROM projection_checkpoints WHERE projector = $1 FOR UPDATE`,
   advance: `UPDATE projection_checkpoints
-            SET commit_pos = $2, prepare_pos = $3, events_seen = events_seen + $4, updated_at = now()
+            SET commit_pos = $2, prepare_pos = $3, events_seen = events_seen + $4, updated_at = now(),
+                stalled_commit = NULL, stalled_prepare = NULL, stalled_error = NULL, stalled_since = NULL
             WHERE projector = $1`,
   insert: `INSERT INTO projection_checkpoints (projector, version, commit_pos, prepare_pos)
            VALUES ($1, $2, -1, -1) ON CONFLICT (projector) DO NOTHING`,
@@ -14,19 +15,33 @@ export const checkpointSql = {
   compareAndAdvance: (schema: string) => `
     WITH moved AS (
       UPDATE ${quoteIdent(schema)}.projection_checkpoints
-      SET commit_pos = $4, prepare_pos = $5, events_seen = events_seen + $6, updated_at = now()
+      SET commit_pos = $4, prepare_pos = $5, events_seen = events_seen + $6, updated_at = now(),
+          stalled_commit = NULL, stalled_prepare = NULL, stalled_error = NULL, stalled_since = NULL
       WHERE projector = $1 AND commit_pos = $2 AND prepare_pos = $3
       RETURNING projector)
     SELECT pg_notify('rm_progress', projector) FROM moved`,
+  /** Records a stall, only while the checkpoint still stands where the failing batch began. */
+  markStalled: (schema: string) => `
+    UPDATE ${quoteIdent(schema)}.projection_checkpoints
+    SET stalled_commit = $4, stalled_prepare = $5, stalled_error = $6, stalled_since = coalesce(stalled_since, now())
+    WHERE projector = $1 AND commit_pos = $2 AND prepare_pos = $3`,
   readOne: (schema: string) => `SELECT commit_pos::text AS commit, prepare_pos::text AS prepare
                                 FROM ${quoteIdent(schema)}.projection_checkpoints WHERE projector = $1`,
 };
 
-export type CheckpointRow = { projector: string; version: number; position: Position; eventsSeen: number };
+/** Where a projector stopped on an event it cannot apply; the error's text stays in the log. */
+export type Stall = { readonly position: Position; readonly errorClass: string; readonly since: Date };
+
+export type CheckpointRow = { projector: string; version: number; position: Position; eventsSeen: number; stalled: Stall | null };
 
 export async function readCheckpoints(tx: SqlExecutor, schema: string): Promise<CheckpointRow[]> {
-  const r = await tx.query<{ projector: string; version: number; commit: string; prepare: string; seen: string }>(
-    `SELECT projector, version, commit_pos::text AS commit, prepare_pos::text AS prepare, events_seen::text AS seen
+  type Row = {
+    projector: string; version: number; commit: string; prepare: string; seen: string;
+    stalled_commit: string | null; stalled_prepare: string | null; stalled_error: string | null; stalled_since: string | Date | null;
+  };
+  const r = await tx.query<Row>(
+    `SELECT projector, version, commit_pos::text AS commit, prepare_pos::text AS prepare, events_seen::text AS seen,
+            stalled_commit::text AS stalled_commit, stalled_prepare::text AS stalled_prepare, stalled_error, stalled_since
      FROM ${quoteIdent(schema)}.projection_checkpoints`,
   );
   return r.rows.map((row) => ({
@@ -34,6 +49,11 @@ export async function readCheckpoints(tx: SqlExecutor, schema: string): Promise<
     version: Number(row.version),
     position: toPosition(row),
     eventsSeen: Number(row.seen),
+    stalled: row.stalled_commit === null || row.stalled_prepare === null ? null : {
+      position: toPosition({ commit: row.stalled_commit, prepare: row.stalled_prepare }),
+      errorClass: row.stalled_error ?? 'Error',
+      since: new Date(row.stalled_since ?? 0),
+    },
   }));
 }
 

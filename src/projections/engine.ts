@@ -2,13 +2,14 @@ import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type { Lease, SqlDb } from '../db/sql.js';
 import type { RecordedEvent } from '../events/envelope.js';
-import { formatPosition, isAtOrAfter, type Position } from '../events/position.js';
+import { comparePositions, formatPosition, isAtOrAfter, type Position } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
 import { applyBatch } from './apply-batch.js';
-import { readCheckpoints } from './checkpoints.js';
+import { checkpointSql, readCheckpoints, type CheckpointRow, type Stall } from './checkpoints.js';
 import type { Projector } from './projector.js';
 import { installReadModels, staleProjectors } from './read-model-schema.js';
 import { replay } from './replay.js';
+import { errorClassOf, isTransient, ProjectionStalledError, ProjectorEventError, STALL_AFTER_ATTEMPTS } from './stall.js';
 
 export type EngineOptions = {
   readonly db: SqlDb;
@@ -23,7 +24,7 @@ export type EngineOptions = {
   readonly logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
 };
 
-export type ProjectorStatus = { projector: string; position: Position; eventsSeen: number; running: boolean };
+export type ProjectorStatus = { projector: string; position: Position; eventsSeen: number; running: boolean; stalled: Stall | null };
 
 export class ProjectionTimeoutError extends Error {
   override readonly name = 'ProjectionTimeoutError';
@@ -96,14 +97,16 @@ export class ProjectionEngine {
   async status(): Promise<ProjectorStatus[]> {
     const names = new Set(this.options.projectors.map((p) => p.name));
     const rows = (await readCheckpoints(this.options.db, this.schema)).filter((r) => names.has(r.projector));
-    return rows.map((r) => ({ projector: r.projector, position: r.position, eventsSeen: r.eventsSeen, running: this.running.has(r.projector) }));
+    return rows.map((r) => ({ projector: r.projector, position: r.position, eventsSeen: r.eventsSeen, running: this.running.has(r.projector), stalled: r.stalled }));
   }
 
   /**
    * Resolves once every projector, on whichever instance runs it, has applied the event at
    * `position`: commands answer only then, so a client reads its own writes. Given the types
    * of the events appended, it waits only for the read models that handle one of them: the
-   * others' tables cannot change because of these events.
+   * others' tables cannot change because of these events. A read model stalled on an event it
+   * cannot apply (on any instance: the stall is in its checkpoint row) fails the wait at once
+   * with ProjectionStalledError; the events appended are in the log all the same.
    */
   async waitFor(position: Position, options: { timeoutMs?: number; eventTypes?: readonly string[] } = {}): Promise<void> {
     const types = options.eventTypes;
@@ -115,6 +118,8 @@ export class ProjectionEngine {
       const rows = (await readCheckpoints(this.options.db, this.schema)).filter((r) => names.has(r.projector));
       const behind = rows.filter((r) => !isAtOrAfter(r.position, position));
       if (behind.length === 0 && rows.length >= names.size) return;
+      const stalled = behind.find((r): r is CheckpointRow & { stalled: Stall } => r.stalled !== null);
+      if (stalled) throw new ProjectionStalledError(stalled.projector, stalled.stalled.position, stalled.stalled.errorClass);
       const left = deadline - Date.now();
       if (left <= 0) {
         throw new ProjectionTimeoutError(`read models not caught up to ${formatPosition(position)}: ${behind.map((b) => b.projector).join(', ')}`);
@@ -160,11 +165,13 @@ export class ProjectionEngine {
     const { db } = this.options;
     const batchSize = this.options.batchSize ?? 500;
     let checkpoint = await this.checkpointOf(p);
+    let limit = batchSize;
     let failures = 0;
+    let strikes = 0;
     while (!shouldStop()) {
       let batch: RecordedEvent[];
       try {
-        batch = await this.readShared(checkpoint, batchSize);
+        batch = await this.readShared(checkpoint, limit);
         if (batch.length === 0) {
           await this.sleep(this.options.idlePollMs ?? 250);
           continue;
@@ -172,15 +179,54 @@ export class ProjectionEngine {
         const outcome = await applyBatch(db, this.schema, p, checkpoint, batch);
         checkpoint = outcome.checkpoint;
         if (outcome.applied) this.progress.emit('advanced');
+        limit = batchSize;
         failures = 0;
+        strikes = 0;
       } catch (e) {
-        // A failing handler stops this projector at the event (never skipped); /readyz shows the lag.
-        failures++;
+        const failing = e instanceof ProjectorEventError && !isTransient(e.cause) ? e : null;
+        if (failing && failing.index > 0) {
+          // Apply the events before the failing one first, so the projector stops right at it.
+          limit = failing.index;
+          continue;
+        }
+        failures = Math.min(failures + 1, 8);
+        strikes = failing ? strikes + 1 : 0;
         this.options.logger?.error({ err: e, projector: p.name, at: formatPosition(checkpoint) }, 'projection batch failed; retrying');
-        await this.sleep(Math.min(30_000, 100 * 2 ** Math.min(failures, 8)));
+        if (failing && strikes >= STALL_AFTER_ATTEMPTS) {
+          checkpoint = await this.stallAt(p, checkpoint, failing, shouldStop).catch(() => checkpoint);
+          failures = 0;
+          strikes = 0;
+          continue;
+        }
+        await this.sleep(Math.min(30_000, 100 * 2 ** failures));
         checkpoint = await this.checkpointOf(p).catch(() => checkpoint);
       }
     }
+  }
+
+  /**
+   * Records the stall in the checkpoint row (every instance sees it) and waits, never skipping
+   * the event, until the checkpoint moves: an operator's skip, or a replay. A restart retries.
+   * Answers the checkpoint to continue from.
+   */
+  private async stallAt(p: Projector, checkpoint: Position, failure: ProjectorEventError, shouldStop: () => boolean): Promise<Position> {
+    const { position } = failure.event;
+    const errorClass = errorClassOf(failure.cause);
+    await this.options.db.query(checkpointSql.markStalled(this.schema), [
+      p.name, checkpoint.commit.toString(), checkpoint.prepare.toString(), position.commit.toString(), position.prepare.toString(), errorClass,
+    ]);
+    await this.options.db.query('SELECT pg_notify($1, $2)', [PROGRESS_CHANNEL, p.name]);
+    this.options.logger?.error(
+      { err: failure.cause, projector: p.name, position: formatPosition(position), eventId: failure.event.metadata.eventId, eventType: failure.event.type, errorClass },
+      'projector stalled on an event it cannot apply; `npm run projections -- skip` moves it past once the cause is understood',
+    );
+    while (!shouldStop()) {
+      // Appends wake it (a skip appends its record); the poll covers a replay's swap.
+      await this.sleep(5_000);
+      const now = await this.checkpointOf(p).catch(() => checkpoint);
+      if (comparePositions(now, checkpoint) !== 0) return now;
+    }
+    return checkpoint;
   }
 
   /**

@@ -7,6 +7,7 @@ import { applyEvents } from './apply-batch.js';
 import { quoteIdent, useSchema } from './checkpoints.js';
 import type { Projector } from './projector.js';
 import { installReadModels, schemaExists } from './read-model-schema.js';
+import { recordedSkips } from './skip.js';
 
 export type ReplayProgress = { readonly events: number; readonly total: number | null; readonly elapsedMs: number };
 export type ReplayReport = ReplayProgress & { readonly eventsPerSecond: number };
@@ -33,6 +34,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const batchSize = options.batchSize ?? 1000;
   const started = Date.now();
   const total = await countEvents(db, store);
+  // Events operators skipped live are skipped here too, or the rebuild would differ (or stall).
+  const skips = await recordedSkips(store);
   let events = 0;
   const report = () => options.onProgress?.({ events, total, elapsedMs: Date.now() - started });
 
@@ -43,7 +46,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   for (;;) {
     const batch = await store.readAll({ after, maxCount: batchSize });
     if (batch.length === 0) break;
-    await db.transaction((tx) => applyToAll(tx, rebuild, projectors, batch));
+    await db.transaction((tx) => applyToAll(tx, rebuild, projectors, batch, skips));
     after = batch[batch.length - 1]!.position;
     events += batch.length;
     report();
@@ -57,7 +60,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     for (;;) {
       const batch = await readInSwap({ after, maxCount: batchSize });
       if (batch.length === 0) break;
-      await applyToAll(tx, rebuild, projectors, batch);
+      await applyToAll(tx, rebuild, projectors, batch, skips);
       after = batch[batch.length - 1]!.position;
       events += batch.length;
     }
@@ -73,9 +76,11 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   return { events, total, elapsedMs, eventsPerSecond: elapsedMs > 0 ? Math.round((events * 1000) / elapsedMs) : events };
 }
 
-async function applyToAll(tx: SqlExecutor, schema: string, projectors: readonly Projector[], batch: readonly RecordedEvent[]): Promise<void> {
+async function applyToAll(
+  tx: SqlExecutor, schema: string, projectors: readonly Projector[], batch: readonly RecordedEvent[], skips: ReadonlyMap<string, ReadonlySet<string>>,
+): Promise<void> {
   await useSchema(tx, schema);
-  for (const p of projectors) await applyEvents(tx, p, batch);
+  for (const p of projectors) await applyEvents(tx, p, batch, skips.get(p.name));
 }
 
 /** For the progress bar; only the SQL stores can count cheaply. */

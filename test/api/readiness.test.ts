@@ -138,7 +138,7 @@ describe('readiness checks (contract §7)', () => {
     const r = await checkReadiness({
       db: { ping: async () => true },
       store: { ...store, headPosition: async () => { throw new Error('esdb down'); } },
-      engine: { status: async () => [{ projector: 'p', position: START, eventsSeen: 0, running: true }] },
+      engine: { status: async () => [{ projector: 'p', position: START, eventsSeen: 0, running: true, stalled: null }] },
       queue: { depth: async (name) => { asked.push(name); return depth; } },
       queueNames: ['mail', 'drain'],
     });

@@ -3,6 +3,7 @@ import type { SqlDb } from '../../src/db/sql.js';
 import type { NewEvent } from '../../src/events/envelope.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { ProjectionEngine, ProjectionTimeoutError } from '../../src/projections/engine.js';
+import { ProjectionStalledError } from '../../src/projections/stall.js';
 import { mainBackend, openSecondConnection, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { newEvent, uniqueStream } from '../support/events.js';
 import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector } from '../support/projectors.js';
@@ -87,9 +88,10 @@ describe(`projection engine (${mainBackend})`, function () {
     await first.start();
     await new Promise((r) => setTimeout(r, 300));
     await first.stop();
-    // The batch that held the crash was rolled back whole: its first six events left no row.
-    expect(await recordedRows(t.db, 'seen_a')).to.have.length(0);
-    expect((await first.status())[0]!.eventsSeen).to.equal(0);
+    // The batch that held the crash was rolled back whole, then the six events before the crash
+    // were applied on their own: the projector stands right before the event it cannot apply.
+    expect((await recordedRows(t.db, 'seen_a')).map((r) => r.event_id)).to.deep.equal(ids.slice(0, 6));
+    expect((await first.status())[0]!.eventsSeen).to.equal(6);
 
     crashAt = null;
     const second = engine(t.db, [crashing], { batchSize: 100 });
@@ -188,11 +190,43 @@ describe(`projection engine (${mainBackend})`, function () {
     const error = await e.waitFor(late.position, { timeoutMs: 300 }).then(() => null, (x: unknown) => x);
     expect(error).to.be.instanceOf(ProjectionTimeoutError);
   });
+
+  describe('a handler that throws on one event', () => {
+    it('stops right at it, records the stall for every instance, and waiting on it fails at once', async () => {
+      const before = newEvent('Fine');
+      const poison = newEvent('Poison');
+      await store.appendToStream(uniqueStream(), [before, poison], 'no_stream');
+      const failing = recordingProjector('seen_a', { before: async (id) => { if (id === poison.metadata.eventId) throw new TypeError('cannot apply'); } });
+      const a = new ProjectionEngine({ db: t.db, store, projectors: [failing], ...quick, batchSize: 100 });
+      engines.push(a);
+      await a.start();
+      await waitUntil(async () => (await a.status())[0]!.stalled !== null);
+
+      const [status] = await a.status();
+      expect(status!.stalled).to.include({ errorClass: 'TypeError' });
+      expect(status!.stalled!.position).to.deep.equal((await store.readAll()).find((e) => e.metadata.eventId === poison.metadata.eventId)!.position);
+      expect((await recordedRows(t.db, 'seen_a')).map((r) => r.event_id)).to.deep.equal([before.metadata.eventId]);
+
+      // Another instance, which does not run the projector, sees the stall in the database.
+      const dbB = t.url ? openSecondConnection(t) : t.db;
+      try {
+        const b = new ProjectionEngine({ db: dbB, store, projectors: [failing], ...quick });
+        const later = await store.appendToStream(uniqueStream(), [newEvent('Later')], 'no_stream');
+        const started = Date.now();
+        const error = await b.waitFor(later.position, { timeoutMs: 10_000 }).then(() => null, (x: unknown) => x);
+        expect(error).to.be.instanceOf(ProjectionStalledError);
+        expect(error).to.include({ projector: 'seen_a', errorClass: 'TypeError' });
+        expect(Date.now() - started).to.be.below(2000);
+      } finally {
+        if (dbB !== t.db) await dbB.close();
+      }
+    });
+  });
 });
 
-async function waitUntil(condition: () => boolean, ms = 10_000): Promise<void> {
+async function waitUntil(condition: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -29,6 +29,9 @@ export function opsRoutes(deps: {
     if (checks.projections.status === 'failed' && checks.projections.reason === 'behind') {
       deps.logger.warn({ lagSeconds: checks.projections.lagSeconds }, 'projections behind the readiness bound');
     }
+    if (checks.projections.status === 'failed' && checks.projections.reason === 'stalled') {
+      deps.logger.warn({ stalled: checks.projections.stalled }, 'projectors stalled on events they cannot apply');
+    }
     sendProblem(res, {
       status: 503,
       code: 'not_ready',

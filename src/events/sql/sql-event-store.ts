@@ -49,6 +49,14 @@ export class SqlEventStore implements EventStore {
     }
   }
 
+  /**
+   * Appends inside a caller's transaction on the same database, so the events commit or roll back
+   * with the caller's other writes (an operator's skip moves a checkpoint with its record).
+   */
+  appendUsing(tx: SqlExecutor, streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    return this.appendIn(tx, streamId, events, expected);
+  }
+
   private async appendIn(tx: SqlExecutor, streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const head = (await tx.query<{ revision: string; last_hash: string }>(q.lockStream, [streamId])).rows[0];
     const actual = head ? Number(head.revision) : 'no_stream';

@@ -1,0 +1,76 @@
+import { userInfo } from 'node:os';
+import type { SqlDb } from '../db/sql.js';
+import { formatPosition, type Position } from '../events/position.js';
+import type { EventStore } from '../events/store.js';
+import { projectionLag } from '../observability/projection-lag.js';
+import { readCheckpoints, type Stall } from '../projections/checkpoints.js';
+import type { Projector } from '../projections/projector.js';
+import { skipStalledEvent, type SkipOutcome } from '../projections/skip.js';
+
+export type ProjectionsDeps = { readonly db: SqlDb; readonly store: EventStore; readonly projectors: readonly Projector[]; readonly schema?: string };
+
+export type ProjectionsCommand =
+  | { readonly kind: 'status' }
+  | { readonly kind: 'skip'; readonly projector: string; readonly position: Position; readonly reason: string; readonly by: string };
+
+export class UsageError extends Error {}
+
+export const USAGE = 'usage: npm run projections -- status\n       npm run projections -- skip <projector> <position> --reason "..." [--by name]';
+
+/** The command line after `npm run projections --`; who skips defaults to the OS user. */
+export function parseProjectionsArgs(argv: readonly string[], osUser: () => string = () => userInfo().username): ProjectionsCommand {
+  const [verb, ...rest] = argv;
+  if (verb === 'status' && rest.length === 0) return { kind: 'status' };
+  if (verb !== 'skip') throw new UsageError(USAGE);
+  const positional: string[] = [];
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === '--reason' || arg === '--by') {
+      const value = rest[++i];
+      if (value === undefined) throw new UsageError(`${arg} needs a value\n${USAGE}`);
+      flags[arg.slice(2)] = value;
+    } else positional.push(arg);
+  }
+  const [projector, position] = positional;
+  if (positional.length !== 2 || !projector || !position) throw new UsageError(USAGE);
+  if (flags.reason === undefined) throw new UsageError(`--reason is required\n${USAGE}`);
+  return { kind: 'skip', projector, position: parsePosition(position), reason: flags.reason, by: flags.by ?? osUser() };
+}
+
+/** Positions as /readyz and the metric print them: `<commit>/<prepare>`. */
+export function parsePosition(text: string): Position {
+  const m = /^(\d{1,20})\/(\d{1,20})$/.exec(text);
+  if (!m) throw new UsageError(`a position looks like 123/456 (as /readyz shows it), not ${text}`);
+  return { commit: BigInt(m[1]!), prepare: BigInt(m[2]!) };
+}
+
+export type ProjectorReport = { readonly projector: string; readonly position: Position; readonly lagSeconds: number; readonly stalled: Stall | null };
+
+/** Every projector the service runs: where it stands, how far behind, and where it is stalled. */
+export async function projectionsStatus(deps: ProjectionsDeps): Promise<ProjectorReport[]> {
+  const names = new Set(deps.projectors.map((p) => p.name));
+  const rows = (await readCheckpoints(deps.db, deps.schema ?? 'rm')).filter((r) => names.has(r.projector));
+  const source = { status: async () => rows.map((r) => ({ projector: r.projector, position: r.position, eventsSeen: r.eventsSeen, running: false, stalled: r.stalled })) };
+  const lags = new Map((await projectionLag(source, deps.store)).map((l) => [l.projector, l.lagSeconds]));
+  return rows.map((r) => ({ projector: r.projector, position: r.position, lagSeconds: lags.get(r.projector) ?? 0, stalled: r.stalled }));
+}
+
+export function formatStatus(reports: readonly ProjectorReport[]): string {
+  return reports
+    .map((r) => {
+      const state = r.stalled
+        ? `STALLED at ${formatPosition(r.stalled.position)} (${r.stalled.errorClass}) since ${r.stalled.since.toISOString()}`
+        : 'ok';
+      return `${r.projector.padEnd(16)} position ${formatPosition(r.position).padEnd(24)} lag ${r.lagSeconds.toFixed(1).padStart(8)} s  ${state}`;
+    })
+    .join('\n');
+}
+
+/** Runs one parsed command and answers what to print. */
+export async function runProjectionsCommand(deps: ProjectionsDeps, command: ProjectionsCommand): Promise<string> {
+  if (command.kind === 'status') return formatStatus(await projectionsStatus(deps));
+  const outcome: SkipOutcome = await skipStalledEvent({ ...deps, ...command });
+  return `skipped ${outcome.skippedEventType} ${outcome.skippedEventId} at ${formatPosition(command.position)} for ${command.projector}; ` +
+    `recorded at ${formatPosition(outcome.recordedAt)}; the projector resumes`;
+}
