@@ -16,22 +16,71 @@ export function fieldOf(body: unknown, name: string): unknown {
   return typeof body === 'object' && body !== null ? (body as Fields)[name] : undefined;
 }
 
+/**
+ * What a text field may hold (contract §9). Every kind refuses control characters (C0, DEL, C1),
+ * lone surrogates, which PostgreSQL can store in neither text nor jsonb, and line separators.
+ * - `line` (the default): a name, a label, an address: one line.
+ * - `free`: free text (a description): tab and newline allowed too.
+ * - `shown`: a name others read out of context (in mail, as a file's name): a line without
+ *   bidirectional controls, which make text read otherwise than it is stored, nor a link (`scheme://`).
+ */
+export type TextKind = 'line' | 'free' | 'shown';
+
+const CONTROL = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
+const FREE_TEXT_WHITESPACE = /[\t\n]/g;
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const LINK = /[a-z][a-z0-9+.-]*:\/\//i;
+
+/** Why `text` is not a text of `kind`, naming the character, or null when it is one. */
+export function textProblem(text: string, kind: TextKind): string | null {
+  const control = CONTROL.exec(kind === 'free' ? text.replace(FREE_TEXT_WHITESPACE, ' ') : text);
+  if (control) return `contains the control character ${codePoint(control[0])}${kind === 'free' ? ' (only tab and newline are allowed)' : ''}`;
+  if (kind !== 'shown') return null;
+  const bidi = BIDI.exec(text);
+  if (bidi) return `contains the bidirectional control ${codePoint(bidi[0])}`;
+  if (LINK.test(text)) return 'must not contain a link';
+  return null;
+}
+
+const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
 /** A string exactly as sent, for values where surrounding space is itself wrong (one-time codes). */
-export function exactTextAt(value: unknown, path: string, maxLength: number): string | Refusal {
+export function exactTextAt(value: unknown, path: string, maxLength: number, kind: TextKind = 'line'): string | Refusal {
   if (value === undefined || value === null) return refuse('invalid_request', `${path} is required`);
   if (typeof value !== 'string') return refuse('invalid_request', `${path} must be a string`);
   if (value.length > maxLength) return refuse('invalid_request', `${path} is longer than ${maxLength} characters`);
+  const problem = textProblem(value, kind);
+  if (problem) return refuse('invalid_request', `${path} ${problem}`);
   return value;
 }
 
-export function textAt(value: unknown, path: string, maxLength: number): string | Refusal {
-  const raw = exactTextAt(value, path, Number.MAX_SAFE_INTEGER);
+/** A string without surrounding space; the characters are judged as sent, so none is silently dropped. */
+export function textAt(value: unknown, path: string, maxLength: number, kind: TextKind = 'line'): string | Refusal {
+  const raw = exactTextAt(value, path, Number.MAX_SAFE_INTEGER, kind);
   if (typeof raw !== 'string') return raw;
   const text = raw.trim();
   if (text.length === 0) return refuse('invalid_request', `${path} must not be blank`);
   if (text.length > maxLength) return refuse('invalid_request', `${path} is longer than ${maxLength} characters`);
   return text;
 }
+
+/**
+ * An instant with its offset (`2026-12-01T10:00:00Z`, `...+01:00`): a date-time without one, or
+ * any other form Date.parse happens to read, would depend on the server's time zone.
+ */
+export function timestampAt(value: unknown, path: string): string | Refusal {
+  const wrong = refuse('invalid_request', `${path} must be an ISO 8601 timestamp with an offset, such as 2026-12-01T10:00:00Z`);
+  if (typeof value !== 'string') return wrong;
+  const match = TIMESTAMP.exec(value);
+  if (!match) return wrong;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  // Date.parse rolls 31 February over into March; a day the month does not have is a typo.
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1 || hour > 23 || minute > 59 || second > 59 || Number.isNaN(Date.parse(value))) return wrong;
+  return value;
+}
+
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
 export function booleanAt(value: unknown, path: string): boolean | Refusal {
   if (value === undefined || value === null) return refuse('invalid_request', `${path} is required`);

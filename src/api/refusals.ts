@@ -1,5 +1,6 @@
 import type { Response } from 'express';
-import type { Refusal, RefusalCode } from '../commands/refusal.js';
+import { refuse, type Refusal, type RefusalCode } from '../commands/refusal.js';
+import { ProjectionStalledError } from '../projections/stall.js';
 import { sendProblem } from './problems.js';
 
 /** The GraphQL `extensions.code` values of contract §5 a refusal can become. */
@@ -16,7 +17,8 @@ export type GraphqlErrorCode =
   | 'SCHEMA_NOT_FOUND'
   | 'SCHEMA_INVALID'
   | 'DATA_INVALID'
-  | 'DOCUMENT_SCHEMA_EXISTS';
+  | 'DOCUMENT_SCHEMA_EXISTS'
+  | 'PROJECTION_STALLED';
 
 export type RefusalMapping = { readonly status: number; readonly title: string; readonly graphql: GraphqlErrorCode };
 
@@ -45,6 +47,7 @@ export const refusals: { readonly [C in RefusalCode]: RefusalMapping } = {
   rate_limited: { status: 429, title: 'Rate limited', graphql: 'RATE_LIMITED' },
   too_many_attempts: { status: 429, title: 'Too many attempts', graphql: 'RATE_LIMITED' },
   email_unavailable: { status: 503, title: 'Email unavailable', graphql: 'EMAIL_UNAVAILABLE' },
+  projection_stalled: { status: 503, title: 'Projection stalled', graphql: 'PROJECTION_STALLED' },
 };
 
 /** Answers a refusal as problem+json; every 429 carries Retry-After (contract §0). */
@@ -52,4 +55,15 @@ export function sendRefusal(res: Response, refusal: Refusal): void {
   const { status, title } = refusals[refusal.code];
   if (status === 429) res.set('Retry-After', String(Math.max(1, Math.ceil(refusal.retryAfter ?? 1))));
   sendProblem(res, { status, code: refusal.code, title, detail: refusal.message });
+}
+
+/**
+ * An exception from below the commands that is an answer, not a fault: a read model the command
+ * waited on is stalled (contract §9). Its events are already in the log, and the detail says so.
+ */
+export function refusalForError(err: unknown): Refusal | null {
+  if (err instanceof ProjectionStalledError) {
+    return refuse('projection_stalled', 'the change is recorded, but a read model it needs is stalled on an event it cannot apply and cannot show it yet');
+  }
+  return null;
 }

@@ -60,17 +60,17 @@ export class DocumentService {
   constructor(private readonly deps: DocumentDeps) {}
 
   /** Rule 2's dry run: the same checks as create, nothing persisted. */
-  async validate(input: DocumentInput): Promise<{ valid: true } | Refusal> {
+  async validate(caller: Caller, input: DocumentInput): Promise<{ valid: true } | Refusal> {
     const schema = schemaOf(input);
     if (isRefusal(schema)) return schema;
-    const checked = await this.check(schema, input.data);
+    const checked = await this.check(caller, schema, input.data);
     return checked ?? { valid: true };
   }
 
   async create(caller: Caller, input: DocumentInput, context: EventContext): Promise<{ id: string; version: number } | Refusal> {
     const schema = schemaOf(input);
     if (isRefusal(schema)) return schema;
-    const invalid = await this.check(schema, input.data);
+    const invalid = await this.check(caller, schema, input.data);
     if (invalid) return invalid;
 
     const vaultId = await this.deps.access.writableVault(caller, input.owner ?? null);
@@ -95,7 +95,7 @@ export class DocumentService {
   async update(caller: Caller, resourceId: string, input: DocumentUpdateInput, context: EventContext): Promise<{ id: string; version: number } | Refusal> {
     const state = await this.writableState(caller, resourceId);
     if (isRefusal(state)) return state;
-    const invalid = await this.check(state, input.data);
+    const invalid = await this.check(caller, state, input.data);
     if (invalid) return invalid;
     const seal = await this.deps.keyring.sealer(state.vaultId);
     const plaintext = Buffer.from(JSON.stringify(input.data));
@@ -176,10 +176,10 @@ export class DocumentService {
     };
   }
 
-  private async check(schema: Schema, data: JsonValue): Promise<Refusal | null> {
+  private async check(caller: Caller, schema: Schema, data: JsonValue): Promise<Refusal | null> {
     const result = schema.schemaRef !== null
       ? this.deps.validator.validateWithBuiltin(schema.schemaRef, data)
-      : await this.deps.validator.validateWithSchema(schema.documentSchema, data);
+      : await this.deps.validator.validateWithSchema(schema.documentSchema, data, caller.identityId);
     return asRefusal(result);
   }
 
@@ -208,6 +208,7 @@ function asRefusal(result: ValidationResult): Refusal | null {
   if (result.ok) return null;
   switch (result.code) {
     case 'SCHEMA_NOT_FOUND': return refuse('schema_not_found', 'schema not found');
+    case 'BUSY': return refuse('rate_limited', `validation is busy: ${result.message}; try again shortly`, 1);
     case 'SCHEMA_INVALID': return refuse('schema_invalid', `schema invalid: ${result.message}`);
     case 'DATA_INVALID': {
       const first = result.errors[0];

@@ -22,7 +22,7 @@ export type OrganizationPlaneDeps = CommandDeps & {
   readonly logger: Logger;
   readonly now: () => Date;
   readonly issuer: TokenIssuer;
-  readonly identities: { isRegistered(caller: Caller): Promise<boolean>; me(caller: Caller): Promise<Me> };
+  readonly identities: { me(caller: Caller): Promise<Me> };
   /** ORG_KEY_WARM_SECONDS. */
   readonly warmSeconds: number;
   /** Defaults to now(): sign-ins before it leave the key cold (see key-warmth.ts). */
@@ -35,12 +35,11 @@ export type OrganizationPlane = { readonly organizations: OrganizationService; r
 
 export function openOrganizationPlane(deps: OrganizationPlaneDeps): OrganizationPlane {
   const commands = { store: deps.store, waitFor: deps.waitFor };
-  const isRegistered = (caller: Caller) => deps.identities.isRegistered(caller);
   return {
-    organizations: new OrganizationService({ ...commands, readModels: deps.readModels, isRegistered }),
+    organizations: new OrganizationService({ ...commands, readModels: deps.readModels }),
     key: new OrganizationKey({
       ...commands, readModels: deps.readModels, logger: deps.logger, now: deps.now, warmSeconds: deps.warmSeconds,
-      startedAt: deps.startedAt ?? deps.now(), signToken: memberTokenSigner(deps.issuer, deps.identities), isRegistered,
+      startedAt: deps.startedAt ?? deps.now(), signToken: memberTokenSigner(deps.issuer, deps.identities),
       ...(deps.onKeyWarmed ? { onKeyWarmed: deps.onKeyWarmed } : {}),
     }),
     manifests: new ManifestService({ ...commands, readModels: deps.readModels, now: deps.now }),

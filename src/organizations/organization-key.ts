@@ -38,7 +38,6 @@ export type OrganizationKeyDeps = CommandDeps & {
   readonly startedAt: Date;
   /** The signed member token for the caller's session; null when that session has ended meanwhile. */
   readonly signToken: (caller: Caller, organizationId: string, permissions: readonly Permission[]) => Promise<{ token: string; expiresAt: string } | null>;
-  readonly isRegistered: (caller: Caller) => Promise<boolean>;
   readonly onKeyWarmed?: OnKeyWarmed;
 };
 
@@ -52,7 +51,6 @@ export class OrganizationKey {
 
   /** POST /org/v1/token: a member token for the caller's session; the key becomes warm. */
   async signIn(caller: Caller, organizationId: string, context: EventContext): Promise<MemberToken | Refusal> {
-    if (!(await this.deps.isRegistered(caller))) return refuse('forbidden', 'register first: call user.register before signing in to an organization');
     if (!isUuid(organizationId)) return refuse('not_found', 'no such organization');
     const signedIn = await handle(this.deps, streams.organization(organizationId), signInMember,
       { organizationId, email: caller.email, now: this.deps.now(), warmSeconds: this.deps.warmSeconds }, { context });

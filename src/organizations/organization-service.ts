@@ -5,7 +5,7 @@ import { createOrganization } from '../commands/organizations/create-organizatio
 import { registerApp } from '../commands/organizations/register-app.js';
 import { removeMember } from '../commands/organizations/remove-member.js';
 import { setMember } from '../commands/organizations/set-member.js';
-import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
+import { isRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
@@ -17,8 +17,6 @@ export type OrganizationView = { readonly organizationId: string; readonly name:
 
 export type OrganizationDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
-  /** Only registered users found organizations (contract §1: before register, only auth, register and me). */
-  readonly isRegistered: (caller: Caller) => Promise<boolean>;
 };
 
 /** Contract §2: organizations, their members and apps. Sign-in and the key live beside it. */
@@ -26,7 +24,6 @@ export class OrganizationService {
   constructor(private readonly deps: OrganizationDeps) {}
 
   async create(caller: Caller, name: string, context: EventContext): Promise<OrganizationView | Refusal> {
-    if (!(await this.deps.isRegistered(caller))) return refuse('forbidden', 'register first: call user.register before creating an organization');
     const organizationId = randomUUID();
     const created = await handle(this.deps, streams.organization(organizationId), createOrganization,
       { organizationId, name, createdBy: caller.identityId, creatorEmail: caller.email }, { context });

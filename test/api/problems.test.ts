@@ -88,7 +88,7 @@ describe(`errors are RFC 9457 problem details (contract §0, ${mainBackend})`, f
     forbidden: 403, participant_ineligible: 403, adoption_refused: 403,
     not_found: 404, conflict: 409, version_conflict: 409,
     payload_too_large: 413, unsupported_media_type: 415, org_sealed: 423,
-    rate_limited: 429, too_many_attempts: 429, email_unavailable: 503,
+    rate_limited: 429, too_many_attempts: 429, email_unavailable: 503, projection_stalled: 503,
     // Document refusals travel as GraphQL errors; over REST they would be these.
     no_schema_definition: 400, both_schema_definitions: 400, schema_not_found: 400, schema_invalid: 400,
     data_invalid: 400, document_schema_exists: 409,

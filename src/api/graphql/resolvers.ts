@@ -3,7 +3,8 @@ import type { DocumentInput, DocumentUpdateInput } from '../../documents/documen
 import type { EntityRole } from '../../events/entity-events.js';
 import type { GrantInput } from '../../requests/index.js';
 import type { GraphqlContext } from './context.js';
-import { orThrow } from './errors.js';
+import { graphqlError, orThrow } from './errors.js';
+import { argumentsProblem } from './input-rules.js';
 
 type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, Record<string, unknown>>;
 
@@ -36,7 +37,7 @@ export const resolvers: Record<string, Resolver> = {
     return {};
   },
   'DocumentMutation.create': async (_p, args, ctx) => orThrow(await ctx.documents.create(ctx.caller, args.input as DocumentInput, ctx.eventContext())),
-  'DocumentMutation.validate': async (_p, args, ctx) => orThrow(await ctx.documents.validate(args.input as DocumentInput)),
+  'DocumentMutation.validate': async (_p, args, ctx) => orThrow(await ctx.documents.validate(ctx.caller, args.input as DocumentInput)),
   'DocumentMutation.update': async (_p, args, ctx) =>
     orThrow(await ctx.documents.update(ctx.caller, String(args.id), args.input as DocumentUpdateInput, ctx.eventContext())),
   'DocumentMutation.delete': async (_p, args, ctx) => orThrow(await ctx.documents.delete(ctx.caller, String(args.id), ctx.eventContext())),
@@ -86,14 +87,21 @@ export const resolvers: Record<string, Resolver> = {
   },
 };
 
-/** Sets each "Type.field" resolver on the schema built from the SDL, refusing a name that is not there. */
+/**
+ * Sets each "Type.field" resolver on the schema built from the SDL, refusing a name that is not
+ * there. Every resolver runs only on arguments that keep the input rules (contract §9).
+ */
 export function attachResolvers(schema: GraphQLSchema, map: Record<string, Resolver>): GraphQLSchema {
   for (const [path, resolve] of Object.entries(map)) {
     const [typeName, fieldName] = path.split('.') as [string, string];
     const type = schema.getType(typeName);
     const field = type && 'getFields' in type ? type.getFields()[fieldName] : undefined;
     if (!field || !('resolve' in field)) throw new Error(`no field ${path} in the GraphQL schema`);
-    field.resolve = resolve;
+    field.resolve = (parent, args, ctx, info) => {
+      const problem = argumentsProblem(path, field.args, args);
+      if (problem) throw graphqlError('BAD_USER_INPUT', problem);
+      return resolve(parent, args, ctx, info);
+    };
   }
   const json = schema.getType('JSON');
   if (json instanceof GraphQLScalarType) {

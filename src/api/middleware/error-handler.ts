@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { isRefusal, refuse, type Refusal, type RefusalCode } from '../../commands/refusal.js';
 import { sendProblem } from '../problems.js';
-import { sendRefusal } from '../refusals.js';
+import { refusalForError, sendRefusal } from '../refusals.js';
 
 /** Body-parser's error types, answered in our own words (its messages quote the input). */
 const BODY_ERRORS: Readonly<Record<string, Refusal>> = {
@@ -45,7 +45,7 @@ function clientRefusal(err: unknown): Refusal | null {
  */
 export function problemErrorHandler(): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
-    const refusal = clientRefusal(err);
+    const refusal = clientRefusal(err) ?? refusalForError(err);
     if (refusal && !res.headersSent) {
       sendRefusal(res, refusal);
       return;

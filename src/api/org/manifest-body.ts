@@ -14,7 +14,8 @@ export type ManifestBody = { readonly retention: string; readonly slots: SlotDra
 export function manifestBody(body: unknown): (ManifestBody & { name: string }) | Refusal {
   const fields = objectAt(body, 'body');
   if (isRefusal(fields)) return fields;
-  const name = textAt(fields.name, 'name', MAX_TEXT);
+  // The name reaches the invitation mail.
+  const name = textAt(fields.name, 'name', MAX_TEXT, 'shown');
   if (isRefusal(name)) return name;
   const rest = versionBody(fields);
   return isRefusal(rest) ? rest : { name, ...rest };

@@ -18,7 +18,8 @@ export function organizationRoutes(organizations: OrganizationService, key: Orga
   router.post('/org/v1/organizations', auth.require('user'), jsonBody(), async (req, res) => {
     const body = objectAt(req.body, 'body');
     if (isRefusal(body)) return sendRefusal(res, body);
-    const name = textAt(body.name, 'name', MAX_NAME);
+    // The name is the subject line of every invitation mail the organization sends.
+    const name = textAt(body.name, 'name', MAX_NAME, 'shown');
     if (isRefusal(name)) return sendRefusal(res, name);
     const created = await organizations.create(callerOf(res), name, eventContext(req, asUser(res), now()));
     if (isRefusal(created)) return sendRefusal(res, created);

@@ -3,7 +3,7 @@ import { createManifest } from '../../../src/commands/manifests/create-manifest.
 import type { SlotDraft } from '../../../src/commands/manifests/manifest-state.js';
 import { publishManifestVersion } from '../../../src/commands/manifests/publish-manifest-version.js';
 import type { ManifestPublished, Slot } from '../../../src/events/manifest-events.js';
-import { retentionProblem } from '../../../src/organizations/retention.js';
+import { retentionMs, retentionProblem } from '../../../src/organizations/retention.js';
 import { specFor } from '../../support/given.js';
 
 const now = new Date('2026-11-22T10:00:00.000Z');
@@ -59,11 +59,21 @@ describe('manifests (contract 3)', () => {
   });
 });
 
-describe('retention (contract 0: ISO 8601 durations, smallest PT1S)', () => {
+describe('retention (contract 0: ISO 8601 durations, smallest PT1S; contract 9: at most 100 years)', () => {
   it('accepts whole-unit durations of at least a second', () => {
     for (const d of ['PT1S', 'PT2S', 'P365D', 'P1Y2M', 'P2W', 'P1DT12H', 'PT90M', 'P0DT1S']) expect(retentionProblem(d), d).to.equal(null);
   });
   it('refuses zero, fractions, lower case, empty parts and other text', () => {
     for (const d of ['PT0S', 'P0D', 'PT0.5S', 'p1d', 'P', 'PT', 'P1DT', '1D', 'P1H', 'P-1D', ' P1D', '']) expect(retentionProblem(d), d).to.be.a('string');
+  });
+  it('accepts up to 100 years, counting 365-day years and 30-day months, and refuses anything longer', () => {
+    for (const d of ['P100Y', 'P36500D', 'P1216M', 'P99Y365D', 'P5214W', 'PT876000H']) expect(retentionProblem(d), d).to.equal(null);
+    for (const d of ['P101Y', 'P100YT1S', 'P36501D', 'P1217M', 'P5215W', 'P36500DT1S', 'P999999999Y', 'P999999999Y999999999M999999999W']) {
+      expect(retentionProblem(d), d).to.contain('at most 100 years');
+    }
+  });
+  it('reads a retention published before the bound as the longest one allowed, which fits a bigint column', () => {
+    expect(retentionMs('P100Y')).to.equal(100 * 365 * 86_400_000);
+    expect(retentionMs('P999999999Y')).to.equal(retentionMs('P100Y'));
   });
 });
