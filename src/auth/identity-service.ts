@@ -11,6 +11,7 @@ import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { identityStreams as streams } from '../events/identity-events.js';
+import type { ClientAddress } from '../limits/client-address.js';
 import type { Email } from './email.js';
 import { isUuid } from '../ids.js';
 import { identitySql as q } from './identity-queries.js';
@@ -42,13 +43,13 @@ export type IdentityDeps = CommandDeps & {
 export class IdentityService {
   constructor(private readonly deps: IdentityDeps) {}
 
-  sendLoginCode(email: Email): Promise<Refusal | null> {
-    return this.deps.otp.send(email, 'login');
+  sendLoginCode(email: Email, client: ClientAddress): Promise<Refusal | null> {
+    return this.deps.otp.send(email, 'login', client);
   }
 
   /** A right code allocates the identity on first use, starts a session and signs its token. */
-  async verifyLogin(email: Email, code: string, context: (actor: EventContext['actor']) => EventContext): Promise<(SessionToken & { isNewUser: boolean }) | Refusal> {
-    const wrong = await this.deps.otp.verify(email, 'login', code);
+  async verifyLogin(email: Email, code: string, client: ClientAddress, context: (actor: EventContext['actor']) => EventContext): Promise<(SessionToken & { isNewUser: boolean }) | Refusal> {
+    const wrong = await this.deps.otp.verify(email, 'login', code, client);
     if (wrong) return wrong;
     const claimed = await handle(this.deps, streams.email(this.deps.secrets.subject(email)), claimEmail,
       { email, newIdentityId: randomUUID() }, { context: context({ kind: 'system', id: 'login' }) });
@@ -74,12 +75,12 @@ export class IdentityService {
     return { token, expiresAt };
   }
 
-  sendEmailVerification(caller: Caller, email: Email): Promise<Refusal | null> {
-    return this.deps.otp.send(email, `verify-email:${caller.identityId}`);
+  sendEmailVerification(caller: Caller, email: Email, client: ClientAddress): Promise<Refusal | null> {
+    return this.deps.otp.send(email, `verify-email:${caller.identityId}`, client);
   }
 
-  async confirmEmailVerification(caller: Caller, email: Email, code: string, context: EventContext): Promise<Refusal | null> {
-    const wrong = await this.deps.otp.verify(email, `verify-email:${caller.identityId}`, code);
+  async confirmEmailVerification(caller: Caller, email: Email, code: string, client: ClientAddress, context: EventContext): Promise<Refusal | null> {
+    const wrong = await this.deps.otp.verify(email, `verify-email:${caller.identityId}`, code, client);
     if (wrong) return wrong;
     const done = await handle(this.deps, streams.user(caller.identityId), verifySecondaryEmail,
       { identityId: caller.identityId, email, sessionId: caller.sessionId }, { context });

@@ -3,6 +3,7 @@ import type { CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/index.js';
+import type { InvitationAllowance } from './invitation-allowance.js';
 import { OrgRequests } from './org-requests.js';
 import { ParticipantAliases } from './participant-alias.js';
 import { PersonRequests } from './person-requests.js';
@@ -10,6 +11,7 @@ import { RecordReader } from './request-records.js';
 import { RequestReads } from './request-reads.js';
 
 export type { GrantInput } from './grant-check.js';
+export { InvitationAllowance, type InvitationLimits } from './invitation-allowance.js';
 export type { RequestDetail, SendInput } from './org-requests.js';
 export type { StateChange } from './person-requests.js';
 export type { PersonRequest, RequestSummary } from './request-view.js';
@@ -18,6 +20,8 @@ export { OrgRequests, ParticipantAliases, PersonRequests };
 export type RequestPlaneDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
   readonly mailer: Mailer;
+  /** Takes a slot for each invitation before it is written (INVITES_PER_*_PER_DAY). */
+  readonly invitations: InvitationAllowance;
   readonly logger: Logger;
   readonly now: () => Date;
   /** The alias key's root: the service vault's data key, so aliases survive restarts and rotations. */
@@ -31,7 +35,7 @@ export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
   const reads = new RequestReads(deps.readModels);
   const records = new RecordReader(deps.readModels, new ParticipantAliases(deps.aliasRootKey));
   return {
-    org: new OrgRequests({ ...commands, readModels: deps.readModels, reads, records, mailer: deps.mailer, logger: deps.logger, now: deps.now }),
+    org: new OrgRequests({ ...commands, readModels: deps.readModels, reads, records, mailer: deps.mailer, invitations: deps.invitations, logger: deps.logger, now: deps.now }),
     person: new PersonRequests({ ...commands, readModels: deps.readModels, reads, now: deps.now }),
   };
 }

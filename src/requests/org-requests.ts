@@ -11,6 +11,8 @@ import { requestStream } from '../events/request-events.js';
 import type { Logger } from '../logger.js';
 import { MailUnavailableError, type Mailer } from '../mail/index.js';
 import type { Member } from '../organizations/index.js';
+import type { InvitationAllowance } from './invitation-allowance.js';
+import { invitationMail } from './invitation-mail.js';
 import { requestSql as q } from './request-queries.js';
 import type { RequestReads } from './request-reads.js';
 import type { RecordReader, RecordEntry } from './request-records.js';
@@ -31,6 +33,7 @@ export type OrgRequestDeps = CommandDeps & {
   readonly reads: RequestReads;
   readonly records: RecordReader;
   readonly mailer: Mailer;
+  readonly invitations: InvitationAllowance;
   readonly logger: Logger;
   readonly now: () => Date;
 };
@@ -50,11 +53,16 @@ export class OrgRequests {
       : undefined;
     if (!head || head.organization_id !== member.organizationId) return refuse('not_found', 'no such manifest');
     const requestId = randomUUID();
+    const limited = await this.deps.invitations.reserve(member, recipientEmail, requestId);
+    if (limited) return limited;
     const done = await handle(this.deps, requestStream(requestId), sendRequest, {
       requestId, organizationId: member.organizationId, manifestId, manifestVersion: head.latest_version, recipientEmail,
       invitationExpiresAt: input.invitationExpiresAt, initiatedBy: 'org', initiatingClientId: null, now: this.deps.now(),
     }, { context });
-    if (isRefusal(done)) return done;
+    if (isRefusal(done)) {
+      await this.deps.invitations.release(requestId);
+      return done;
+    }
     const row = await this.deps.reads.oneOfOrganization(member.organizationId, requestId);
     if (!row) throw new Error('a sent request is missing from the read model');
     await this.invite(recipientEmail, row.organization_name, row.manifest_name);
@@ -97,8 +105,7 @@ export class OrgRequests {
    */
   private async invite(to: string, organizationName: string, manifestName: string): Promise<void> {
     try {
-      await this.deps.mailer.send({ to, subject: `${organizationName} asks you to share data`,
-        text: `${organizationName} invites you to share data for "${manifestName}". Sign in to review the request.` });
+      await this.deps.mailer.send(invitationMail(to, organizationName, manifestName));
     } catch (e) {
       if (!(e instanceof MailUnavailableError)) throw e;
       this.deps.logger.warn({ reason: e.reason }, 'invitation mail could not be handed over');

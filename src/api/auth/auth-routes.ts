@@ -3,6 +3,7 @@ import { normalizeEmail, type Email } from '../../auth/email.js';
 import type { IdentityService } from '../../auth/identity-service.js';
 import { isRefusal, type Refusal } from '../../commands/refusal.js';
 import type { Actor } from '../../events/envelope.js';
+import { clientAddress } from '../../limits/client-address.js';
 import { exactTextAt, fieldOf } from '../fields.js';
 import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
@@ -19,7 +20,7 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
   router.post('/auth/send-otp', async (req, res) => {
     const email = emailFrom(req.body);
     if (isRefusal(email)) return sendRefusal(res, email);
-    const refused = await identities.sendLoginCode(email);
+    const refused = await identities.sendLoginCode(email, clientAddress(req.ip));
     // Known and unknown addresses get this same answer: nothing tells whether an account exists.
     if (refused) return sendRefusal(res, refused);
     res.json({ success: true });
@@ -28,29 +29,29 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
   router.post('/auth/verify-otp', async (req, res) => {
     const input = emailAndCode(req.body);
     if (isRefusal(input)) return sendRefusal(res, input);
-    const result = await identities.verifyLogin(input.email, input.code, (actor) => eventContext(req, actor, now()));
+    const result = await identities.verifyLogin(input.email, input.code, clientAddress(req.ip), (actor) => eventContext(req, actor, now()));
     if (isRefusal(result)) return sendRefusal(res, result);
     res.json(result);
   });
 
-  router.post('/auth/renew', auth.require('user'), async (req, res) => {
+  router.post('/auth/renew', auth.require('user', { beforeRegister: true }), async (req, res) => {
     const result = await identities.renew(callerOf(res), eventContext(req, actorOf(res), now()));
     if (isRefusal(result)) return sendRefusal(res, result);
     res.json(result);
   });
 
-  router.post('/auth/verify-email/send', auth.require('user'), async (req, res) => {
+  router.post('/auth/verify-email/send', auth.require('user', { beforeRegister: true }), async (req, res) => {
     const email = emailFrom(req.body);
     if (isRefusal(email)) return sendRefusal(res, email);
-    const refused = await identities.sendEmailVerification(callerOf(res), email);
+    const refused = await identities.sendEmailVerification(callerOf(res), email, clientAddress(req.ip));
     if (refused) return sendRefusal(res, refused);
     res.json({ success: true });
   });
 
-  router.post('/auth/verify-email/confirm', auth.require('user'), async (req: Request, res) => {
+  router.post('/auth/verify-email/confirm', auth.require('user', { beforeRegister: true }), async (req: Request, res) => {
     const input = emailAndCode(req.body);
     if (isRefusal(input)) return sendRefusal(res, input);
-    const refused = await identities.confirmEmailVerification(callerOf(res), input.email, input.code, eventContext(req, actorOf(res), now()));
+    const refused = await identities.confirmEmailVerification(callerOf(res), input.email, input.code, clientAddress(req.ip), eventContext(req, actorOf(res), now()));
     if (refused) return sendRefusal(res, refused);
     res.json({ verified: true });
   });
@@ -58,17 +59,21 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
   return router;
 }
 
-function emailFrom(body: unknown) {
-  const raw = exactTextAt(fieldOf(body, 'email'), 'email', MAX_EMAIL);
-  return isRefusal(raw) ? raw : normalizeEmail(raw);
+/**
+ * Contract §8: a malformed address is 400 invalid_email, one with control characters too
+ * (normalizeEmail refuses them); only a missing, non-string or overlong field is invalid_request.
+ */
+function emailFrom(body: unknown): Email | Refusal {
+  const raw = fieldOf(body, 'email');
+  if (typeof raw === 'string' && raw.length <= MAX_EMAIL) return normalizeEmail(raw);
+  const refused = exactTextAt(raw, 'email', MAX_EMAIL);
+  return isRefusal(refused) ? refused : normalizeEmail(refused);
 }
 
 function emailAndCode(body: unknown): { email: Email; code: string } | Refusal {
-  const rawEmail = exactTextAt(fieldOf(body, 'email'), 'email', MAX_EMAIL);
-  if (isRefusal(rawEmail)) return rawEmail;
+  const email = emailFrom(body);
+  if (isRefusal(email)) return email;
   const code = exactTextAt(fieldOf(body, 'code'), 'code', MAX_CODE);
   if (isRefusal(code)) return code;
-  const email = normalizeEmail(rawEmail);
-  if (isRefusal(email)) return email;
   return { email, code };
 }

@@ -15,9 +15,21 @@ declare global {
   }
 }
 
+export type RequireOptions = {
+  /**
+   * Contract §1: before user.register a user token may call only the auth routes, register and me;
+   * every other user route refuses it with 403. Routes opt out of that rule here, by name, so a
+   * new route cannot forget it.
+   */
+  readonly beforeRegister?: boolean;
+};
+
 export type Authenticator = {
-  /** Middleware: 401 unauthenticated unless a valid token of `audience` with a live session comes along. */
-  require(audience: Audience): RequestHandler;
+  /**
+   * Middleware: 401 unauthenticated unless a valid token of `audience` with a live session comes
+   * along; then, for user tokens, 403 forbidden until the caller registered (unless `beforeRegister`).
+   */
+  require(audience: Audience, options?: RequireOptions): RequestHandler;
   /** The same check for a bare header (GraphQL, streaming routes). */
   check<A extends Audience>(authorization: string | undefined, audience: A): Promise<{ caller: Caller; claims: ClaimsFor<A> } | null>;
 };
@@ -39,10 +51,13 @@ export function authenticator(verifier: TokenVerifier, identities: IdentityServi
   };
   return {
     check,
-    require: (audience) => async (req: Request, res: Response, next: NextFunction) => {
+    require: (audience, options = {}) => async (req: Request, res: Response, next: NextFunction) => {
       try {
         const ok = await check(req.get('authorization'), audience);
         if (!ok) return sendRefusal(res, refuse('unauthenticated', 'a valid access token is required'));
+        if (audience === 'user' && !options.beforeRegister && !(await identities.isRegistered(ok.caller))) {
+          return sendRefusal(res, refuse('forbidden', 'register first: call user.register before anything else'));
+        }
         res.locals.caller = ok.caller;
         res.locals.claims = ok.claims;
         next();

@@ -6,7 +6,7 @@ import type { OrgRequests, SendInput } from '../../requests/index.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
-import { objectAt, textAt } from '../fields.js';
+import { objectAt, textAt, timestampAt } from '../fields.js';
 import { memberOf } from './org-access.js';
 
 /** Spec §4.3 list and detail, contract §4 send and cancel. Reads never append (no receipt, spec §6). */
@@ -54,6 +54,7 @@ function sendBody(body: unknown): SendInput | ReturnType<typeof refuse> {
   if (isRefusal(recipientEmail)) return recipientEmail;
   const until = fields.invitationExpiresAt;
   if (until === undefined || until === null) return { manifestId, recipientEmail, invitationExpiresAt: null };
-  if (typeof until !== 'string' || Number.isNaN(Date.parse(until))) return refuse('invalid_request', 'invitationExpiresAt must be an ISO 8601 timestamp');
-  return { manifestId, recipientEmail, invitationExpiresAt: until };
+  const invitationExpiresAt = timestampAt(until, 'invitationExpiresAt');
+  if (isRefusal(invitationExpiresAt)) return invitationExpiresAt;
+  return { manifestId, recipientEmail, invitationExpiresAt };
 }

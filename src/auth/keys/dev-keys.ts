@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE, privateDir } from '../../data-dir.js';
 import { generatePrivateJwk } from './generate.js';
 import { serializeJwkSet } from './jwk-set.js';
 import { generateMasterKey } from './master-key.js';
@@ -20,13 +21,13 @@ export async function loadOrCreateDevKeys(dataDir: string): Promise<DevKeys & { 
   const existing = await readDevKeys(path);
   if (existing) return { ...existing, path, created: false };
 
-  await mkdir(dataDir, { recursive: true });
+  await privateDir(dataDir);
   const keys: DevKeys = { jwtPrivateKey: serializeJwkSet([await generatePrivateJwk()]), masterKey: generateMasterKey().toString('base64') };
   const body = `${JSON.stringify({ note: 'development keys: never use in production', jwtPrivateKey: JSON.parse(keys.jwtPrivateKey) as unknown, masterKey: keys.masterKey }, null, 2)}\n`;
   // Written aside, then linked into place: link fails if the file already exists, so two
   // processes starting together agree on one set of keys and nobody reads a half-written file.
   const temp = `${path}.${randomUUID()}.tmp`;
-  await writeFile(temp, body, { mode: 0o600, flag: 'wx' });
+  await writeFile(temp, body, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   try {
     await link(temp, path);
   } catch (e) {

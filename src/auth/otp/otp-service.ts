@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { refuse, type Refusal } from '../../commands/refusal.js';
-import type { SqlDb, SqlExecutor } from '../../db/sql.js';
+import type { SqlDb } from '../../db/sql.js';
+import type { ClientAddress } from '../../limits/client-address.js';
+import type { Limit, SlidingWindows } from '../../limits/sliding-windows.js';
 import { MailUnavailableError, type Mailer } from '../../mail/index.js';
 import type { Email } from '../email.js';
 import { generateCode, hasCodeShape } from './code.js';
 import { otpSql as q } from './otp-queries.js';
 import { OtpSecrets } from './secrets.js';
 
-/** Spec §8 limits, and the daily failure cap the issue adds. */
+/** Spec §8 limits, and the windows of the limits the settings give. */
 export const OTP_LIMITS = {
   sendsPerHour: 3,
   codeLifetimeMs: 15 * 60_000,
@@ -17,20 +19,27 @@ export const OTP_LIMITS = {
   failureWindowMs: 24 * 60 * 60_000,
 } as const;
 
+type OtpLimit = Limit & { readonly message: string };
+
 /** 'login', or proving control of a secondary address for one identity. */
 export type OtpPurpose = 'login' | `verify-email:${string}`;
 
 export type OtpDeps = {
   readonly db: SqlDb;
+  readonly windows: SlidingWindows;
   readonly secrets: OtpSecrets;
   readonly mailer: Mailer;
   readonly now: () => Date;
-  /** Failed verifications per address per day before every verify is refused (OTP_DAILY_FAILURE_CAP). */
+  /** Failed verifications of sent codes per address per day before every verify is refused (OTP_DAILY_FAILURE_CAP). */
   readonly dailyFailureCap: number;
+  /** Codes one client address may have sent per hour, to any addresses (OTP_SENDS_PER_CLIENT_PER_HOUR). */
+  readonly sendsPerClientPerHour: number;
+  /** Failed verifications one client address may make per hour (OTP_FAILURES_PER_CLIENT_PER_HOUR). */
+  readonly failuresPerClientPerHour: number;
 };
 
 /**
- * Email one-time codes. Every limit lives in the database under a per-address row lock, so it
+ * Email one-time codes. Every limit lives in the database under row locks (src/limits), so it
  * holds across restarts, instances and concurrent calls. Known and unknown addresses take the
  * same path: nothing here knows whether an account exists.
  */
@@ -42,20 +51,19 @@ export class OtpService {
     return new OtpService(deps);
   }
 
-  async send(email: Email, purpose: OtpPurpose): Promise<Refusal | null> {
-    const { db, secrets, mailer, now } = this.deps;
+  async send(email: Email, purpose: OtpPurpose, client: ClientAddress): Promise<Refusal | null> {
+    const { db, windows, secrets, mailer, now } = this.deps;
     const subject = secrets.subject(email);
     const code = generateCode();
     const sendId = randomUUID();
     const at = now();
+    const sendLimits: OtpLimit[] = [
+      { bucket: `otp-send:${subject}`, max: OTP_LIMITS.sendsPerHour, windowMs: OTP_LIMITS.windowMs, message: 'too many codes sent to this address; try again later' },
+      { bucket: `otp-send-client:${client}`, max: this.deps.sendsPerClientPerHour, windowMs: OTP_LIMITS.windowMs, message: 'too many codes requested from this network address; try again later' },
+    ];
     const reserved = await db.transaction(async (tx) => {
-      await lockSubject(tx, subject);
-      const windowStart = new Date(at.getTime() - OTP_LIMITS.windowMs);
-      const sends = (await tx.query<{ n: number; oldest: Date | string | null }>(q.sendsSince, [subject, windowStart])).rows[0]!;
-      if (sends.n >= OTP_LIMITS.sendsPerHour) {
-        return refuse('rate_limited', 'too many codes sent to this address; try again later', secondsUntil(sends.oldest, OTP_LIMITS.windowMs, at));
-      }
-      await tx.query(q.recordSend, [sendId, subject, at]);
+      const blocked = await windows.take(tx, sendLimits, sendId, at);
+      if (blocked) return refuse('rate_limited', blocked.limit.message, blocked.retryAfter);
       await tx.query(q.replaceCode, [subject, purpose, secrets.codeHash(subject, purpose, code), sendId, new Date(at.getTime() + OTP_LIMITS.codeLifetimeMs)]);
       return null;
     });
@@ -67,55 +75,48 @@ export class OtpService {
       if (!(e instanceof MailUnavailableError)) throw e;
       await db.transaction(async (tx) => {
         await tx.query(q.forgetCode, [sendId]);
-        await tx.query(q.forgetSend, [sendId]);
+        await windows.forget(tx, sendId);
       });
       return refuse('email_unavailable', 'the email service is unavailable; try again later');
     }
   }
 
   /** Null when the code is right; then it is used up. */
-  async verify(email: Email, purpose: OtpPurpose, code: string): Promise<Refusal | null> {
-    const { db, secrets, now, dailyFailureCap } = this.deps;
+  async verify(email: Email, purpose: OtpPurpose, code: string, client: ClientAddress): Promise<Refusal | null> {
+    const { db, windows, secrets, now } = this.deps;
     const subject = secrets.subject(email);
     const at = now();
+    const perAddress: OtpLimit = { bucket: `otp-failure:${subject}`, max: this.deps.dailyFailureCap, windowMs: OTP_LIMITS.failureWindowMs, message: 'too many failed attempts for this address; try again later' };
+    const perClient: OtpLimit = { bucket: `otp-failure-client:${client}`, max: this.deps.failuresPerClientPerHour, windowMs: OTP_LIMITS.windowMs, message: 'too many failed attempts from this network address; try again later' };
     // Hash before taking the lock, and for every input, so timing says nothing about the row.
     const offered = secrets.codeHash(subject, purpose, hasCodeShape(code) ? code : '\u0000invalid');
     return db.transaction(async (tx) => {
-      await lockSubject(tx, subject);
-      const dayStart = new Date(at.getTime() - OTP_LIMITS.failureWindowMs);
-      const failures = (await tx.query<{ n: number; oldest: Date | string | null }>(q.failuresSince, [subject, dayStart])).rows[0]!;
-      if (failures.n >= dailyFailureCap) {
-        return refuse('too_many_attempts', 'too many failed attempts for this address; try again later', secondsUntil(failures.oldest, OTP_LIMITS.failureWindowMs, at));
-      }
+      const blocked = await windows.check(tx, [perAddress, perClient], at);
+      if (blocked) return refuse('too_many_attempts', blocked.limit.message, blocked.retryAfter);
       const row = (await tx.query<{ code_hash: string; expires_at: Date | string; attempts: number; used_at: unknown }>(q.lockCode, [subject, purpose])).rows[0];
-      const wrong = async () => {
-        await tx.query(q.recordFailure, [subject, at]);
+      const wrong = async (countedAgainst: OtpLimit[]) => {
+        await windows.record(tx, countedAgainst, randomUUID(), at);
         return refuse('invalid_code', 'the code is invalid or has expired');
       };
-      if (!row || row.used_at !== null || new Date(row.expires_at).getTime() <= at.getTime()) return wrong();
+      // Without a live code nothing can be guessed, and counting it against the address would let
+      // anyone lock anyone out: it counts against the caller's network address only.
+      if (!row || row.used_at !== null || new Date(row.expires_at).getTime() <= at.getTime()) return wrong([perClient]);
       if (row.attempts >= OTP_LIMITS.attemptsPerCode) {
-        return refuse('too_many_attempts', 'too many attempts for this code; request a new one', secondsUntil(row.expires_at, 0, at));
+        return refuse('too_many_attempts', 'too many attempts for this code; request a new one', secondsUntil(row.expires_at, at));
       }
       // Counted before the compare, under the lock: concurrent guesses cannot exceed the limit.
       await tx.query(q.countAttempt, [subject, purpose]);
-      if (!hasCodeShape(code) || !OtpSecrets.matches(row.code_hash, offered)) return wrong();
+      if (!hasCodeShape(code) || !OtpSecrets.matches(row.code_hash, offered)) return wrong([perAddress, perClient]);
       await tx.query(q.markUsed, [subject, purpose, at]);
       return null;
     });
   }
 
-  /** Deletes rows that can no longer affect a limit (run now and then). */
+  /** Deletes codes that can no longer be used (run now and then); limit rows go as their buckets are used. */
   async prune(): Promise<void> {
     const at = this.deps.now().getTime();
-    await this.deps.db.query(q.pruneSends, [new Date(at - OTP_LIMITS.windowMs)]);
-    await this.deps.db.query(q.pruneFailures, [new Date(at - OTP_LIMITS.failureWindowMs)]);
     await this.deps.db.query(q.pruneCodes, [new Date(at - OTP_LIMITS.codeLifetimeMs)]);
   }
-}
-
-async function lockSubject(tx: SqlExecutor, subject: string): Promise<void> {
-  await tx.query(q.ensureSubject, [subject]);
-  await tx.query(q.lockSubject, [subject]);
 }
 
 /** The code is the mail's only 6-digit number (contract §1). */
@@ -123,7 +124,6 @@ function mailText(code: string): string {
   return `Your one-time code is ${code}\n\nIt expires in fifteen minutes and works once. If you did not ask for it, ignore this mail.\n`;
 }
 
-function secondsUntil(from: Date | string | null, windowMs: number, now: Date): number {
-  if (from === null) return 1;
-  return Math.max(1, Math.ceil((new Date(from).getTime() + windowMs - now.getTime()) / 1000));
+function secondsUntil(until: Date | string, now: Date): number {
+  return Math.max(1, Math.ceil((new Date(until).getTime() - now.getTime()) / 1000));
 }

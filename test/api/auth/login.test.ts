@@ -51,6 +51,8 @@ describe(`login and sessions over HTTP (spec 4.1, 7, 8; ${mainBackend})`, functi
     it('400 invalid_email for a malformed address, 400 invalid_request for a missing or non-string one', async () => {
       expect(problem(await api.post('/auth/send-otp', { email: 'not-an-address' }))).to.include({ status: 400, code: 'invalid_email', type: 'application/problem+json' });
       expect(problem(await api.post('/auth/send-otp', { email: 'a\u200b@x.com' }))).to.include({ status: 400, code: 'invalid_email' });
+      expect(problem(await api.post('/auth/send-otp', { email: 'a\u0000b@x.com' }))).to.include({ status: 400, code: 'invalid_email' });
+      expect(problem(await api.post('/auth/verify-otp', { email: 'a\u0007b@x.com', code: '123456' }))).to.include({ status: 400, code: 'invalid_email' });
       expect(problem(await api.post('/auth/send-otp', {}))).to.include({ status: 400, code: 'invalid_request' });
       expect(problem(await api.post('/auth/send-otp', { email: 42 }))).to.include({ status: 400, code: 'invalid_request' });
       expect(problem(await api.post('/auth/send-otp', { email: `${'a'.repeat(400)}@x.com` }))).to.include({ status: 400, code: 'invalid_request' });

@@ -5,6 +5,8 @@ import type { Email } from '../../../src/auth/email.js';
 import { generateCode, hasCodeShape } from '../../../src/auth/otp/code.js';
 import { OTP_LIMITS, OtpService } from '../../../src/auth/otp/otp-service.js';
 import { OtpSecrets } from '../../../src/auth/otp/secrets.js';
+import { clientAddress } from '../../../src/limits/client-address.js';
+import { SlidingWindows } from '../../../src/limits/sliding-windows.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../../support/databases.js';
 import { RecordingMailer, TestClock } from '../../support/recording-mailer.js';
 
@@ -12,6 +14,7 @@ const MIN = 60_000;
 let n = 0;
 const freshEmail = () => `person${++n}.${randomBytes(3).toString('hex')}@example.com` as Email;
 const code = (r: Refusal | null) => (r === null ? 'ok' : r.code);
+const CLIENT = clientAddress('192.0.2.1');
 
 describe(`one-time codes (spec 4.1, 8; ${mainBackend})`, function () {
   this.timeout(60_000);
@@ -20,7 +23,11 @@ describe(`one-time codes (spec 4.1, 8; ${mainBackend})`, function () {
   let clock: TestClock;
   let otp: OtpService;
   const secrets = new OtpSecrets(randomBytes(32));
-  const open = (cap = 20) => OtpService.open({ db: t.db, secrets, mailer, now: clock.now, dailyFailureCap: cap });
+  const rootKey = randomBytes(32);
+  const open = async (cap = 20) => OtpService.open({
+    db: t.db, windows: await SlidingWindows.open(t.db, rootKey), secrets, mailer, now: clock.now,
+    dailyFailureCap: cap, sendsPerClientPerHour: 1000, failuresPerClientPerHour: 1000,
+  });
 
   before(async () => { t = await openTestDatabase(); });
   after(() => t.drop());
@@ -32,15 +39,15 @@ describe(`one-time codes (spec 4.1, 8; ${mainBackend})`, function () {
 
   it('a mailed code logs in once and never twice', async () => {
     const email = freshEmail();
-    expect(await otp.send(email, 'login')).to.equal(null);
+    expect(await otp.send(email, 'login', CLIENT)).to.equal(null);
     const c = mailer.lastCodeFor(email);
-    expect(await otp.verify(email, 'login', c)).to.equal(null);
-    expect(code(await otp.verify(email, 'login', c))).to.equal('invalid_code');
+    expect(await otp.verify(email, 'login', c, CLIENT)).to.equal(null);
+    expect(code(await otp.verify(email, 'login', c, CLIENT))).to.equal('invalid_code');
   });
 
   it('the mail holds the 6-digit code and no other 6-digit number', async () => {
     const email = freshEmail();
-    await otp.send(email, 'login');
+    await otp.send(email, 'login', CLIENT);
     expect(mailer.sent[0]!.text.match(/\d{6}/g)).to.have.length(1);
   });
 
@@ -56,20 +63,20 @@ describe(`one-time codes (spec 4.1, 8; ${mainBackend})`, function () {
   it('the fourth send within an hour answers rate_limited with Retry-After; an hour later it sends again', async () => {
     const email = freshEmail();
     for (let i = 0; i < 3; i++) {
-      expect(await otp.send(email, 'login')).to.equal(null);
+      expect(await otp.send(email, 'login', CLIENT)).to.equal(null);
       clock.advance(10 * MIN);
     }
-    const fourth = await otp.send(email, 'login');
+    const fourth = await otp.send(email, 'login', CLIENT);
     expect(code(fourth)).to.equal('rate_limited');
     expect(fourth!.retryAfter).to.equal(30 * 60);
     clock.advance(30 * MIN);
-    expect(await otp.send(email, 'login')).to.equal(null);
+    expect(await otp.send(email, 'login', CLIENT)).to.equal(null);
     expect(mailer.sent).to.have.length(4);
   });
 
   it('ten parallel sends for one address send exactly three mails', async () => {
     const email = freshEmail();
-    const results = await Promise.all(Array.from({ length: 10 }, () => otp.send(email, 'login')));
+    const results = await Promise.all(Array.from({ length: 10 }, () => otp.send(email, 'login', CLIENT)));
     expect(results.filter((r) => r === null)).to.have.length(3);
     expect(results.filter((r) => r?.code === 'rate_limited')).to.have.length(7);
     expect(mailer.sent.filter((m) => m.to === email)).to.have.length(3);
@@ -77,68 +84,68 @@ describe(`one-time codes (spec 4.1, 8; ${mainBackend})`, function () {
 
   it('limits hold across a restart (a new service instance on the same database)', async () => {
     const email = freshEmail();
-    for (let i = 0; i < 3; i++) await otp.send(email, 'login');
+    for (let i = 0; i < 3; i++) await otp.send(email, 'login', CLIENT);
     const restarted = await open();
-    expect(code(await restarted.send(email, 'login'))).to.equal('rate_limited');
+    expect(code(await restarted.send(email, 'login', CLIENT))).to.equal('rate_limited');
   });
 
   it('a code expires after 15 minutes', async () => {
     const [a, b] = [freshEmail(), freshEmail()];
-    await otp.send(a, 'login');
-    await otp.send(b, 'login');
+    await otp.send(a, 'login', CLIENT);
+    await otp.send(b, 'login', CLIENT);
     clock.advance(OTP_LIMITS.codeLifetimeMs - 1000);
-    expect(await otp.verify(a, 'login', mailer.lastCodeFor(a))).to.equal(null);
+    expect(await otp.verify(a, 'login', mailer.lastCodeFor(a), CLIENT)).to.equal(null);
     clock.advance(1000);
-    expect(code(await otp.verify(b, 'login', mailer.lastCodeFor(b)))).to.equal('invalid_code');
+    expect(code(await otp.verify(b, 'login', mailer.lastCodeFor(b), CLIENT))).to.equal('invalid_code');
   });
 
   it('a new send makes the previous code fail', async () => {
     const email = freshEmail();
-    await otp.send(email, 'login');
+    await otp.send(email, 'login', CLIENT);
     const first = mailer.lastCodeFor(email);
-    await otp.send(email, 'login');
+    await otp.send(email, 'login', CLIENT);
     const second = mailer.lastCodeFor(email);
     if (first === second) return; // one chance in a million: nothing to tell apart
-    expect(code(await otp.verify(email, 'login', first))).to.equal('invalid_code');
-    expect(await otp.verify(email, 'login', second)).to.equal(null);
+    expect(code(await otp.verify(email, 'login', first, CLIENT))).to.equal('invalid_code');
+    expect(await otp.verify(email, 'login', second, CLIENT)).to.equal(null);
   });
 
   it('five wrong tries answer invalid_code; from the sixth even the right code is too_many_attempts', async () => {
     const email = freshEmail();
-    await otp.send(email, 'login');
+    await otp.send(email, 'login', CLIENT);
     const right = mailer.lastCodeFor(email);
     const wrong = right === '000000' ? '000001' : '000000';
-    for (let i = 0; i < 5; i++) expect(code(await otp.verify(email, 'login', wrong))).to.equal('invalid_code');
-    const sixth = await otp.verify(email, 'login', right);
+    for (let i = 0; i < 5; i++) expect(code(await otp.verify(email, 'login', wrong, CLIENT))).to.equal('invalid_code');
+    const sixth = await otp.verify(email, 'login', right, CLIENT);
     expect(code(sixth)).to.equal('too_many_attempts');
     expect(sixth!.retryAfter).to.be.greaterThan(0);
   });
 
   it('concurrent wrong guesses cannot exceed five attempts', async () => {
     const email = freshEmail();
-    await otp.send(email, 'login');
+    await otp.send(email, 'login', CLIENT);
     const right = mailer.lastCodeFor(email);
     const guesses = Array.from({ length: 12 }, (_, i) => String(i).padStart(6, '0')).filter((g) => g !== right).slice(0, 10);
-    const results = await Promise.all(guesses.map((g) => otp.verify(email, 'login', g)));
+    const results = await Promise.all(guesses.map((g) => otp.verify(email, 'login', g, CLIENT)));
     expect(results.filter((r) => r?.code === 'invalid_code')).to.have.length(5);
     expect(results.filter((r) => r?.code === 'too_many_attempts')).to.have.length(5);
   });
 
   it('of two concurrent correct verifies exactly one wins', async () => {
     const email = freshEmail();
-    await otp.send(email, 'login');
+    await otp.send(email, 'login', CLIENT);
     const c = mailer.lastCodeFor(email);
-    const results = await Promise.all([otp.verify(email, 'login', c), otp.verify(email, 'login', c)]);
+    const results = await Promise.all([otp.verify(email, 'login', c, CLIENT), otp.verify(email, 'login', c, CLIENT)]);
     expect(results.filter((r) => r === null)).to.have.length(1);
     expect(results.filter((r) => r?.code === 'invalid_code')).to.have.length(1);
   });
 
   it('wrong, unknown, malformed and fullwidth codes all answer the same invalid_code', async () => {
     const email = freshEmail();
-    expect(code(await otp.verify(email, 'login', '123456'))).to.equal('invalid_code');
-    await otp.send(email, 'login');
+    expect(code(await otp.verify(email, 'login', '123456', CLIENT))).to.equal('invalid_code');
+    await otp.send(email, 'login', CLIENT);
     for (const bad of ['12345', '１２３４５６', '12345a', ' 123456', '']) {
-      const r = await otp.verify(email, 'login', bad);
+      const r = await otp.verify(email, 'login', bad, CLIENT);
       expect(isRefusal(r) && r.code, bad).to.equal('invalid_code');
     }
   });
@@ -147,37 +154,49 @@ describe(`one-time codes (spec 4.1, 8; ${mainBackend})`, function () {
     otp = await open(7);
     const email = freshEmail();
     for (let round = 0; round < 2; round++) {
-      await otp.send(email, 'login');
+      await otp.send(email, 'login', CLIENT);
       const right = mailer.lastCodeFor(email);
-      for (let i = 0; i < 4; i++) await otp.verify(email, 'login', right === '999999' ? '999998' : '999999');
+      for (let i = 0; i < 4; i++) await otp.verify(email, 'login', right === '999999' ? '999998' : '999999', CLIENT);
     }
-    await otp.send(email, 'login');
-    expect(code(await otp.verify(email, 'login', mailer.lastCodeFor(email)))).to.equal('too_many_attempts');
+    await otp.send(email, 'login', CLIENT);
+    expect(code(await otp.verify(email, 'login', mailer.lastCodeFor(email), CLIENT))).to.equal('too_many_attempts');
     clock.advance(OTP_LIMITS.failureWindowMs);
-    await otp.send(email, 'login');
-    expect(await otp.verify(email, 'login', mailer.lastCodeFor(email))).to.equal(null);
+    await otp.send(email, 'login', CLIENT);
+    expect(await otp.verify(email, 'login', mailer.lastCodeFor(email), CLIENT)).to.equal(null);
+  });
+
+  it('wrong codes for an address with no live code count nothing toward its daily cap', async () => {
+    otp = await open(3);
+    const email = freshEmail();
+    for (let i = 0; i < 10; i++) expect(code(await otp.verify(email, 'login', '123456', CLIENT))).to.equal('invalid_code');
+    await otp.send(email, 'login', CLIENT);
+    const right = mailer.lastCodeFor(email);
+    expect(await otp.verify(email, 'login', right, CLIENT)).to.equal(null);
+    for (let i = 0; i < 10; i++) expect(code(await otp.verify(email, 'login', right, CLIENT))).to.equal('invalid_code');
+    await otp.send(email, 'login', CLIENT);
+    expect(await otp.verify(email, 'login', mailer.lastCodeFor(email), CLIENT)).to.equal(null);
   });
 
   it('a login code does not confirm a secondary address, nor the other way round', async () => {
     const email = freshEmail();
-    await otp.send(email, 'login');
-    expect(code(await otp.verify(email, 'verify-email:someone', mailer.lastCodeFor(email)))).to.equal('invalid_code');
+    await otp.send(email, 'login', CLIENT);
+    expect(code(await otp.verify(email, 'verify-email:someone', mailer.lastCodeFor(email), CLIENT))).to.equal('invalid_code');
   });
 
   it('when mail fails: email_unavailable, no allowance consumed, and the unsent code never works', async () => {
     const email = freshEmail();
     mailer.failing = true;
-    expect(code(await otp.send(email, 'login'))).to.equal('email_unavailable');
+    expect(code(await otp.send(email, 'login', CLIENT))).to.equal('email_unavailable');
     mailer.failing = false;
-    for (let i = 0; i < 3; i++) expect(await otp.send(email, 'login')).to.equal(null);
+    for (let i = 0; i < 3; i++) expect(await otp.send(email, 'login', CLIENT)).to.equal(null);
   });
 
   it('stores codes and addresses only as keyed hashes', async () => {
     const email = freshEmail();
-    await otp.send(email, 'login');
+    await otp.send(email, 'login', CLIENT);
     const c = mailer.lastCodeFor(email);
     const dump = JSON.stringify((await t.db.query('SELECT * FROM auth.otp_codes')).rows) +
-      JSON.stringify((await t.db.query('SELECT * FROM auth.otp_sends')).rows);
+      JSON.stringify((await t.db.query('SELECT * FROM limits.hits')).rows) + JSON.stringify((await t.db.query('SELECT * FROM limits.buckets')).rows);
     expect(dump).to.not.contain(c);
     expect(dump).to.not.contain(email);
   });

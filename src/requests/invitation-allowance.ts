@@ -1,0 +1,44 @@
+import { refuse, type Refusal } from '../commands/refusal.js';
+import type { SqlDb } from '../db/sql.js';
+import type { Limit, SlidingWindows } from '../limits/sliding-windows.js';
+import type { Member } from '../organizations/index.js';
+
+/** INVITES_PER_*_PER_DAY. */
+export type InvitationLimits = {
+  /** Per person, across every organization they belong to: founding more organizations adds nothing. */
+  readonly perMemberPerDay: number;
+  readonly perOrgPerDay: number;
+  /** Per organization and recipient address, so no one organization can mail-bomb a person. */
+  readonly perRecipientPerDay: number;
+};
+
+const DAY_MS = 24 * 60 * 60_000;
+
+type InvitationLimit = Limit & { readonly message: string };
+
+/**
+ * Invitations mail any address from the service's domain, so each one takes a slot in three
+ * sliding daily windows (member, organization, recipient) before anything is written.
+ */
+export class InvitationAllowance {
+  constructor(private readonly deps: { readonly db: SqlDb; readonly windows: SlidingWindows; readonly limits: InvitationLimits; readonly now: () => Date }) {}
+
+  /** Takes a slot for the invitation `requestId`, or answers rate_limited having taken none. */
+  reserve(member: Member, recipientEmail: string, requestId: string): Promise<Refusal | null> {
+    const { db, windows, limits, now } = this.deps;
+    const counted: InvitationLimit[] = [
+      { bucket: `invite-member:${member.identityId}`, max: limits.perMemberPerDay, windowMs: DAY_MS, message: 'you have sent too many invitations today; try again later' },
+      { bucket: `invite-org:${member.organizationId}`, max: limits.perOrgPerDay, windowMs: DAY_MS, message: 'this organization has sent too many invitations today; try again later' },
+      { bucket: `invite-recipient:${member.organizationId}:${recipientEmail}`, max: limits.perRecipientPerDay, windowMs: DAY_MS, message: 'this organization has invited this address too often today; try again later' },
+    ];
+    return db.transaction(async (tx) => {
+      const blocked = await windows.take(tx, counted, requestId, now());
+      return blocked ? refuse('rate_limited', blocked.limit.message, blocked.retryAfter) : null;
+    });
+  }
+
+  /** Gives the slot back: the invitation was refused after all, so nothing was sent. */
+  release(requestId: string): Promise<void> {
+    return this.deps.windows.forget(this.deps.db, requestId);
+  }
+}
