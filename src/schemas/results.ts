@@ -18,7 +18,10 @@ export type DataFailure = {
   readonly errors: readonly DataError[];
 };
 
-export type ValidationResult = { readonly ok: true } | SchemaFailure | DataFailure;
+/** The pool refused the job at once: too many waiting, or too many of this caller's. */
+export type ValidationBusy = { readonly ok: false; readonly code: 'BUSY'; readonly message: string };
+
+export type ValidationResult = { readonly ok: true } | SchemaFailure | DataFailure | ValidationBusy;
 
 export const TIME_BUDGET_MESSAGE = 'validation exceeded its time budget';
 export const DEPTH_BUDGET_MESSAGE = 'validation exceeded its resource budget: nesting too deep';
@@ -29,6 +32,10 @@ export function schemaInvalid(message: string): SchemaFailure {
 
 export function schemaNotFound(ref: string): SchemaFailure {
   return { ok: false, code: 'SCHEMA_NOT_FOUND', message: 'schema not found', ref };
+}
+
+export function busy(message: string): ValidationBusy {
+  return { ok: false, code: 'BUSY', message };
 }
 
 export function budgetExceeded(message: string): SchemaFailure {

@@ -15,6 +15,10 @@ export type SchemaValidatorOptions = {
   readonly budgetMs?: number;
   /** Worker threads for embedded schemas (default 2). */
   readonly poolSize?: number;
+  /** Embedded-schema jobs that may wait for a worker (default 64). */
+  readonly maxQueued?: number;
+  /** Embedded-schema jobs one caller may have waiting or running (default 4). */
+  readonly maxPerCaller?: number;
   /** Heap limit of each worker (default 256 MiB). */
   readonly maxWorkerMemoryMb?: number;
 };
@@ -44,6 +48,8 @@ export class SchemaValidator {
     this.pool = new ValidationPool({
       size: options.poolSize ?? 2,
       budgetMs: options.budgetMs ?? 2000,
+      maxQueued: options.maxQueued ?? 64,
+      maxPerCaller: options.maxPerCaller ?? 4,
       maxMemoryMb: options.maxWorkerMemoryMb ?? 256,
       init: { builtins },
     });
@@ -65,9 +71,14 @@ export class SchemaValidator {
     return this.compiler.validate(builtin.schema, data);
   }
 
-  /** Option B: data against an embedded schema, in a worker under the time budget. */
-  validateWithSchema(documentSchema: JsonValue, data: JsonValue): Promise<ValidationResult> {
-    return this.pool.run(documentSchema, data);
+  /** Option B: data against an embedded schema, in a worker under the time budget; `caller` is the identity asking. */
+  validateWithSchema(documentSchema: JsonValue, data: JsonValue, caller: string): Promise<ValidationResult> {
+    return this.pool.run(documentSchema, data, caller);
+  }
+
+  /** Resolves once every worker has started. */
+  ready(): Promise<void> {
+    return this.pool.ready();
   }
 
   close(): Promise<void> {

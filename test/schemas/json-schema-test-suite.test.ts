@@ -8,8 +8,8 @@ import type { Schema } from '../../src/schemas/dialect.js';
 import { KNOWN_WRONG_VERDICTS, MAX_KNOWN_WRONG_VERDICTS } from './known-wrong-verdicts.js';
 import { knownSchemas } from './support.js';
 
-// The official suite, pinned (see its PINNED file), beside the repository as ../shared.
-const SUITE = fileURLToPath(new URL('../../../shared/vendor/JSON-Schema-Test-Suite/', import.meta.url));
+// The official suite's data, pinned and vendored with its LICENSE (see its PINNED file).
+const SUITE = fileURLToPath(new URL('../fixtures/JSON-Schema-Test-Suite/', import.meta.url));
 const TESTS = join(SUITE, 'tests', 'draft2020-12');
 
 /** optional/format files run: the spec's four, and every other format the service asserts. */
