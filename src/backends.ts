@@ -1,6 +1,6 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from './config.js';
+import { privateDir } from './data-dir.js';
 import { PgliteDb } from './db/pglite-db.js';
 import { PostgresDb } from './db/postgres-db.js';
 import type { SqlDb } from './db/sql.js';
@@ -26,6 +26,7 @@ export async function openBackends(config: Config): Promise<Backends> {
 
 async function openEmbedded(dataDir: string): Promise<SqlDb> {
   const dir = join(dataDir, 'pgdata');
-  await mkdir(dir, { recursive: true });
+  await privateDir(dataDir);
+  await privateDir(dir);
   return PgliteDb.open(dir);
 }

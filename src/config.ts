@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 /** Everything the service reads from its environment, parsed and checked once at start. */
@@ -16,12 +17,34 @@ export type Config = {
   readonly masterKey: string | null;
   readonly orgKeyWarmSeconds: number;
   readonly maxFileBytes: number;
-  /** Failed code verifications per address per day before every verify is refused. */
+  /** Uploads one user may stream at once on an instance; each holds up to MAX_FILE_BYTES in memory. */
+  readonly maxUploadsPerUser: number;
+  /** Uploads an instance streams at once. */
+  readonly maxUploadsTotal: number;
+  /** Failed verifications of sent codes per address per day before every verify is refused. */
   readonly otpDailyFailureCap: number;
+  /** Codes one client address may have sent per hour. */
+  readonly otpSendsPerClientPerHour: number;
+  /** Failed code verifications one client address may make per hour. */
+  readonly otpFailuresPerClientPerHour: number;
+  /** Invitations one member may send per day, across all their organizations. */
+  readonly invitesPerMemberPerDay: number;
+  /** Invitations one organization may send per day. */
+  readonly invitesPerOrgPerDay: number;
+  /** Invitations one organization may send one address per day. */
+  readonly invitesPerRecipientPerDay: number;
+  /** Express's `trust proxy`: false (the socket's peer is the client), a hop count, or the proxies' addresses. */
+  readonly trustProxy: TrustProxy;
   /** Time one embedded-schema validation may take, compile included. */
   readonly validationBudgetMs: number;
+  /** Embedded-schema validations that may wait for a worker; more are refused at once. */
+  readonly validationQueueMax: number;
+  /** Embedded-schema validations one caller may have waiting or running. */
+  readonly validationMaxPerCaller: number;
   readonly logLevel: string;
 };
+
+export type TrustProxy = false | number | readonly string[];
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -39,12 +62,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const v = env[name]?.trim();
     return v ? v : null;
   };
-  const int = (name: string, fallback: number, min: number): number => {
+  const int = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
     const v = text(name);
     if (v === null) return fallback;
     const n = Number(v);
     if (!Number.isInteger(n) || n < min) {
       problems.push(`${name} must be an integer of at least ${min} (got "${v}")`);
+      return fallback;
+    }
+    if (n > max) {
+      problems.push(`${name} must be at most ${max} (got "${v}")`);
       return fallback;
     }
     return n;
@@ -80,10 +107,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: text('MAIL_FROM') ?? 'Data Sharing <no-reply@localhost>',
     jwtPrivateKey: text('JWT_PRIVATE_KEY'),
     masterKey: text('MASTER_KEY'),
-    orgKeyWarmSeconds: int('ORG_KEY_WARM_SECONDS', 43_200, 1),
+    // A window is at most 100 years (contract §9): its end must be a date every store can hold.
+    orgKeyWarmSeconds: int('ORG_KEY_WARM_SECONDS', 43_200, 1, 100 * 365 * 86_400),
     maxFileBytes: int('MAX_FILE_BYTES', 25 * 1024 * 1024, 1),
+    maxUploadsPerUser: int('MAX_UPLOADS_PER_USER', 2, 1),
+    maxUploadsTotal: int('MAX_UPLOADS_TOTAL', 8, 1),
     otpDailyFailureCap: int('OTP_DAILY_FAILURE_CAP', 20, 1),
+    otpSendsPerClientPerHour: int('OTP_SENDS_PER_CLIENT_PER_HOUR', 50, 1),
+    otpFailuresPerClientPerHour: int('OTP_FAILURES_PER_CLIENT_PER_HOUR', 20, 1),
+    invitesPerMemberPerDay: int('INVITES_PER_MEMBER_PER_DAY', 100, 1),
+    invitesPerOrgPerDay: int('INVITES_PER_ORG_PER_DAY', 500, 1),
+    invitesPerRecipientPerDay: int('INVITES_PER_RECIPIENT_PER_DAY', 5, 1),
+    trustProxy: trustProxyOf(text('TRUST_PROXY'), problems),
     validationBudgetMs: int('VALIDATION_BUDGET_MS', 2000, 10),
+    validationQueueMax: int('VALIDATION_QUEUE_MAX', 64, 1),
+    validationMaxPerCaller: int('VALIDATION_MAX_PER_CALLER', 4, 1),
     logLevel,
   };
 
@@ -98,4 +136,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: unset (or false, 0) trusts no proxy; a number trusts that many hops; otherwise a
+ * comma-separated list of proxy addresses, CIDR ranges and express's named ranges. `true` is
+ * refused: it would take the client address from whatever X-Forwarded-For a client sends.
+ */
+function trustProxyOf(value: string | null, problems: string[]): TrustProxy {
+  if (value === null || value === 'false' || value === '0') return false;
+  if (/^[0-9]+$/.test(value)) return Number(value);
+  if (value === 'true') {
+    problems.push('TRUST_PROXY=true would let any client choose its address by sending X-Forwarded-For; give the number of proxies in front of the service or their addresses');
+    return false;
+  }
+  const entries = value.split(',').map((e) => e.trim());
+  const bad = entries.filter((e) => !PROXY_RANGES.includes(e) && !isAddressOrRange(e));
+  if (bad.length) {
+    problems.push(`TRUST_PROXY must be a hop count or a list of proxy addresses, CIDR ranges or ${PROXY_RANGES.join('/')} (not "${bad.join('", "')}")`);
+    return false;
+  }
+  return entries;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  return prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }

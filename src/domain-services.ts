@@ -23,8 +23,10 @@ import type { SqlDb } from './db/sql.js';
 import type { CommandDeps } from './commands/shell.js';
 import type { EventStore } from './events/store.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './observability/metrics.js';
 import { openMailer, type Mailer } from './mail/index.js';
-import { openRequestPlane } from './requests/index.js';
+import { InvitationAllowance, openRequestPlane } from './requests/index.js';
+import { SlidingWindows } from './limits/sliding-windows.js';
 
 export type DomainDeps = {
   readonly config: Config;
@@ -32,6 +34,7 @@ export type DomainDeps = {
   readonly db: SqlDb;
   readonly store: EventStore;
   readonly waitFor: CommandDeps['waitFor'];
+  readonly metrics: Pick<Metrics, 'uploadsInFlight'>;
   /** Tests pass a recording mailer and a hand-moved clock. */
   readonly mailer?: Mailer;
   readonly now?: () => Date;
@@ -57,7 +60,12 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
   // Address hashes name streams (email-<hash>): their key must survive MASTER_KEY rotation, so it
   // is the service's own data key, which rotation re-wraps, rather than the master key itself.
   const secrets = new OtpSecrets(await keyring.dataKey(SERVICE_VAULT_ID));
-  const otp = await OtpService.open({ db: deps.db, secrets, mailer, now, dailyFailureCap: deps.config.otpDailyFailureCap });
+  // Bucket hashes must stay the same across restarts and rotations too, or counts would restart.
+  const windows = await SlidingWindows.open(deps.db, await keyring.dataKey(SERVICE_VAULT_ID));
+  const otp = await OtpService.open({
+    db: deps.db, windows, secrets, mailer, now, dailyFailureCap: deps.config.otpDailyFailureCap,
+    sendsPerClientPerHour: deps.config.otpSendsPerClientPerHour, failuresPerClientPerHour: deps.config.otpFailuresPerClientPerHour,
+  });
   const issuer = new TokenIssuer({ issuer: deps.config.baseUrl, signing: keys.signing, now });
   const verifier = new TokenVerifier({ issuer: deps.config.baseUrl, verifying: keys.verifying, now });
   const identities = new IdentityService({ store: deps.store, waitFor: deps.waitFor, readModels: deps.db, otp, secrets, issuer, now });
@@ -65,13 +73,21 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
   const organizationPlane = openOrganizationPlane({
     store: deps.store, waitFor: deps.waitFor, readModels: deps.db, logger: deps.logger, now, issuer, identities, warmSeconds: deps.config.orgKeyWarmSeconds,
   });
-  const validator = new SchemaValidator({ schemaBase: deps.config.schemaBase, budgetMs: deps.config.validationBudgetMs });
+  const validator = new SchemaValidator({
+    schemaBase: deps.config.schemaBase,
+    budgetMs: deps.config.validationBudgetMs,
+    maxQueued: deps.config.validationQueueMax,
+    maxPerCaller: deps.config.validationMaxPerCaller,
+  });
   const entities = new EntityService({ store: deps.store, waitFor: deps.waitFor, readModels: deps.db });
   const access = new EntityVaultAccess(deps.db);
   const documents = new DocumentService({ store: deps.store, waitFor: deps.waitFor, validator, keyring, readModels: deps.db, access });
+  const invitations = new InvitationAllowance({ db: deps.db, windows, now, limits: {
+    perMemberPerDay: deps.config.invitesPerMemberPerDay, perOrgPerDay: deps.config.invitesPerOrgPerDay, perRecipientPerDay: deps.config.invitesPerRecipientPerDay,
+  } });
   // Aliases must stay the same across restarts and MASTER_KEY rotations, as address hashes must.
   const requests = openRequestPlane({
-    store: deps.store, waitFor: deps.waitFor, readModels: deps.db, mailer, logger: deps.logger, now, aliasRootKey: await keyring.dataKey(SERVICE_VAULT_ID),
+    store: deps.store, waitFor: deps.waitFor, readModels: deps.db, mailer, invitations, logger: deps.logger, now, aliasRootKey: await keyring.dataKey(SERVICE_VAULT_ID),
   });
   const files = new FileService({ store: deps.store, waitFor: deps.waitFor, keyring, blobs: await BlobStore.open(deps.db), readModels: deps.db, access, maxBytes: deps.config.maxFileBytes });
 
@@ -88,7 +104,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       // JSON per route (jsonBody() inside): later /org/v1 upload routes take raw bytes.
       app.use(orgRoutes(organizationPlane, auth, now, requests.org));
       // Raw bytes, streamed: never behind jsonBody().
-      app.use(fileRoutes(files, auth, now));
+      app.use(fileRoutes(files, auth, { perUser: deps.config.maxUploadsPerUser, total: deps.config.maxUploadsTotal, inFlight: deps.metrics.uploadsInFlight }, now));
       app.use(graphqlRoute(auth, { identities, documents, entities, requests: requests.person, now }, deps.logger));
     },
     close: async () => {

@@ -9,6 +9,19 @@ describe('configuration (contract 7)', () => {
     expect(c.schemaBase).to.equal('http://localhost:3000/schemas');
     expect(c.orgKeyWarmSeconds).to.equal(43_200);
     expect(c.maxFileBytes).to.equal(25 * 1024 * 1024);
+    expect(c).to.include({
+      trustProxy: false, otpDailyFailureCap: 20, otpSendsPerClientPerHour: 50, otpFailuresPerClientPerHour: 20,
+      invitesPerMemberPerDay: 100, invitesPerOrgPerDay: 500, invitesPerRecipientPerDay: 5,
+    });
+  });
+
+  it('TRUST_PROXY takes a hop count or a list of proxy addresses, ranges and named ranges; true and anything else are refused', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).to.equal(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).to.equal(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).to.equal(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,2001:db8::/32, 192.0.2.1' }).trustProxy).to.deep.equal(['loopback', '10.0.0.0/8', '2001:db8::/32', '192.0.2.1']);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).to.throw(ConfigError, /TRUST_PROXY=true/);
+    for (const bad of ['10.0.0.0/33', 'proxy.internal', '10.0.0.1/8/1', 'loopback,', '-1']) expect(() => loadConfig({ TRUST_PROXY: bad }), bad).to.throw(ConfigError, /TRUST_PROXY/);
   });
 
   it('NODE_ENV=production without keys and mail refuses, naming every missing setting', () => {
@@ -22,6 +35,11 @@ describe('configuration (contract 7)', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).to.throw(ConfigError, /PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).to.throw(ConfigError, /DATABASE_URL/);
     expect(() => loadConfig({ MAX_FILE_BYTES: '0' })).to.throw(ConfigError, /MAX_FILE_BYTES/);
+    for (const name of ['OTP_SENDS_PER_CLIENT_PER_HOUR', 'OTP_FAILURES_PER_CLIENT_PER_HOUR', 'INVITES_PER_MEMBER_PER_DAY', 'INVITES_PER_ORG_PER_DAY', 'INVITES_PER_RECIPIENT_PER_DAY']) {
+      expect(() => loadConfig({ [name]: '0' }), name).to.throw(ConfigError, new RegExp(name));
+    }
+    expect(() => loadConfig({ ORG_KEY_WARM_SECONDS: '1e12' })).to.throw(ConfigError, /ORG_KEY_WARM_SECONDS must be at most 3153600000/);
+    expect(loadConfig({ ORG_KEY_WARM_SECONDS: '3153600000' }).orgKeyWarmSeconds).to.equal(3_153_600_000);
     expect(() => loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' })).to.throw(ConfigError, /DATABASE_URL too/);
   });
 });

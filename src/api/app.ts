@@ -19,7 +19,8 @@ import { setProblemTypeBase } from './problems.js';
 import { opsRoutes } from './routes/ops.js';
 
 export type AppDeps = {
-  readonly config: Pick<Config, 'baseUrl'>;
+  /** trustProxy: TRUST_PROXY; without it the socket's peer is the client (X-Forwarded-For ignored). */
+  readonly config: Pick<Config, 'baseUrl'> & Partial<Pick<Config, 'trustProxy'>>;
   readonly logger: Logger;
   readonly db: SqlDb;
   /** Commands append through this one; main passes it instrumented (instrumentedStore). */
@@ -39,6 +40,9 @@ export type AppDeps = {
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // req.ip, the address per-client limits count under, follows this (README: TRUST_PROXY).
+  const trustProxy = deps.config.trustProxy ?? false;
+  app.set('trust proxy', typeof trustProxy === 'object' ? [...trustProxy] : trustProxy);
   setProblemTypeBase(app.locals, deps.config.baseUrl);
 
   const metrics = deps.metrics ?? createMetrics();

@@ -1,5 +1,6 @@
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE, privateDir } from '../data-dir.js';
 import type { Logger } from '../logger.js';
 import { MailUnavailableError, type Mailer, type MailMessage } from './mailer.js';
 import { failureReason, maskedError } from './masked-error.js';
@@ -24,9 +25,9 @@ export function outboxMailer({ dataDir, logger, now = () => new Date() }: Outbox
       const line = `${JSON.stringify({ to, subject, text, sentAt: now().toISOString() })}\n`;
       try {
         // Every send re-creates the directory, so deleting data/ while running costs no mail.
-        await mkdir(dataDir, { recursive: true });
+        await privateDir(dataDir);
         // One O_APPEND write per whole line: concurrent sends cannot interleave within a line.
-        await appendFile(file, line, 'utf8');
+        await appendFile(file, line, { encoding: 'utf8', mode: PRIVATE_FILE_MODE });
       } catch (e) {
         throw new MailUnavailableError(failureReason(e), maskedError(e));
       }

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { isRefusal, refuse, type Refusal } from '../../commands/refusal.js';
 import type { FileMeta, NewFile, UploadBody } from '../../files/index.js';
+import { textProblem, type TextKind } from '../fields.js';
 
 const MAX_FILE_NAME = 255;
 const MAX_LABEL = 200;
@@ -9,8 +10,6 @@ const MAX_OWNER = 64;
 const MAX_MIME_TYPE = 255;
 const DEFAULT_MIME_TYPE = 'application/octet-stream';
 
-/** Control characters, lone surrogates and bidirectional overrides (which disguise an extension). */
-const UNPRINTABLE = /[\p{Cc}\p{Cs}\u202a-\u202e\u2066-\u2069]/u;
 /** RFC 9110 media-type: type/subtype with parameters, each value a token or a quoted string. */
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|"(?:[^"\\\\\\x00-\\x1f\\x7f]|\\\\[\\t\\x20-\\x7e])*"))*$`);
@@ -19,9 +18,9 @@ const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:$
 export function newFileParams(req: Request): NewFile | Refusal {
   const meta = fileMeta(req);
   if (isRefusal(meta)) return meta;
-  const label = optionalText(req.query.label, 'label', MAX_LABEL);
+  const label = optionalText(req.query.label, 'label', MAX_LABEL, 'shown');
   if (isRefusal(label)) return label;
-  const owner = optionalText(req.query.owner, 'owner', MAX_OWNER);
+  const owner = optionalText(req.query.owner, 'owner', MAX_OWNER, 'line');
   if (isRefusal(owner)) return owner;
   return { ...meta, label, owner };
 }
@@ -58,17 +57,20 @@ function fileNameOf(raw: unknown): string | Refusal {
   if (raw === undefined || raw === '') return refuse('invalid_request', 'fileName is required');
   if (typeof raw !== 'string') return refuse('invalid_request', 'fileName must be given once');
   if ([...raw].length > MAX_FILE_NAME) return refuse('invalid_request', `fileName is longer than ${MAX_FILE_NAME} characters`);
-  if (UNPRINTABLE.test(raw)) return refuse('invalid_request', 'fileName contains control characters');
+  // Bidirectional controls disguise an extension (`evil\u202Efdp.exe`).
+  const problem = textProblem(raw, 'shown');
+  if (problem) return refuse('invalid_request', `fileName ${problem}`);
   if (/[/\\]/.test(raw)) return refuse('invalid_request', 'fileName must not contain path separators');
   if (raw.trim() === '' || raw === '.' || raw === '..') return refuse('invalid_request', 'fileName is not a file name');
   return raw;
 }
 
-function optionalText(raw: unknown, name: string, max: number): string | null | Refusal {
+function optionalText(raw: unknown, name: string, max: number, kind: TextKind): string | null | Refusal {
   if (raw === undefined || raw === '') return null;
   if (typeof raw !== 'string') return refuse('invalid_request', `${name} must be given once`);
   if ([...raw].length > max) return refuse('invalid_request', `${name} is longer than ${max} characters`);
-  if (UNPRINTABLE.test(raw)) return refuse('invalid_request', `${name} contains control characters`);
+  const problem = textProblem(raw, kind);
+  if (problem) return refuse('invalid_request', `${name} ${problem}`);
   return raw;
 }
 

@@ -6,13 +6,15 @@ import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
 import { attachment } from './content-disposition.js';
 import { fileMeta, newFileParams, uploadBody, versionParam } from './file-params.js';
+import { uploadSlots, type InFlightGauge, type UploadSlotLimits } from './upload-slots.js';
 
 /** Contract §6 (user token). Bodies are raw bytes, streamed into the files service, never parsed. */
-export function fileRoutes(files: FileService, auth: Authenticator, now: () => Date): Router {
+export function fileRoutes(files: FileService, auth: Authenticator, uploads: UploadSlotLimits & { readonly inFlight: InFlightGauge }, now: () => Date): Router {
   const router = Router();
+  const slot = uploadSlots(uploads, uploads.inFlight);
   const context = (req: Request, res: Response) => eventContext(req, { kind: 'user', id: callerOf(res).identityId }, now());
 
-  router.post('/vault/files', auth.require('user'), async (req, res) => {
+  router.post('/vault/files', auth.require('user'), slot, async (req, res) => {
     const input = newFileParams(req);
     if (isRefusal(input)) return refuseUpload(req, res, input);
     const created = await files.upload(callerOf(res), input, uploadBody(req), context(req, res));
@@ -20,7 +22,7 @@ export function fileRoutes(files: FileService, auth: Authenticator, now: () => D
     res.status(201).json(created);
   });
 
-  router.post('/vault/files/:fileId/versions', auth.require('user'), async (req, res) => {
+  router.post('/vault/files/:fileId/versions', auth.require('user'), slot, async (req, res) => {
     const meta = fileMeta(req);
     if (isRefusal(meta)) return refuseUpload(req, res, meta);
     const added = await files.addVersion(callerOf(res), String(req.params.fileId), meta, uploadBody(req), context(req, res));

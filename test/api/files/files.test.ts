@@ -214,6 +214,29 @@ describe(`files (contract 6, issue 6; ${mainBackend})`, function () {
     });
   });
 
+  describe('register first (contract 1: before user.register only auth, register and me)', () => {
+    it('an unregistered token gets 403 forbidden on upload, new version and download, before the id is looked at, and nothing is stored', async () => {
+      const email = `u${randomBytes(4).toString('hex')}@example.com`;
+      await api.post('/auth/send-otp', { email });
+      const { token } = (await api.post('/auth/verify-otp', { email, code: mailer.lastCodeFor(email) })).body as { token: string };
+      const fileId = await uploaded(ann, Buffer.from('anns'));
+      const before = await storedCounts();
+      const refusals = await Promise.all([
+        files.upload(token, { fileName: 'f.bin' }, Buffer.from('bytes')),
+        files.addVersion(token, fileId, { fileName: 'f.bin' }, Buffer.from('bytes')),
+        files.addVersion(token, randomUUID(), { fileName: 'f.bin' }, Buffer.from('bytes')),
+        files.download(token, fileId),
+        files.download(token, 'not-a-uuid'),
+      ]);
+      for (const r of refusals) {
+        expect(r.status).to.equal(403);
+        expect(r.json.code).to.equal('forbidden');
+        expect(r.json.detail).to.match(/register first/);
+      }
+      expect(await storedCounts()).to.deep.equal(before);
+    });
+  });
+
   describe('isolation (contract 0: 404, not 403)', () => {
     it("another user's file answers 404 exactly as an unknown or malformed id, for download and new version", async () => {
       const fileId = await uploaded(ann, Buffer.from('mine'));

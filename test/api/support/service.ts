@@ -54,6 +54,16 @@ export type TestServiceOptions = {
   readonly domain?: { readonly mailer?: Mailer; readonly now?: () => Date; readonly env?: NodeJS.ProcessEnv };
 };
 
+/**
+ * A suite calls from one client address, as one member, to a few recipients, uploading in parallel, far more often than
+ * anyone would; the suites of these limits set their own (domain.env).
+ */
+const UNLIMITED = {
+  OTP_SENDS_PER_CLIENT_PER_HOUR: '1000000', OTP_FAILURES_PER_CLIENT_PER_HOUR: '1000000',
+  INVITES_PER_MEMBER_PER_DAY: '1000000', INVITES_PER_ORG_PER_DAY: '1000000', INVITES_PER_RECIPIENT_PER_DAY: '1000000',
+  MAX_UPLOADS_PER_USER: '1000', MAX_UPLOADS_TOTAL: '1000',
+};
+
 /** The real app on a real HTTP port, over a scratch database of the suite's backend. */
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const t = options.database ?? (await openTestDatabase());
@@ -68,10 +78,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   else await engine.start();
 
   const dataDir = await mkdtemp(join(tmpdir(), 'dss-service-'));
+  const config = loadConfig({ DATA_DIR: dataDir, BASE_URL: 'http://service.test', ...UNLIMITED, ...options.domain?.env });
   const domain = options.domain
     ? await openDomainServices({
-      config: loadConfig({ DATA_DIR: dataDir, BASE_URL: 'http://service.test', ...options.domain.env }),
-      logger, db, store, waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }),
+      config,
+      logger, db, store, metrics, waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }),
       ...(options.domain.mailer ? { mailer: options.domain.mailer } : {}),
       ...(options.domain.now ? { now: options.domain.now } : {}),
     })
@@ -81,7 +92,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     options.routes?.(app);
   };
   const app = createApp({
-    config: { baseUrl: 'http://service.test' },
+    config: { baseUrl: 'http://service.test', trustProxy: config.trustProxy },
     logger,
     db: options.readinessDb ? await options.readinessDb(t) : db,
     store,
