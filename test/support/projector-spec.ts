@@ -1,0 +1,120 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import type { DomainEvent } from '../../src/commands/decider.js';
+import type { SqlDb } from '../../src/db/sql.js';
+import type { NewEvent, RecordedEvent } from '../../src/events/envelope.js';
+import { linkEvent } from '../../src/events/hash-chain.js';
+import { START, type Position } from '../../src/events/position.js';
+import { applyBatch } from '../../src/projections/apply-batch.js';
+import { useSchema } from '../../src/projections/checkpoints.js';
+import type { Projector } from '../../src/projections/projector.js';
+import { installReadModels } from '../../src/projections/read-model-schema.js';
+import { openTestDatabase, type TestDatabase } from './databases.js';
+
+/**
+ * An event as a decider produced it, optionally placed: in which stream (default `given`), and
+ * when (default: minute n of 2026-01-01 for the n-th event given, so each event has its own time).
+ */
+export type GivenEvent = DomainEvent & { readonly stream?: string; readonly occurredAt?: string };
+
+/** Places an event at a moment, for specs that assert the time a handler stored. */
+export const at = <E extends DomainEvent>(occurredAt: string, event: E, stream?: string): GivenEvent =>
+  stream === undefined ? { ...event, occurredAt } : { ...event, occurredAt, stream };
+
+/**
+ * Where the n-th given event (from 0) lands in the log. As on PostgreSQL, commit and prepare are
+ * different numbers (transaction id, sequence position), so a handler that swaps them shows.
+ */
+export const positionOf = (n: number): Position => ({ commit: BigInt(7000 + n), prepare: BigInt(1 + n) });
+
+/** Minute `n` of the default clock: the time the n-th given event (from 0) occurred at. */
+export const minute = (n: number): string => new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString();
+
+/** A readable fixed UUID for expected rows: uuid(7) is 00000000-0000-4000-8000-000000000007. */
+export const uuid = (n: number): string => `00000000-0000-4000-8000-${n.toString().padStart(12, '0')}`;
+
+export type Then = PromiseLike<void> & {
+  /**
+   * Runs `sql` (unqualified table names: they resolve in the projector's scratch schema) and
+   * compares every row, in order. Timestamps read back as ISO strings; select bigint and numeric
+   * columns cast to int or text, since the two backends hand those back differently.
+   */
+  thenRows(sql: string, expected: readonly Record<string, unknown>[]): Then;
+  /** Runs `sql` likewise and hands the rows to assertions of the spec's own (for values that are not known exactly). */
+  thenRowsSatisfy(sql: string, check: (rows: Record<string, unknown>[]) => void): Then;
+};
+
+export type Given = (projector: Projector, ...events: readonly GivenEvent[]) => Then;
+
+/**
+ * Given-events / then-rows specs of one read model alone, on the suite's backend. Call inside a
+ * describe: it opens one test database for the suite; each given() installs only that projector's
+ * tables in a fresh schema and applies the events as the engine does (one batch through
+ * applyBatch, from the start of the log, envelopes hash-linked per stream).
+ */
+export function projectorSpecs(): Given {
+  let t: TestDatabase | undefined;
+  before(async function () {
+    this.timeout(60_000);
+    t = await openTestDatabase();
+  });
+  after(() => t?.drop());
+
+  return (projector, ...events) => {
+    if (!t) throw new Error('projectorSpecs() must be called inside a describe, and given() inside a test');
+    const db = t.db;
+    const schema = `spec_${randomBytes(6).toString('hex')}`;
+    const applied = (async () => {
+      await installReadModels(db, [projector], schema);
+      const outcome = await applyBatch(db, schema, projector, START, recorded(events));
+      expect(outcome.applied, 'the batch was applied').to.equal(true);
+    })();
+    return then(db, schema, applied);
+  };
+}
+
+function then(db: SqlDb, schema: string, done: Promise<void>): Then {
+  const read = async (sql: string) => {
+    const rows = await db.transaction(async (tx) => {
+      await useSchema(tx, schema);
+      return (await tx.query(sql)).rows;
+    });
+    return rows.map(plain);
+  };
+  return {
+    thenRows: (sql, expected) => then(db, schema, done.then(async () => {
+      expect(await read(sql), sql).to.deep.equal(expected);
+    })),
+    thenRowsSatisfy: (sql, check) => then(db, schema, done.then(async () => check(await read(sql)))),
+    then: (onFulfilled, onRejected) => done.then(onFulfilled, onRejected),
+  };
+}
+
+/** The envelopes the store would hand the engine: revisions per stream, rising positions, linked hashes. */
+function recorded(events: readonly GivenEvent[]): RecordedEvent[] {
+  const heads = new Map<string, { revision: number; hash: string }>();
+  return events.map((given, i) => {
+    const { stream = 'given', occurredAt = minute(i), type, data } = given;
+    const head = heads.get(stream);
+    const revision = head ? head.revision + 1 : 0;
+    const event: NewEvent = {
+      type,
+      data,
+      metadata: {
+        eventId: randomUUID(),
+        occurredAt,
+        actor: { kind: 'system', id: 'projector-spec' },
+        correlationId: randomUUID(),
+        causationId: null,
+        schemaVersion: 1,
+      },
+    };
+    const metadata = linkEvent(stream, revision, event, head?.hash ?? null);
+    heads.set(stream, { revision, hash: metadata.hash });
+    return { streamId: stream, revision, position: positionOf(i), type, data, metadata };
+  });
+}
+
+function plain(row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]));
+}
