@@ -12,8 +12,12 @@ function event(i: number): NewEvent {
     type: 'BenchHappened',
     data: { i, note: 'x'.repeat(200) },
     metadata: {
-      eventId: randomUUID(), occurredAt: new Date().toISOString(), actor: { kind: 'system', id: 'bench' },
-      correlationId: randomUUID(), causationId: null, schemaVersion: 1,
+      eventId: randomUUID(),
+      occurredAt: new Date().toISOString(),
+      actor: { kind: 'system', id: 'bench' },
+      correlationId: randomUUID(),
+      causationId: null,
+      schemaVersion: 1,
     },
   };
 }
@@ -27,15 +31,24 @@ export async function benchEventStore(backend: string, db: SqlDb, n: number): Pr
 
   const latencies: number[] = [];
   const append = await timed(async () => {
-    await Promise.all(Array.from({ length: writers }, async (_, w) => {
-      for (let i = w; i < n; i += writers) {
-        const t0 = performance.now();
-        await store.appendToStream(streams[i % streams.length]!, [event(i)], 'any');
-        latencies.push(performance.now() - t0);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: writers }, async (_, w) => {
+        for (let i = w; i < n; i += writers) {
+          const t0 = performance.now();
+          await store.appendToStream(streams[i % streams.length]!, [event(i)], 'any');
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
   });
-  rows.push({ backend, operation: `append 1 event, ${writers} writers`, count: n, perSecond: n / append, p50ms: percentile(latencies, 50), p99ms: percentile(latencies, 99) });
+  rows.push({
+    backend,
+    operation: `append 1 event, ${writers} writers`,
+    count: n,
+    perSecond: n / append,
+    p50ms: percentile(latencies, 50),
+    p99ms: percentile(latencies, 99),
+  });
 
   let read = 0;
   const readAll = await timed(async () => {
@@ -64,7 +77,14 @@ export async function benchEventStore(backend: string, db: SqlDb, n: number): Pr
     await engine.waitFor(r.position, { eventTypes: ['BenchHappened'] });
     ryw.push(performance.now() - t0);
   }
-  rows.push({ backend, operation: 'append + wait until projected', count: 200, perSecond: 200 / (ryw.reduce((a, b) => a + b, 0) / 1000), p50ms: percentile(ryw, 50), p99ms: percentile(ryw, 99) });
+  rows.push({
+    backend,
+    operation: 'append + wait until projected',
+    count: 200,
+    perSecond: 200 / (ryw.reduce((a, b) => a + b, 0) / 1000),
+    p50ms: percentile(ryw, 50),
+    p99ms: percentile(ryw, 99),
+  });
   await engine.stop();
 
   const replayed = await replay({ db, store, projectors: allProjectors });
@@ -74,7 +94,8 @@ export async function benchEventStore(backend: string, db: SqlDb, n: number): Pr
 
 async function lastPosition(db: SqlDb) {
   const r = await db.query<{ commit: string; prepare: string }>(
-    'SELECT transaction_id::text AS commit, position::text AS prepare FROM es.events ORDER BY transaction_id DESC, position DESC LIMIT 1');
+    'SELECT transaction_id::text AS commit, position::text AS prepare FROM es.events ORDER BY transaction_id DESC, position DESC LIMIT 1',
+  );
   const row = r.rows[0]!;
   return { commit: BigInt(row.commit), prepare: BigInt(row.prepare) };
 }

@@ -37,16 +37,30 @@ export async function benchHttp(backend: string, db: SqlDb, seconds: number): Pr
   const mailer = new CodeCatcher();
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const metrics = createMetrics();
-  const domain = await openDomainServices({ config, logger, db, store, metrics, waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }), mailer });
+  const domain = await openDomainServices({
+    config,
+    logger,
+    db,
+    store,
+    metrics,
+    waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }),
+    mailer,
+  });
   const app = createApp({ config, logger, db, store, engine, queue, metrics, routes: domain.routes });
   const server = createServer({ app, logger });
   const port = await server.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${port}`;
   try {
     const post = (path: string, body: unknown, token?: string) =>
-      fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
     await post('/auth/send-otp', { email: 'bench@example.com' });
-    const login = (await (await post('/auth/verify-otp', { email: 'bench@example.com', code: mailer.codes.get('bench@example.com') })).json()) as { token: string };
+    const login = (await (
+      await post('/auth/verify-otp', { email: 'bench@example.com', code: mailer.codes.get('bench@example.com') })
+    ).json()) as { token: string };
     await post('/graphql', { query: 'mutation { user { register(input: {}) { userId } } }' }, login.token);
 
     const rows: Row[] = [];

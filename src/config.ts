@@ -149,13 +149,18 @@ function trustProxyOf(value: string | null, problems: string[]): TrustProxy {
   if (value === null || value === 'false' || value === '0') return false;
   if (/^[0-9]+$/.test(value)) return Number(value);
   if (value === 'true') {
-    problems.push('TRUST_PROXY=true would let any client choose its address by sending X-Forwarded-For; give the number of proxies in front of the service or their addresses');
+    problems.push(
+      'TRUST_PROXY=true would let any client choose its address by sending X-Forwarded-For; ' +
+        'give the number of proxies in front of the service or their addresses',
+    );
     return false;
   }
   const entries = value.split(',').map((e) => e.trim());
   const bad = entries.filter((e) => !PROXY_RANGES.includes(e) && !isAddressOrRange(e));
   if (bad.length) {
-    problems.push(`TRUST_PROXY must be a hop count or a list of proxy addresses, CIDR ranges or ${PROXY_RANGES.join('/')} (not "${bad.join('", "')}")`);
+    problems.push(
+      `TRUST_PROXY must be a hop count or a list of proxy addresses, CIDR ranges or ${PROXY_RANGES.join('/')} (not "${bad.join('", "')}")`,
+    );
     return false;
   }
   return entries;

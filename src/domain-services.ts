@@ -63,15 +63,28 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
   // Bucket hashes must stay the same across restarts and rotations too, or counts would restart.
   const windows = await SlidingWindows.open(deps.db, await keyring.dataKey(SERVICE_VAULT_ID));
   const otp = await OtpService.open({
-    db: deps.db, windows, secrets, mailer, now, dailyFailureCap: deps.config.otpDailyFailureCap,
-    sendsPerClientPerHour: deps.config.otpSendsPerClientPerHour, failuresPerClientPerHour: deps.config.otpFailuresPerClientPerHour,
+    db: deps.db,
+    windows,
+    secrets,
+    mailer,
+    now,
+    dailyFailureCap: deps.config.otpDailyFailureCap,
+    sendsPerClientPerHour: deps.config.otpSendsPerClientPerHour,
+    failuresPerClientPerHour: deps.config.otpFailuresPerClientPerHour,
   });
   const issuer = new TokenIssuer({ issuer: deps.config.baseUrl, signing: keys.signing, now });
   const verifier = new TokenVerifier({ issuer: deps.config.baseUrl, verifying: keys.verifying, now });
   const identities = new IdentityService({ store: deps.store, waitFor: deps.waitFor, readModels: deps.db, otp, secrets, issuer, now });
   const auth = authenticator(verifier, identities);
   const organizationPlane = openOrganizationPlane({
-    store: deps.store, waitFor: deps.waitFor, readModels: deps.db, logger: deps.logger, now, issuer, identities, warmSeconds: deps.config.orgKeyWarmSeconds,
+    store: deps.store,
+    waitFor: deps.waitFor,
+    readModels: deps.db,
+    logger: deps.logger,
+    now,
+    issuer,
+    identities,
+    warmSeconds: deps.config.orgKeyWarmSeconds,
   });
   const validator = new SchemaValidator({
     schemaBase: deps.config.schemaBase,
@@ -82,14 +95,36 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
   const entities = new EntityService({ store: deps.store, waitFor: deps.waitFor, readModels: deps.db });
   const access = new EntityVaultAccess(deps.db);
   const documents = new DocumentService({ store: deps.store, waitFor: deps.waitFor, validator, keyring, readModels: deps.db, access });
-  const invitations = new InvitationAllowance({ db: deps.db, windows, now, limits: {
-    perMemberPerDay: deps.config.invitesPerMemberPerDay, perOrgPerDay: deps.config.invitesPerOrgPerDay, perRecipientPerDay: deps.config.invitesPerRecipientPerDay,
-  } });
+  const invitations = new InvitationAllowance({
+    db: deps.db,
+    windows,
+    now,
+    limits: {
+      perMemberPerDay: deps.config.invitesPerMemberPerDay,
+      perOrgPerDay: deps.config.invitesPerOrgPerDay,
+      perRecipientPerDay: deps.config.invitesPerRecipientPerDay,
+    },
+  });
   // Aliases must stay the same across restarts and MASTER_KEY rotations, as address hashes must.
   const requests = openRequestPlane({
-    store: deps.store, waitFor: deps.waitFor, readModels: deps.db, mailer, invitations, logger: deps.logger, now, aliasRootKey: await keyring.dataKey(SERVICE_VAULT_ID),
+    store: deps.store,
+    waitFor: deps.waitFor,
+    readModels: deps.db,
+    mailer,
+    invitations,
+    logger: deps.logger,
+    now,
+    aliasRootKey: await keyring.dataKey(SERVICE_VAULT_ID),
   });
-  const files = new FileService({ store: deps.store, waitFor: deps.waitFor, keyring, blobs: await BlobStore.open(deps.db), readModels: deps.db, access, maxBytes: deps.config.maxFileBytes });
+  const files = new FileService({
+    store: deps.store,
+    waitFor: deps.waitFor,
+    keyring,
+    blobs: await BlobStore.open(deps.db),
+    readModels: deps.db,
+    access,
+    maxBytes: deps.config.maxFileBytes,
+  });
 
   return {
     identities,
@@ -104,7 +139,14 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       // JSON per route (jsonBody() inside): later /org/v1 upload routes take raw bytes.
       app.use(orgRoutes(organizationPlane, auth, now, requests.org));
       // Raw bytes, streamed: never behind jsonBody().
-      app.use(fileRoutes(files, auth, { perUser: deps.config.maxUploadsPerUser, total: deps.config.maxUploadsTotal, inFlight: deps.metrics.uploadsInFlight }, now));
+      app.use(
+        fileRoutes(
+          files,
+          auth,
+          { perUser: deps.config.maxUploadsPerUser, total: deps.config.maxUploadsTotal, inFlight: deps.metrics.uploadsInFlight },
+          now,
+        ),
+      );
       app.use(graphqlRoute(auth, { identities, documents, entities, requests: requests.person, now }, deps.logger));
     },
     close: async () => {

@@ -37,9 +37,26 @@ async function main(): Promise<void> {
   const engine = new ProjectionEngine({ db: backends.db, store, projectors: allProjectors, logger });
   await engine.start();
 
-  const domain = await openDomainServices({ config, logger, db: backends.db, store, metrics, waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }) });
+  const domain = await openDomainServices({
+    config,
+    logger,
+    db: backends.db,
+    store,
+    metrics,
+    waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }),
+  });
 
-  const app = createApp({ config, logger, db: backends.db, store, engine, queue, queueNames: WATCHED_QUEUES, metrics, routes: domain.routes });
+  const app = createApp({
+    config,
+    logger,
+    db: backends.db,
+    store,
+    engine,
+    queue,
+    queueNames: WATCHED_QUEUES,
+    metrics,
+    routes: domain.routes,
+  });
   const service = createServer({
     app,
     logger,

@@ -10,8 +10,13 @@ describe('configuration (contract 7)', () => {
     expect(c.orgKeyWarmSeconds).to.equal(43_200);
     expect(c.maxFileBytes).to.equal(25 * 1024 * 1024);
     expect(c).to.include({
-      trustProxy: false, otpDailyFailureCap: 20, otpSendsPerClientPerHour: 50, otpFailuresPerClientPerHour: 20,
-      invitesPerMemberPerDay: 100, invitesPerOrgPerDay: 500, invitesPerRecipientPerDay: 5,
+      trustProxy: false,
+      otpDailyFailureCap: 20,
+      otpSendsPerClientPerHour: 50,
+      otpFailuresPerClientPerHour: 20,
+      invitesPerMemberPerDay: 100,
+      invitesPerOrgPerDay: 500,
+      invitesPerRecipientPerDay: 5,
     });
   });
 
@@ -19,13 +24,26 @@ describe('configuration (contract 7)', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).to.equal(false);
     expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).to.equal(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).to.equal(2);
-    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,2001:db8::/32, 192.0.2.1' }).trustProxy).to.deep.equal(['loopback', '10.0.0.0/8', '2001:db8::/32', '192.0.2.1']);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,2001:db8::/32, 192.0.2.1' }).trustProxy).to.deep.equal([
+      'loopback',
+      '10.0.0.0/8',
+      '2001:db8::/32',
+      '192.0.2.1',
+    ]);
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).to.throw(ConfigError, /TRUST_PROXY=true/);
-    for (const bad of ['10.0.0.0/33', 'proxy.internal', '10.0.0.1/8/1', 'loopback,', '-1']) expect(() => loadConfig({ TRUST_PROXY: bad }), bad).to.throw(ConfigError, /TRUST_PROXY/);
+    for (const bad of ['10.0.0.0/33', 'proxy.internal', '10.0.0.1/8/1', 'loopback,', '-1'])
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).to.throw(ConfigError, /TRUST_PROXY/);
   });
 
   it('NODE_ENV=production without keys and mail refuses, naming every missing setting', () => {
-    const error = (() => { try { loadConfig({ NODE_ENV: 'production' }); return null; } catch (e) { return e; } })();
+    const error = (() => {
+      try {
+        loadConfig({ NODE_ENV: 'production' });
+        return null;
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(error).to.be.instanceOf(ConfigError);
     const message = (error as ConfigError).message;
     for (const name of ['JWT_PRIVATE_KEY', 'MASTER_KEY', 'SMTP_URL']) expect(message).to.contain(name);
@@ -35,7 +53,13 @@ describe('configuration (contract 7)', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).to.throw(ConfigError, /PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).to.throw(ConfigError, /DATABASE_URL/);
     expect(() => loadConfig({ MAX_FILE_BYTES: '0' })).to.throw(ConfigError, /MAX_FILE_BYTES/);
-    for (const name of ['OTP_SENDS_PER_CLIENT_PER_HOUR', 'OTP_FAILURES_PER_CLIENT_PER_HOUR', 'INVITES_PER_MEMBER_PER_DAY', 'INVITES_PER_ORG_PER_DAY', 'INVITES_PER_RECIPIENT_PER_DAY']) {
+    for (const name of [
+      'OTP_SENDS_PER_CLIENT_PER_HOUR',
+      'OTP_FAILURES_PER_CLIENT_PER_HOUR',
+      'INVITES_PER_MEMBER_PER_DAY',
+      'INVITES_PER_ORG_PER_DAY',
+      'INVITES_PER_RECIPIENT_PER_DAY',
+    ]) {
       expect(() => loadConfig({ [name]: '0' }), name).to.throw(ConfigError, new RegExp(name));
     }
     expect(() => loadConfig({ ORG_KEY_WARM_SECONDS: '1e12' })).to.throw(ConfigError, /ORG_KEY_WARM_SECONDS must be at most 3153600000/);

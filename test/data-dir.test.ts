@@ -11,8 +11,12 @@ const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
 
 describe('DATA_DIR is private to the service user (dev keys, login codes, the embedded database)', () => {
   let root: string;
-  beforeEach(async () => { root = await mkdtemp(join(tmpdir(), 'data-dir-')); });
-  afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'data-dir-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
 
   it('dev keys make DATA_DIR 0700 and their file 0600', async () => {
     const dataDir = join(root, 'data');

@@ -60,12 +60,14 @@ export function createApp(deps: AppDeps): Express {
   app.use(httpLogger(deps.logger));
   app.use(httpMetrics(metrics));
 
-  app.use(opsRoutes({
-    sources: { db: deps.db, store: deps.store, engine: deps.engine, queue: deps.queue, queueNames },
-    readiness: deps.readiness ?? {},
-    metrics,
-    logger: deps.logger,
-  }));
+  app.use(
+    opsRoutes({
+      sources: { db: deps.db, store: deps.store, engine: deps.engine, queue: deps.queue, queueNames },
+      readiness: deps.readiness ?? {},
+      metrics,
+      logger: deps.logger,
+    }),
+  );
   deps.routes?.(app);
 
   app.use(notFound());

@@ -34,7 +34,8 @@ const LINK = /[a-z][a-z0-9+.-]*:\/\//i;
 /** Why `text` is not a text of `kind`, naming the character, or null when it is one. */
 export function textProblem(text: string, kind: TextKind): string | null {
   const control = CONTROL.exec(kind === 'free' ? text.replace(FREE_TEXT_WHITESPACE, ' ') : text);
-  if (control) return `contains the control character ${codePoint(control[0])}${kind === 'free' ? ' (only tab and newline are allowed)' : ''}`;
+  if (control)
+    return `contains the control character ${codePoint(control[0])}${kind === 'free' ? ' (only tab and newline are allowed)' : ''}`;
   if (kind !== 'shown') return null;
   const bidi = BIDI.exec(text);
   if (bidi) return `contains the bidirectional control ${codePoint(bidi[0])}`;
@@ -73,7 +74,14 @@ export function timestampAt(value: unknown, path: string): string | Refusal {
   if (typeof value !== 'string') return wrong;
   const match = TIMESTAMP.exec(value);
   if (!match) return wrong;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   // Date.parse rolls 31 February over into March; a day the month does not have is a typo.
   const date = new Date(Date.UTC(year, month - 1, day));
   if (date.getUTCMonth() !== month - 1 || hour > 23 || minute > 59 || second > 59 || Number.isNaN(Date.parse(value))) return wrong;
@@ -95,7 +103,12 @@ export function oneOfAt<T extends string>(value: unknown, path: string, allowed:
 }
 
 /** A non-empty list of names from `allowed`, each once, in `allowed`'s order. */
-export function subsetAt<T extends string>(value: unknown, path: string, allowed: readonly T[], maxLength = allowed.length * 4): T[] | Refusal {
+export function subsetAt<T extends string>(
+  value: unknown,
+  path: string,
+  allowed: readonly T[],
+  maxLength = allowed.length * 4,
+): T[] | Refusal {
   if (value === undefined || value === null) return refuse('invalid_request', `${path} is required`);
   if (!Array.isArray(value)) return refuse('invalid_request', `${path} must be an array`);
   if (value.length === 0) return refuse('invalid_request', `${path} must name at least one of ${allowed.join(', ')}`);

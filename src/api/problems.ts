@@ -23,7 +23,7 @@ export function setProblemTypeBase(locals: Record<string, unknown>, baseUrl: str
 }
 
 export function sendProblem(res: Response, problem: Problem): void {
-  const base = res.app.locals[TYPE_BASE_KEY];
+  const base: unknown = res.app.locals[TYPE_BASE_KEY];
   const requestId = res.locals.requestContext?.requestId;
   const body = {
     ...problem.extensions,

@@ -63,7 +63,10 @@ export function sendRefusal(res: Response, refusal: Refusal): void {
  */
 export function refusalForError(err: unknown): Refusal | null {
   if (err instanceof ProjectionStalledError) {
-    return refuse('projection_stalled', 'the change is recorded, but a read model it needs is stalled on an event it cannot apply and cannot show it yet');
+    return refuse(
+      'projection_stalled',
+      'the change is recorded, but a read model it needs is stalled on an event it cannot apply and cannot show it yet',
+    );
   }
   return null;
 }

@@ -48,16 +48,31 @@ export class IdentityService {
   }
 
   /** A right code allocates the identity on first use, starts a session and signs its token. */
-  async verifyLogin(email: Email, code: string, client: ClientAddress, context: (actor: EventContext['actor']) => EventContext): Promise<(SessionToken & { isNewUser: boolean }) | Refusal> {
+  async verifyLogin(
+    email: Email,
+    code: string,
+    client: ClientAddress,
+    context: (actor: EventContext['actor']) => EventContext,
+  ): Promise<(SessionToken & { isNewUser: boolean }) | Refusal> {
     const wrong = await this.deps.otp.verify(email, 'login', code, client);
     if (wrong) return wrong;
-    const claimed = await handle(this.deps, streams.email(this.deps.secrets.subject(email)), claimEmail,
-      { email, newIdentityId: randomUUID() }, { context: context({ kind: 'system', id: 'login' }) });
+    const claimed = await handle(
+      this.deps,
+      streams.email(this.deps.secrets.subject(email)),
+      claimEmail,
+      { email, newIdentityId: randomUUID() },
+      { context: context({ kind: 'system', id: 'login' }) },
+    );
     if (isRefusal(claimed)) return claimed;
     const identityId = claimed.state.identityId!;
     const sessionId = randomUUID();
-    const started = await handle(this.deps, streams.session(sessionId), startSession,
-      { sessionId, identityId, email, now: this.deps.now() }, { context: context({ kind: 'user', id: identityId }) });
+    const started = await handle(
+      this.deps,
+      streams.session(sessionId),
+      startSession,
+      { sessionId, identityId, email, now: this.deps.now() },
+      { context: context({ kind: 'user', id: identityId }) },
+    );
     if (isRefusal(started) || started.state.status !== 'active') return refuse('conflict', 'the session could not be started');
     const { expiresAt } = started.state;
     const token = await this.deps.issuer.userToken({ identityId, sessionId, email, expiresAt: new Date(expiresAt) });
@@ -67,7 +82,13 @@ export class IdentityService {
 
   /** Same session, expiresAt = now + 72 h, a new token; the old token lives to its own exp. */
   async renew(caller: Caller, context: EventContext): Promise<SessionToken | Refusal> {
-    const renewed = await handle(this.deps, streams.session(caller.sessionId), renewSession, { sessionId: caller.sessionId, now: this.deps.now() }, { context });
+    const renewed = await handle(
+      this.deps,
+      streams.session(caller.sessionId),
+      renewSession,
+      { sessionId: caller.sessionId, now: this.deps.now() },
+      { context },
+    );
     if (isRefusal(renewed)) return renewed;
     if (renewed.state.status !== 'active') return refuse('unauthenticated', 'the session has ended');
     const { expiresAt } = renewed.state;
@@ -79,16 +100,33 @@ export class IdentityService {
     return this.deps.otp.send(email, `verify-email:${caller.identityId}`, client);
   }
 
-  async confirmEmailVerification(caller: Caller, email: Email, code: string, client: ClientAddress, context: EventContext): Promise<Refusal | null> {
+  async confirmEmailVerification(
+    caller: Caller,
+    email: Email,
+    code: string,
+    client: ClientAddress,
+    context: EventContext,
+  ): Promise<Refusal | null> {
     const wrong = await this.deps.otp.verify(email, `verify-email:${caller.identityId}`, code, client);
     if (wrong) return wrong;
-    const done = await handle(this.deps, streams.user(caller.identityId), verifySecondaryEmail,
-      { identityId: caller.identityId, email, sessionId: caller.sessionId }, { context });
+    const done = await handle(
+      this.deps,
+      streams.user(caller.identityId),
+      verifySecondaryEmail,
+      { identityId: caller.identityId, email, sessionId: caller.sessionId },
+      { context },
+    );
     return isRefusal(done) ? done : null;
   }
 
   async register(caller: Caller, displayName: string | null, context: EventContext): Promise<{ userId: string } | Refusal> {
-    const done = await handle(this.deps, streams.user(caller.identityId), registerUser, { identityId: caller.identityId, displayName }, { context });
+    const done = await handle(
+      this.deps,
+      streams.user(caller.identityId),
+      registerUser,
+      { identityId: caller.identityId, displayName },
+      { context },
+    );
     return isRefusal(done) ? done : { userId: caller.identityId };
   }
 
@@ -105,7 +143,13 @@ export class IdentityService {
 
   async revokeSession(caller: Caller, sessionId: string, context: EventContext): Promise<true | Refusal> {
     if (!isUuid(sessionId)) return refuse('not_found', 'no such session');
-    const done = await handle(this.deps, streams.session(sessionId), revokeSession, { sessionId, identityId: caller.identityId }, { context });
+    const done = await handle(
+      this.deps,
+      streams.session(sessionId),
+      revokeSession,
+      { sessionId, identityId: caller.identityId },
+      { context },
+    );
     return isRefusal(done) ? done : true;
   }
 
@@ -114,16 +158,35 @@ export class IdentityService {
     const live = (await this.deps.readModels.query<{ session_id: string }>(q.liveSessionIdsOf, [caller.identityId, this.deps.now()])).rows
       .map((r) => r.session_id)
       .filter((id) => includingCurrent || id !== caller.sessionId);
-    const done = await handle(this.deps, streams.user(caller.identityId), revokeAllSessions, { identityId: caller.identityId, liveSessionIds: live }, { context });
+    const done = await handle(
+      this.deps,
+      streams.user(caller.identityId),
+      revokeAllSessions,
+      { identityId: caller.identityId, liveSessionIds: live },
+      { context },
+    );
     return isRefusal(done) ? done : live.length;
   }
 
   async me(caller: Caller): Promise<Me> {
-    const identity = (await this.deps.readModels.query<{ registered_at: unknown; email: string; verified_emails: string[] }>(q.identity, [caller.identityId])).rows[0];
+    const identity = (
+      await this.deps.readModels.query<{ registered_at: unknown; email: string; verified_emails: string[] }>(q.identity, [
+        caller.identityId,
+      ])
+    ).rows[0];
     const now = this.deps.now().getTime();
-    const sessions = (await this.deps.readModels.query<{ session_id: string; created_at: Date; expires_at: Date; revoked_at: Date | null }>(q.sessionsOf, [caller.identityId])).rows
+    const sessions = (
+      await this.deps.readModels.query<{ session_id: string; created_at: Date; expires_at: Date; revoked_at: Date | null }>(q.sessionsOf, [
+        caller.identityId,
+      ])
+    ).rows
       .filter((s) => s.revoked_at === null && new Date(s.expires_at).getTime() > now)
-      .map((s) => ({ sessionId: s.session_id, createdAt: iso(s.created_at), expiresAt: iso(s.expires_at), current: s.session_id === caller.sessionId }));
+      .map((s) => ({
+        sessionId: s.session_id,
+        createdAt: iso(s.created_at),
+        expiresAt: iso(s.expires_at),
+        current: s.session_id === caller.sessionId,
+      }));
     return {
       userId: identity?.registered_at ? caller.identityId : null,
       email: identity?.email ?? caller.email,
@@ -132,7 +195,6 @@ export class IdentityService {
     };
   }
 }
-
 
 function iso(d: Date | string): string {
   return new Date(d).toISOString();

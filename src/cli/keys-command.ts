@@ -22,13 +22,17 @@ export async function keysCommand(io: KeysIo): Promise<KeysOutcome> {
   const [flag, ...rest] = io.argv;
   if (flag === undefined) {
     return {
-      stdout: exportLine('JWT_PRIVATE_KEY', serializeJwkSet([await generatePrivateJwk()])) + exportLine('MASTER_KEY', generateMasterKey().toString('base64')),
+      stdout:
+        exportLine('JWT_PRIVATE_KEY', serializeJwkSet([await generatePrivateJwk()])) +
+        exportLine('MASTER_KEY', generateMasterKey().toString('base64')),
       stderr: '',
       exitCode: 0,
     };
   }
   if (flag.startsWith('--rotate=') || (flag === '--rotate' && rest.length > 0)) {
-    return failed('--rotate takes no value: a key on the command line is visible to every user in `ps`; give it in JWT_PRIVATE_KEY or on stdin');
+    return failed(
+      '--rotate takes no value: a key on the command line is visible to every user in `ps`; give it in JWT_PRIVATE_KEY or on stdin',
+    );
   }
   if (flag !== '--rotate') return failed(USAGE);
   const current = io.env.JWT_PRIVATE_KEY?.trim() || (await io.readStdin())?.trim();
@@ -37,7 +41,10 @@ export async function keysCommand(io: KeysIo): Promise<KeysOutcome> {
     const keys = await rotateJwkSet(current);
     return {
       stdout: exportLine('JWT_PRIVATE_KEY', serializeJwkSet(keys)),
-      stderr: `new signing key ${keys[0]?.kid}; still verifying ${keys.slice(1).map((k) => k.kid).join(', ')}. MASTER_KEY unchanged.\n`,
+      stderr: `new signing key ${keys[0]?.kid}; still verifying ${keys
+        .slice(1)
+        .map((k) => k.kid)
+        .join(', ')}. MASTER_KEY unchanged.\n`,
       exitCode: 0,
     };
   } catch (e) {

@@ -9,7 +9,8 @@ export function progressLine(p: ReplayProgress): string {
   if (p.total === null || p.total === 0) return `${count}  ${rate.toLocaleString('en-US')} events/s`;
   const done = Math.min(1, p.events / p.total);
   const filled = Math.round(done * WIDTH);
-  return `[${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${(done * 100).toFixed(0).padStart(3)}%  ${count}  ${rate.toLocaleString('en-US')} events/s`;
+  const bar = `[${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}]`;
+  return `${bar} ${(done * 100).toFixed(0).padStart(3)}%  ${count}  ${rate.toLocaleString('en-US')} events/s`;
 }
 
 export function progressPrinter(stream: NodeJS.WriteStream): (p: ReplayProgress) => void {

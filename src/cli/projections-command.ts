@@ -7,7 +7,12 @@ import { readCheckpoints, type Stall } from '../projections/checkpoints.js';
 import type { Projector } from '../projections/projector.js';
 import { skipStalledEvent, type SkipOutcome } from '../projections/skip.js';
 
-export type ProjectionsDeps = { readonly db: SqlDb; readonly store: EventStore; readonly projectors: readonly Projector[]; readonly schema?: string };
+export type ProjectionsDeps = {
+  readonly db: SqlDb;
+  readonly store: EventStore;
+  readonly projectors: readonly Projector[];
+  readonly schema?: string;
+};
 
 export type ProjectionsCommand =
   | { readonly kind: 'status' }
@@ -15,7 +20,8 @@ export type ProjectionsCommand =
 
 export class UsageError extends Error {}
 
-export const USAGE = 'usage: npm run projections -- status\n       npm run projections -- skip <projector> <position> --reason "..." [--by name]';
+export const USAGE =
+  'usage: npm run projections -- status\n       npm run projections -- skip <projector> <position> --reason "..." [--by name]';
 
 /** The command line after `npm run projections --`; who skips defaults to the OS user. */
 export function parseProjectionsArgs(argv: readonly string[], osUser: () => string = () => userInfo().username): ProjectionsCommand {
@@ -45,13 +51,21 @@ export function parsePosition(text: string): Position {
   return { commit: BigInt(m[1]!), prepare: BigInt(m[2]!) };
 }
 
-export type ProjectorReport = { readonly projector: string; readonly position: Position; readonly lagSeconds: number; readonly stalled: Stall | null };
+export type ProjectorReport = {
+  readonly projector: string;
+  readonly position: Position;
+  readonly lagSeconds: number;
+  readonly stalled: Stall | null;
+};
 
 /** Every projector the service runs: where it stands, how far behind, and where it is stalled. */
 export async function projectionsStatus(deps: ProjectionsDeps): Promise<ProjectorReport[]> {
   const names = new Set(deps.projectors.map((p) => p.name));
   const rows = (await readCheckpoints(deps.db, deps.schema ?? 'rm')).filter((r) => names.has(r.projector));
-  const source = { status: async () => rows.map((r) => ({ projector: r.projector, position: r.position, eventsSeen: r.eventsSeen, running: false, stalled: r.stalled })) };
+  const source = {
+    status: async () =>
+      rows.map((r) => ({ projector: r.projector, position: r.position, eventsSeen: r.eventsSeen, running: false, stalled: r.stalled })),
+  };
   const lags = new Map((await projectionLag(source, deps.store)).map((l) => [l.projector, l.lagSeconds]));
   return rows.map((r) => ({ projector: r.projector, position: r.position, lagSeconds: lags.get(r.projector) ?? 0, stalled: r.stalled }));
 }
@@ -62,7 +76,8 @@ export function formatStatus(reports: readonly ProjectorReport[]): string {
       const state = r.stalled
         ? `STALLED at ${formatPosition(r.stalled.position)} (${r.stalled.errorClass}) since ${r.stalled.since.toISOString()}`
         : 'ok';
-      return `${r.projector.padEnd(16)} position ${formatPosition(r.position).padEnd(24)} lag ${r.lagSeconds.toFixed(1).padStart(8)} s  ${state}`;
+      const lag = `lag ${r.lagSeconds.toFixed(1).padStart(8)} s`;
+      return `${r.projector.padEnd(16)} position ${formatPosition(r.position).padEnd(24)} ${lag}  ${state}`;
     })
     .join('\n');
 }
@@ -71,6 +86,8 @@ export function formatStatus(reports: readonly ProjectorReport[]): string {
 export async function runProjectionsCommand(deps: ProjectionsDeps, command: ProjectionsCommand): Promise<string> {
   if (command.kind === 'status') return formatStatus(await projectionsStatus(deps));
   const outcome: SkipOutcome = await skipStalledEvent({ ...deps, ...command });
-  return `skipped ${outcome.skippedEventType} ${outcome.skippedEventId} at ${formatPosition(command.position)} for ${command.projector}; ` +
-    `recorded at ${formatPosition(outcome.recordedAt)}; the projector resumes`;
+  return (
+    `skipped ${outcome.skippedEventType} ${outcome.skippedEventId} at ${formatPosition(command.position)} for ${command.projector}; ` +
+    `recorded at ${formatPosition(outcome.recordedAt)}; the projector resumes`
+  );
 }

@@ -14,7 +14,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const backends = await openBackends(config);
   try {
-    process.stdout.write(`${await runProjectionsCommand({ db: backends.db, store: backends.store, projectors: allProjectors }, command)}\n`);
+    process.stdout.write(
+      `${await runProjectionsCommand({ db: backends.db, store: backends.store, projectors: allProjectors }, command)}\n`,
+    );
   } finally {
     await backends.close();
   }

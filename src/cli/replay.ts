@@ -14,7 +14,12 @@ async function main(): Promise<void> {
   const backends = await openBackends(config);
   try {
     process.stderr.write(`replaying ${allProjectors.length} read models from ${backends.store.kind} into ${backends.db.kind}\n`);
-    const report = await replay({ db: backends.db, store: backends.store, projectors: allProjectors, onProgress: progressPrinter(process.stderr) });
+    const report = await replay({
+      db: backends.db,
+      store: backends.store,
+      projectors: allProjectors,
+      onProgress: progressPrinter(process.stderr),
+    });
     if (process.stderr.isTTY) process.stderr.write('\n');
     process.stdout.write(
       `replayed ${report.events.toLocaleString('en-US')} events into ${allProjectors.length} read models in ` +

@@ -14,6 +14,9 @@ export type Decider<State, Command, Event extends DomainEvent> = {
   readonly decide: (state: State, command: Command) => readonly Event[] | Refusal;
 };
 
-export function fold<State, Event extends DomainEvent>(decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>, events: readonly Event[]): State {
+export function fold<State, Event extends DomainEvent>(
+  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  events: readonly Event[],
+): State {
   return events.reduce(decider.evolve, decider.initialState);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EventContext, NewEvent, RecordedEvent } from '../events/envelope.js';
+import { readDecoded, type EventDecoder, type StreamRef } from '../events/decoder.js';
+import type { EventContext, NewEvent } from '../events/envelope.js';
 import { isWrongExpectedVersion } from '../events/errors.js';
 import type { Position } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
@@ -28,8 +29,6 @@ export type HandleOptions = {
   /** Decisions again on a fresh read after a concurrent writer moved the stream (default 3). */
   readonly retries?: number;
   readonly onClash?: Refusal;
-  /** Per event type; defaults to 1. */
-  readonly schemaVersions?: Readonly<Record<string, number>>;
 };
 
 export type Handled<Event extends DomainEvent, State> = {
@@ -48,7 +47,7 @@ export type Handled<Event extends DomainEvent, State> = {
  */
 export async function handle<State, Command, Event extends DomainEvent>(
   deps: CommandDeps,
-  streamId: string,
+  stream: StreamRef<Event>,
   decider: Decider<State, Command, Event>,
   command: Command,
   options: HandleOptions,
@@ -56,21 +55,31 @@ export async function handle<State, Command, Event extends DomainEvent>(
   const commandId = options.commandId ?? randomUUID();
   const attempts = options.expectedRevision === undefined ? 1 + (options.retries ?? 3) : 1;
   for (let attempt = 1; ; attempt++) {
-    const recorded = await deps.store.readStream(streamId);
+    const recorded = await readDecoded(deps.store, stream);
     const revision = recorded.length - 1;
     if (options.expectedRevision !== undefined && options.expectedRevision !== revision) {
       return options.onClash ?? refuse('conflict', 'the resource changed since it was read');
     }
-    const state = fold(decider, recorded.map(asDomainEvent<Event>));
+    const state = fold(decider, recorded);
     const decision = decider.decide(state, command);
     if (isRefusal(decision)) return decision;
     if (decision.length === 0) return { events: [], state, revision, position: null };
 
-    const envelopes = decision.map((e, i) => envelope(e, options, deterministicUuid(commandId, `${streamId}/${revision + 1 + i}`)));
+    const envelopes = decision.map((e, i) =>
+      envelope(e, stream.events, options, deterministicUuid(commandId, `${stream.id}/${revision + 1 + i}`)),
+    );
     try {
-      const appended = await deps.store.appendToStream(streamId, envelopes, revision === -1 ? 'no_stream' : revision);
-      await deps.waitFor(appended.position, decision.map((e) => e.type));
-      return { events: decision, state: decision.reduce(decider.evolve, state), revision: appended.nextExpectedRevision, position: appended.position };
+      const appended = await deps.store.appendToStream(stream.id, envelopes, revision === -1 ? 'no_stream' : revision);
+      await deps.waitFor(
+        appended.position,
+        decision.map((e) => e.type),
+      );
+      return {
+        events: decision,
+        state: decision.reduce(decider.evolve, state),
+        revision: appended.nextExpectedRevision,
+        position: appended.position,
+      };
     } catch (e) {
       if (!isWrongExpectedVersion(e)) throw e;
       if (attempt >= attempts) return options.onClash ?? refuse('conflict', 'the resource is being changed concurrently; try again');
@@ -78,15 +87,11 @@ export async function handle<State, Command, Event extends DomainEvent>(
   }
 }
 
-function envelope(event: DomainEvent, options: HandleOptions, eventId: string): NewEvent {
+/** Written in the current version of its type, the version the decoder reads without upcasting. */
+function envelope<Event extends DomainEvent>(event: Event, events: EventDecoder<Event>, options: HandleOptions, eventId: string): NewEvent {
   return {
     type: event.type,
     data: event.data,
-    metadata: { ...options.context, eventId, schemaVersion: options.schemaVersions?.[event.type] ?? 1 },
+    metadata: { ...options.context, eventId, schemaVersion: events.versionOf(event.type) },
   };
-}
-
-/** Stored events are trusted: only this module's own decisions ever wrote them. */
-function asDomainEvent<Event extends DomainEvent>(e: RecordedEvent): Event {
-  return { type: e.type, data: e.data } as Event;
 }

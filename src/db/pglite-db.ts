@@ -43,7 +43,9 @@ export class PgliteDb implements SqlDb {
     this.leases.add(name);
     return {
       lost: new Promise<void>(() => undefined),
-      release: async () => { this.leases.delete(name); },
+      release: async () => {
+        this.leases.delete(name);
+      },
     };
   }
 

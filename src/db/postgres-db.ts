@@ -15,7 +15,10 @@ export class PostgresDb implements SqlDb {
 
   private readonly applicationName: string;
 
-  constructor(private readonly url: string, options: { max?: number; applicationName?: string } = {}) {
+  constructor(
+    private readonly url: string,
+    options: { max?: number; applicationName?: string } = {},
+  ) {
     this.applicationName = options.applicationName ?? 'data-sharing-service';
     this.pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: this.applicationName });
     // An idle client that loses its server must not crash the process; the next query reconnects.
@@ -32,7 +35,9 @@ export class PostgresDb implements SqlDb {
     let broken = false;
     // A connection cut mid-transaction surfaces as the pending query's rejection; without a
     // listener the client's 'error' event would also crash the process.
-    const onError = () => { broken = true; };
+    const onError = () => {
+      broken = true;
+    };
     client.on('error', onError);
     try {
       await client.query('BEGIN');
@@ -46,7 +51,9 @@ export class PostgresDb implements SqlDb {
       await client.query('COMMIT');
       return result;
     } catch (e) {
-      await client.query('ROLLBACK').catch(() => { broken = true; });
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
       throw e;
     } finally {
       client.off('error', onError);
@@ -95,7 +102,9 @@ export class PostgresDb implements SqlDb {
         await client.connect();
         return { client, lost };
       })();
-      attempt.catch(() => { if (this.leaseConn === attempt) this.leaseConn = null; });
+      attempt.catch(() => {
+        if (this.leaseConn === attempt) this.leaseConn = null;
+      });
       this.leaseConn = attempt;
     }
     return this.leaseConn;
@@ -110,7 +119,9 @@ export class PostgresDb implements SqlDb {
       await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     }
     set.add(listener);
-    return async () => { set.delete(listener); };
+    return async () => {
+      set.delete(listener);
+    };
   }
 
   private listenConnection(): Promise<pg.Client> {
@@ -122,7 +133,9 @@ export class PostgresDb implements SqlDb {
         await client.connect();
         return client;
       })();
-      attempt.catch(() => { if (this.listenConn === attempt) this.listenConn = null; });
+      attempt.catch(() => {
+        if (this.listenConn === attempt) this.listenConn = null;
+      });
       this.listenConn = attempt;
     }
     return this.listenConn;
@@ -139,10 +152,10 @@ export class PostgresDb implements SqlDb {
         for (const channel of this.listeners.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
         for (const set of this.listeners.values()) set.forEach((l) => l());
       } catch {
-        setTimeout(retry, 1000).unref();
+        setTimeout(() => void retry(), 1000).unref();
       }
     };
-    setTimeout(retry, 200).unref();
+    setTimeout(() => void retry(), 200).unref();
   }
 
   async ping(): Promise<boolean> {

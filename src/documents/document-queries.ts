@@ -3,6 +3,7 @@ const columns = `resource_id::text AS resource_id, vault_id::text AS vault_id, n
 
 /** Read-model queries of the documents projector's table. */
 export const documentSql = {
-  liveOfVaults: `SELECT ${columns} FROM rm.documents WHERE vault_id = ANY($1::uuid[]) AND deleted_at IS NULL ORDER BY created_at DESC, resource_id`,
+  liveOfVaults: `SELECT ${columns} FROM rm.documents WHERE vault_id = ANY($1::uuid[]) AND deleted_at IS NULL
+                 ORDER BY created_at DESC, resource_id`,
   liveById: `SELECT ${columns} FROM rm.documents WHERE resource_id = $1 AND deleted_at IS NULL`,
 };

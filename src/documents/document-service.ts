@@ -6,13 +6,14 @@ import { deleteDocument } from '../commands/documents/delete-document.js';
 import { evolveDocument, noDocument } from '../commands/documents/document-state.js';
 import { updateDocument } from '../commands/documents/update-document.js';
 import { vaultIndex } from '../commands/documents/vault-index.js';
+import { readDecoded } from '../events/decoder.js';
 import { fold } from '../commands/decider.js';
 import { isRefusal, refuse, refuseWith, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
-import { documentStreams as streams, type DocumentEvent } from '../events/document-events.js';
+import { documentStreams as streams } from '../events/document-events.js';
 import type { SchemaValidator, ValidationResult } from '../schemas/index.js';
 import { VaultKeyErasedError, type VaultKeyring } from '../vaults/keyring.js';
 import type { VaultAccess } from '../vaults/vault-access.js';
@@ -77,32 +78,62 @@ export class DocumentService {
     if (isRefusal(vaultId)) return vaultId;
     const resourceId = randomUUID();
     const uniquePerVault = input.uniquePerVault ?? false;
-    const registered = await handle(this.deps, streams.vault(vaultId), vaultIndex,
-      { kind: 'register', vaultId, resourceId, schemaKey: this.schemaKey(schema), uniquePerVault }, { context, retries: 10 });
+    const registered = await handle(
+      this.deps,
+      streams.vault(vaultId),
+      vaultIndex,
+      { kind: 'register', vaultId, resourceId, schemaKey: this.schemaKey(schema), uniquePerVault },
+      { context, retries: 10 },
+    );
     if (isRefusal(registered)) return registered;
 
     const seal = await this.deps.keyring.sealer(vaultId);
-    const created = await handle(this.deps, streams.resource(resourceId), createDocument, {
-      resourceId, vaultId, name: input.name, description: input.description ?? null,
-      schemaRef: schema.schemaRef, documentSchema: schema.documentSchema, uniquePerVault,
-      sealedData: seal(Buffer.from(JSON.stringify(input.data)), sealContext(resourceId, 1)).toString('base64'),
-    }, { context });
+    const created = await handle(
+      this.deps,
+      streams.resource(resourceId),
+      createDocument,
+      {
+        resourceId,
+        vaultId,
+        name: input.name,
+        description: input.description ?? null,
+        schemaRef: schema.schemaRef,
+        documentSchema: schema.documentSchema,
+        uniquePerVault,
+        sealedData: seal(Buffer.from(JSON.stringify(input.data)), sealContext(resourceId, 1)).toString('base64'),
+      },
+      { context },
+    );
     if (isRefusal(created)) return created;
     return { id: resourceId, version: 1 };
   }
 
   /** Rule 4: the stored schema judges the new data; schema fields of the input are ignored. */
-  async update(caller: Caller, resourceId: string, input: DocumentUpdateInput, context: EventContext): Promise<{ id: string; version: number } | Refusal> {
+  async update(
+    caller: Caller,
+    resourceId: string,
+    input: DocumentUpdateInput,
+    context: EventContext,
+  ): Promise<{ id: string; version: number } | Refusal> {
     const state = await this.writableState(caller, resourceId);
     if (isRefusal(state)) return state;
     const invalid = await this.check(caller, state, input.data);
     if (invalid) return invalid;
     const seal = await this.deps.keyring.sealer(state.vaultId);
     const plaintext = Buffer.from(JSON.stringify(input.data));
-    const updated = await handle(this.deps, streams.resource(resourceId), updateDocument, {
-      resourceId, vaultId: state.vaultId, name: input.name ?? null, description: input.description,
-      sealedFor: (version) => seal(plaintext, sealContext(resourceId, version)).toString('base64'),
-    }, { context });
+    const updated = await handle(
+      this.deps,
+      streams.resource(resourceId),
+      updateDocument,
+      {
+        resourceId,
+        vaultId: state.vaultId,
+        name: input.name ?? null,
+        description: input.description,
+        sealedFor: (version) => seal(plaintext, sealContext(resourceId, version)).toString('base64'),
+      },
+      { context },
+    );
     if (isRefusal(updated)) return updated;
     return { id: resourceId, version: updated.state.status === 'none' ? 0 : updated.state.version };
   }
@@ -110,10 +141,21 @@ export class DocumentService {
   async delete(caller: Caller, resourceId: string, context: EventContext): Promise<true | Refusal> {
     const state = await this.writableState(caller, resourceId);
     if (isRefusal(state)) return state;
-    const deleted = await handle(this.deps, streams.resource(resourceId), deleteDocument, { resourceId, vaultId: state.vaultId }, { context });
+    const deleted = await handle(
+      this.deps,
+      streams.resource(resourceId),
+      deleteDocument,
+      { resourceId, vaultId: state.vaultId },
+      { context },
+    );
     if (isRefusal(deleted)) return deleted;
-    const released = await handle(this.deps, streams.vault(state.vaultId), vaultIndex,
-      { kind: 'unregister', vaultId: state.vaultId, resourceId }, { context, retries: 10 });
+    const released = await handle(
+      this.deps,
+      streams.vault(state.vaultId),
+      vaultIndex,
+      { kind: 'unregister', vaultId: state.vaultId, resourceId },
+      { context, retries: 10 },
+    );
     return isRefusal(released) ? released : true;
   }
 
@@ -125,10 +167,14 @@ export class DocumentService {
   private async writableState(caller: Caller, resourceId: string) {
     const missing = refuse('not_found', 'no such document');
     if (!isUuid(resourceId)) return missing;
-    const state = fold({ initialState: noDocument, evolve: evolveDocument }, (await this.deps.store.readStream(streams.resource(resourceId))).map(asDocumentEvent));
+    const state = fold(
+      { initialState: noDocument, evolve: evolveDocument },
+      await readDecoded(this.deps.store, streams.resource(resourceId)),
+    );
     if (state.status !== 'live') return missing;
     if (await this.deps.access.canWrite(caller, state.vaultId)) return state;
-    if (await this.deps.access.canRead(caller, state.vaultId)) return refuse('forbidden', 'only a MANAGER of the legal entity may change its resources');
+    if (await this.deps.access.canRead(caller, state.vaultId))
+      return refuse('forbidden', 'only a MANAGER of the legal entity may change its resources');
     return missing;
   }
 
@@ -168,18 +214,24 @@ export class DocumentService {
     if (!opener) return null;
     const plaintext = opener(Buffer.from(row.sealed_data, 'base64'), sealContext(row.resource_id, row.version));
     return {
-      id: row.resource_id, name: row.name, description: row.description,
+      id: row.resource_id,
+      name: row.name,
+      description: row.description,
       owner: row.vault_id === caller.identityId ? null : row.vault_id,
-      schemaRef: row.schema_ref, documentSchema: row.document_schema, version: row.version,
+      schemaRef: row.schema_ref,
+      documentSchema: row.document_schema,
+      version: row.version,
       data: JSON.parse(plaintext.toString('utf8')) as JsonValue,
-      createdAt: new Date(row.created_at).toISOString(), updatedAt: new Date(row.updated_at).toISOString(),
+      createdAt: new Date(row.created_at).toISOString(),
+      updatedAt: new Date(row.updated_at).toISOString(),
     };
   }
 
   private async check(caller: Caller, schema: Schema, data: JsonValue): Promise<Refusal | null> {
-    const result = schema.schemaRef !== null
-      ? this.deps.validator.validateWithBuiltin(schema.schemaRef, data)
-      : await this.deps.validator.validateWithSchema(schema.documentSchema, data, caller.identityId);
+    const result =
+      schema.schemaRef !== null
+        ? this.deps.validator.validateWithBuiltin(schema.schemaRef, data)
+        : await this.deps.validator.validateWithSchema(schema.documentSchema, data, caller.identityId);
     return asRefusal(result);
   }
 
@@ -191,8 +243,16 @@ export class DocumentService {
 }
 
 type DocumentRow = {
-  resource_id: string; vault_id: string; name: string; description: string | null; schema_ref: string | null;
-  document_schema: JsonValue; version: number; sealed_data: string; created_at: Date | string; updated_at: Date | string;
+  resource_id: string;
+  vault_id: string;
+  name: string;
+  description: string | null;
+  schema_ref: string | null;
+  document_schema: JsonValue;
+  version: number;
+  sealed_data: string;
+  created_at: Date | string;
+  updated_at: Date | string;
 };
 
 /** Rule 5: exactly one of schemaRef and documentSchema. */
@@ -201,15 +261,18 @@ function schemaOf(input: DocumentInput): Schema | Refusal {
   const hasSchema = input.documentSchema !== undefined && input.documentSchema !== null;
   if (hasRef && hasSchema) return refuse('both_schema_definitions', 'both schema definitions: give schemaRef or documentSchema, not both');
   if (!hasRef && !hasSchema) return refuse('no_schema_definition', 'no schema definition: give schemaRef or documentSchema');
-  return hasRef ? { schemaRef: input.schemaRef!, documentSchema: null } : { schemaRef: null, documentSchema: input.documentSchema! };
+  return hasRef ? { schemaRef: input.schemaRef, documentSchema: null } : { schemaRef: null, documentSchema: input.documentSchema! };
 }
 
 function asRefusal(result: ValidationResult): Refusal | null {
   if (result.ok) return null;
   switch (result.code) {
-    case 'SCHEMA_NOT_FOUND': return refuse('schema_not_found', 'schema not found');
-    case 'BUSY': return refuse('rate_limited', `validation is busy: ${result.message}; try again shortly`, 1);
-    case 'SCHEMA_INVALID': return refuse('schema_invalid', `schema invalid: ${result.message}`);
+    case 'SCHEMA_NOT_FOUND':
+      return refuse('schema_not_found', 'schema not found');
+    case 'BUSY':
+      return refuse('rate_limited', `validation is busy: ${result.message}; try again shortly`, 1);
+    case 'SCHEMA_INVALID':
+      return refuse('schema_invalid', `schema invalid: ${result.message}`);
     case 'DATA_INVALID': {
       const first = result.errors[0];
       const message = first ? `data invalid at ${first.instancePath || '/'}: ${first.message}` : result.message;
@@ -220,7 +283,3 @@ function asRefusal(result: ValidationResult): Refusal | null {
 
 /** Binds each sealed version to its document and version: a sealed value moved elsewhere fails to open. */
 const sealContext = (resourceId: string, version: number) => `resource:${resourceId}/v${version}`;
-
-function asDocumentEvent(e: { type: string; data: unknown }): DocumentEvent {
-  return e as DocumentEvent;
-}

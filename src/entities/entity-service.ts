@@ -22,17 +22,33 @@ export class EntityService {
 
   async create(caller: Caller, name: string, context: EventContext): Promise<LegalEntityView | Refusal> {
     const entityId = randomUUID();
-    const done = await handle(this.deps, streams.entity(entityId), createEntity,
-      { entityId, name, createdBy: caller.identityId, managerEmail: caller.email }, { context });
+    const done = await handle(
+      this.deps,
+      streams.entity(entityId),
+      createEntity,
+      { entityId, name, createdBy: caller.identityId, managerEmail: caller.email },
+      { context },
+    );
     return answer(done, caller);
   }
 
-  async setMember(caller: Caller, entityId: string, email: string, role: EntityRole, context: EventContext): Promise<LegalEntityView | Refusal> {
+  async setMember(
+    caller: Caller,
+    entityId: string,
+    email: string,
+    role: EntityRole,
+    context: EventContext,
+  ): Promise<LegalEntityView | Refusal> {
     const member = normalizeEmail(email);
     if (isRefusal(member)) return member;
     if (!isUuid(entityId)) return noSuchEntity();
-    const done = await handle(this.deps, streams.entity(entityId), setEntityMember,
-      { entityId, actorEmail: caller.email, email: member, role }, { context });
+    const done = await handle(
+      this.deps,
+      streams.entity(entityId),
+      setEntityMember,
+      { entityId, actorEmail: caller.email, email: member, role },
+      { context },
+    );
     return answer(done, caller);
   }
 
@@ -40,18 +56,30 @@ export class EntityService {
     const member = normalizeEmail(email);
     if (isRefusal(member)) return member;
     if (!isUuid(entityId)) return noSuchEntity();
-    const done = await handle(this.deps, streams.entity(entityId), removeEntityMember,
-      { entityId, actorEmail: caller.email, email: member }, { context });
+    const done = await handle(
+      this.deps,
+      streams.entity(entityId),
+      removeEntityMember,
+      { entityId, actorEmail: caller.email, email: member },
+      { context },
+    );
     return answer(done, caller);
   }
 
   /** The entities the caller's login address is a member of, with every member. */
   async list(caller: Caller): Promise<LegalEntityView[]> {
-    const entities = (await this.deps.readModels.query<{ entity_id: string; name: string; role: EntityRole }>(q.entitiesOf, [caller.email])).rows;
+    const entities = (await this.deps.readModels.query<{ entity_id: string; name: string; role: EntityRole }>(q.entitiesOf, [caller.email]))
+      .rows;
     if (entities.length === 0) return [];
-    const members = (await this.deps.readModels.query<{ entity_id: string; email: string; role: EntityRole }>(q.membersOf, [entities.map((e) => e.entity_id)])).rows;
+    const members = (
+      await this.deps.readModels.query<{ entity_id: string; email: string; role: EntityRole }>(q.membersOf, [
+        entities.map((e) => e.entity_id),
+      ])
+    ).rows;
     return entities.map((e) => ({
-      entityId: e.entity_id, name: e.name, role: e.role,
+      entityId: e.entity_id,
+      name: e.name,
+      role: e.role,
       members: members.filter((m) => m.entity_id === e.entity_id).map((m) => ({ email: m.email, role: m.role })),
     }));
   }

@@ -1,44 +1,65 @@
 import type { DomainEvent } from '../commands/decider.js';
+import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
 import type { JsonValue } from './envelope.js';
 
 /** Streams: `resource-<resourceId>` (one document's versions), `vault-<vaultId>` (which documents live there). */
 export const documentStreams = {
-  resource: (resourceId: string) => `resource-${resourceId}`,
-  vault: (vaultId: string) => `vault-${vaultId}`,
+  resource: (resourceId: string): StreamRef<DocumentEvent> => streamOf(documentEvents, `resource-${resourceId}`),
+  vault: (vaultId: string): StreamRef<VaultIndexEvent> => streamOf(vaultIndexEvents, `vault-${vaultId}`),
 };
 
 /**
  * Version 1 of a document. The schema is kept in clear beside the data (spec §4.2 rule 3);
  * the data only sealed with the owning vault's key (base64 of iv | tag | ciphertext).
  */
-export type DocumentCreated = DomainEvent<'DocumentCreated', {
-  resourceId: string;
-  vaultId: string;
-  name: string;
-  description: string | null;
-  schemaRef: string | null;
-  documentSchema: JsonValue;
-  uniquePerVault: boolean;
-  version: number;
-  sealedData: string;
-}>;
+export type DocumentCreated = DomainEvent<
+  'DocumentCreated',
+  {
+    resourceId: string;
+    vaultId: string;
+    name: string;
+    description: string | null;
+    schemaRef: string | null;
+    documentSchema: JsonValue;
+    uniquePerVault: boolean;
+    version: number;
+    sealedData: string;
+  }
+>;
 
 /** Version n+1: new data (and name or description); the schema stays as created. */
-export type DocumentUpdated = DomainEvent<'DocumentUpdated', {
-  resourceId: string;
-  vaultId: string;
-  name: string;
-  description: string | null;
-  version: number;
-  sealedData: string;
-}>;
+export type DocumentUpdated = DomainEvent<
+  'DocumentUpdated',
+  {
+    resourceId: string;
+    vaultId: string;
+    name: string;
+    description: string | null;
+    version: number;
+    sealedData: string;
+  }
+>;
 
 export type DocumentDeleted = DomainEvent<'DocumentDeleted', { resourceId: string; vaultId: string }>;
 
 export type DocumentEvent = DocumentCreated | DocumentUpdated | DocumentDeleted;
 
+export const documentEvents = eventDecoder<DocumentEvent>('document', {
+  DocumentCreated: { version: 1 },
+  DocumentUpdated: { version: 1 },
+  DocumentDeleted: { version: 1 },
+});
+
 /** The vault's index of live documents by schema, for uniquePerVault (contract §8). */
-export type DocumentRegistered = DomainEvent<'DocumentRegistered', { vaultId: string; resourceId: string; schemaKey: string; uniquePerVault: boolean }>;
+export type DocumentRegistered = DomainEvent<
+  'DocumentRegistered',
+  { vaultId: string; resourceId: string; schemaKey: string; uniquePerVault: boolean }
+>;
 export type DocumentUnregistered = DomainEvent<'DocumentUnregistered', { vaultId: string; resourceId: string }>;
 
 export type VaultIndexEvent = DocumentRegistered | DocumentUnregistered;
+
+export const vaultIndexEvents = eventDecoder<VaultIndexEvent>('vault index', {
+  DocumentRegistered: { version: 1 },
+  DocumentUnregistered: { version: 1 },
+});

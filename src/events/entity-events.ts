@@ -1,8 +1,9 @@
 import type { DomainEvent } from '../commands/decider.js';
+import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
 
 /** Stream: `entity-<entityId>`, one legal entity with its members. */
 export const entityStreams = {
-  entity: (entityId: string) => `entity-${entityId}`,
+  entity: (entityId: string): StreamRef<EntityEvent> => streamOf(entityEvents, `entity-${entityId}`),
 };
 
 export type EntityRole = 'MANAGER' | 'MEMBER';
@@ -17,3 +18,9 @@ export type EntityMemberSet = DomainEvent<'EntityMemberSet', { entityId: string;
 export type EntityMemberRemoved = DomainEvent<'EntityMemberRemoved', { entityId: string; email: string }>;
 
 export type EntityEvent = EntityCreated | EntityMemberSet | EntityMemberRemoved;
+
+export const entityEvents = eventDecoder<EntityEvent>('legal entity', {
+  EntityCreated: { version: 1 },
+  EntityMemberSet: { version: 1 },
+  EntityMemberRemoved: { version: 1 },
+});

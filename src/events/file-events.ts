@@ -1,8 +1,9 @@
 import type { DomainEvent } from '../commands/decider.js';
+import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
 
 /** A file is a resource like a document: `resource-<fileId>`, one version event per version. */
 export const fileStreams = {
-  resource: (fileId: string) => `resource-${fileId}`,
+  resource: (fileId: string): StreamRef<FileEvent> => streamOf(fileEvents, `resource-${fileId}`),
 };
 
 /**
@@ -27,3 +28,8 @@ export type FileUploaded = DomainEvent<'FileUploaded', FileVersionData>;
 export type FileVersionAdded = DomainEvent<'FileVersionAdded', FileVersionData>;
 
 export type FileEvent = FileUploaded | FileVersionAdded;
+
+export const fileEvents = eventDecoder<FileEvent>('file', {
+  FileUploaded: { version: 1 },
+  FileVersionAdded: { version: 1 },
+});

@@ -1,10 +1,11 @@
 import type { DomainEvent } from '../commands/decider.js';
+import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
 
 /** Streams: `email-<subject>` (the address index), `user-<identityId>`, `session-<sessionId>`. */
 export const identityStreams = {
-  email: (subject: string) => `email-${subject}`,
-  user: (identityId: string) => `user-${identityId}`,
-  session: (sessionId: string) => `session-${sessionId}`,
+  email: (subject: string): StreamRef<EmailClaimed> => streamOf(emailEvents, `email-${subject}`),
+  user: (identityId: string): StreamRef<UserEvent> => streamOf(userEvents, `user-${identityId}`),
+  session: (sessionId: string): StreamRef<SessionEvent> => streamOf(sessionEvents, `session-${sessionId}`),
 };
 
 /** The first verify-otp of an address allocates its identity; the stream's no_stream rule makes it unique. */
@@ -22,3 +23,17 @@ export type SessionRevoked = DomainEvent<'SessionRevoked', { sessionId: string }
 
 export type UserEvent = UserRegistered | SecondaryEmailVerified | SessionsRevoked;
 export type SessionEvent = SessionStarted | SessionRenewed | SessionRevoked;
+
+export const emailEvents = eventDecoder<EmailClaimed>('address index', { EmailClaimed: { version: 1 } });
+
+export const userEvents = eventDecoder<UserEvent>('user', {
+  UserRegistered: { version: 1 },
+  SecondaryEmailVerified: { version: 1 },
+  SessionsRevoked: { version: 1 },
+});
+
+export const sessionEvents = eventDecoder<SessionEvent>('session', {
+  SessionStarted: { version: 1 },
+  SessionRenewed: { version: 1 },
+  SessionRevoked: { version: 1 },
+});

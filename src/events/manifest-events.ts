@@ -1,8 +1,9 @@
 import type { DomainEvent } from '../commands/decider.js';
+import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
 
 /** Stream: `manifest-<manifestId>`; its revision + 1 is the manifest's version. */
 export const manifestStreams = {
-  manifest: (manifestId: string) => `manifest-${manifestId}`,
+  manifest: (manifestId: string): StreamRef<ManifestEvent> => streamOf(manifestEvents, `manifest-${manifestId}`),
 };
 
 export const SLOT_KINDS = ['schema', 'file'] as const;
@@ -30,15 +31,20 @@ export type Slot = {
  * One version of a manifest, complete: a request pins a version, so every version keeps all its
  * slots rather than a difference to the one before.
  */
-export type ManifestPublished = DomainEvent<'ManifestPublished', {
-  manifestId: string;
-  organizationId: string;
-  name: string;
-  version: number;
-  /** ISO 8601 duration, at least PT1S. */
-  retention: string;
-  slots: Slot[];
-  publishedAt: string;
-}>;
+export type ManifestPublished = DomainEvent<
+  'ManifestPublished',
+  {
+    manifestId: string;
+    organizationId: string;
+    name: string;
+    version: number;
+    /** ISO 8601 duration, at least PT1S. */
+    retention: string;
+    slots: Slot[];
+    publishedAt: string;
+  }
+>;
 
 export type ManifestEvent = ManifestPublished;
+
+export const manifestEvents = eventDecoder<ManifestEvent>('manifest', { ManifestPublished: { version: 1 } });

@@ -1,8 +1,9 @@
 import type { DomainEvent } from '../commands/decider.js';
+import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
 
 /** Stream: `org-<organizationId>`, one organization with its members, key state and apps. */
 export const organizationStreams = {
-  organization: (organizationId: string) => `org-${organizationId}`,
+  organization: (organizationId: string): StreamRef<OrganizationEvent> => streamOf(organizationEvents, `org-${organizationId}`),
 };
 
 /** Contract §2: the four permissions; spec §4.3 names the first two. */
@@ -28,3 +29,12 @@ export type KeySealed = DomainEvent<'KeySealed', { organizationId: string }>;
 export type AppRegistered = DomainEvent<'AppRegistered', { organizationId: string; clientId: string; name: string }>;
 
 export type OrganizationEvent = OrganizationCreated | MemberSet | MemberRemoved | KeyWarmed | KeySealed | AppRegistered;
+
+export const organizationEvents = eventDecoder<OrganizationEvent>('organization', {
+  OrganizationCreated: { version: 1 },
+  MemberSet: { version: 1 },
+  MemberRemoved: { version: 1 },
+  KeyWarmed: { version: 1 },
+  KeySealed: { version: 1 },
+  AppRegistered: { version: 1 },
+});

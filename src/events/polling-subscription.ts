@@ -14,7 +14,10 @@ export function pollingSubscription(store: Pick<EventStore, 'readAll' | 'onAppen
   let wake: (() => void) | null = null;
   // Set by a notification that arrives while a page is being read, so it is not slept through.
   let appended = false;
-  const stopListening = store.onAppended(() => { appended = true; wake?.(); });
+  const stopListening = store.onAppended(() => {
+    appended = true;
+    wake?.();
+  });
 
   async function* events(): AsyncGenerator<RecordedEvent> {
     let after = from;
@@ -37,7 +40,11 @@ export function pollingSubscription(store: Pick<EventStore, 'readAll' | 'onAppen
   function sleep(): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, IDLE_POLL_MS);
-      function done() { clearTimeout(timer); wake = null; resolve(); }
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
       wake = done;
     });
   }

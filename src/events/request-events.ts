@@ -1,7 +1,9 @@
 import type { DomainEvent } from '../commands/decider.js';
+import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
+import { acceptedWithBoundedRetention } from './upcasters/request-accepted-v1.js';
 
 /** Stream: `request-<requestId>`: invitation, consent, grants and state changes (DESIGN.md). */
-export const requestStream = (requestId: string) => `request-${requestId}`;
+export const requestStream = (requestId: string): StreamRef<RequestEvent> => streamOf(requestEvents, `request-${requestId}`);
 
 /** One standing answer: a resource of the recipient's vault, or of a legal entity they manage. */
 export type GrantedRecord = {
@@ -10,20 +12,29 @@ export type GrantedRecord = {
   readonly entityId: string | null;
 };
 
-export type RequestSent = DomainEvent<'RequestSent', {
-  requestId: string;
-  organizationId: string;
-  manifestId: string;
-  /** The manifest's newest version when sent; consent pins this same version. */
-  manifestVersion: number;
-  recipientEmail: string;
-  invitationExpiresAt: string;
-  initiatedBy: 'org' | 'recipient';
-  initiatingClientId: string | null;
-}>;
+export type RequestSent = DomainEvent<
+  'RequestSent',
+  {
+    requestId: string;
+    organizationId: string;
+    manifestId: string;
+    /** The manifest's newest version when sent; consent pins this same version. */
+    manifestVersion: number;
+    recipientEmail: string;
+    invitationExpiresAt: string;
+    initiatedBy: 'org' | 'recipient';
+    initiatingClientId: string | null;
+  }
+>;
 export type RequestCancelled = DomainEvent<'RequestCancelled', { requestId: string }>;
-/** retention is the pinned manifest version's ISO 8601 duration; it runs from acceptance. */
-export type RequestAccepted = DomainEvent<'RequestAccepted', { requestId: string; retention: string; retentionMs: number; acceptedAt: string }>;
+/**
+ * retention is the pinned manifest version's ISO 8601 duration; it runs from acceptance.
+ * Version 2: retentionMs is at most 100 years (R-LIM-01); version 1 had no bound.
+ */
+export type RequestAccepted = DomainEvent<
+  'RequestAccepted',
+  { requestId: string; retention: string; retentionMs: number; acceptedAt: string }
+>;
 export type RequestRejected = DomainEvent<'RequestRejected', { requestId: string }>;
 export type SlotGranted = DomainEvent<'SlotGranted', { requestId: string; slotId: string; records: GrantedRecord[] }>;
 export type SlotWithdrawn = DomainEvent<'SlotWithdrawn', { requestId: string; slotId: string }>;
@@ -32,5 +43,24 @@ export type RequestSuspended = DomainEvent<'RequestSuspended', { requestId: stri
 export type RequestResumed = DomainEvent<'RequestResumed', { requestId: string }>;
 
 export type RequestEvent =
-  | RequestSent | RequestCancelled | RequestAccepted | RequestRejected | SlotGranted | SlotWithdrawn
-  | RequestRevoked | RequestSuspended | RequestResumed;
+  | RequestSent
+  | RequestCancelled
+  | RequestAccepted
+  | RequestRejected
+  | SlotGranted
+  | SlotWithdrawn
+  | RequestRevoked
+  | RequestSuspended
+  | RequestResumed;
+
+export const requestEvents = eventDecoder<RequestEvent>('request', {
+  RequestSent: { version: 1 },
+  RequestCancelled: { version: 1 },
+  RequestAccepted: { version: 2, upcasters: { 1: acceptedWithBoundedRetention } },
+  RequestRejected: { version: 1 },
+  SlotGranted: { version: 1 },
+  SlotWithdrawn: { version: 1 },
+  RequestRevoked: { version: 1 },
+  RequestSuspended: { version: 1 },
+  RequestResumed: { version: 1 },
+});

@@ -8,5 +8,9 @@ export const fileSql = {
 };
 
 export type FileVersionRow = {
-  vault_id: string; version: number; blob_id: string; file_name: string; mime_type: string;
+  vault_id: string;
+  version: number;
+  blob_id: string;
+  file_name: string;
+  mime_type: string;
 };

@@ -4,12 +4,13 @@ import { isUuid } from '../ids.js';
 import { addFileVersion } from '../commands/files/add-file-version.js';
 import { evolveFile, noFile } from '../commands/files/file-state.js';
 import { uploadFile } from '../commands/files/upload-file.js';
+import { readDecoded } from '../events/decoder.js';
 import { fold } from '../commands/decider.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
-import { fileStreams as streams, type FileEvent } from '../events/file-events.js';
+import { fileStreams as streams } from '../events/file-events.js';
 import { VaultKeyErasedError, type VaultKeyring } from '../vaults/keyring.js';
 import type { VaultAccess } from '../vaults/vault-access.js';
 import type { BlobStore } from './blob-store.js';
@@ -54,9 +55,21 @@ export class FileService {
     if (isRefusal(upload)) return upload;
 
     const blobId = await this.store(upload);
-    const uploaded = await handle(this.deps, streams.resource(fileId), uploadFile, {
-      resourceId: fileId, vaultId, blobId, fileName: input.fileName, mimeType: input.mimeType, fileSize: upload.size, label: input.label,
-    }, { context });
+    const uploaded = await handle(
+      this.deps,
+      streams.resource(fileId),
+      uploadFile,
+      {
+        resourceId: fileId,
+        vaultId,
+        blobId,
+        fileName: input.fileName,
+        mimeType: input.mimeType,
+        fileSize: upload.size,
+        label: input.label,
+      },
+      { context },
+    );
     if (isRefusal(uploaded)) return this.discard(blobId, uploaded);
     return { fileId, version: 1 };
   }
@@ -70,9 +83,20 @@ export class FileService {
     for (let attempt = 1; ; attempt++) {
       if (isRefusal(upload)) return upload;
       const blobId = await this.store(upload);
-      const added = await handle(this.deps, streams.resource(fileId), addFileVersion, {
-        resourceId: fileId, vaultId: state.vaultId, version, blobId, ...meta, fileSize: upload.size,
-      }, { context });
+      const added = await handle(
+        this.deps,
+        streams.resource(fileId),
+        addFileVersion,
+        {
+          resourceId: fileId,
+          vaultId: state.vaultId,
+          version,
+          blobId,
+          ...meta,
+          fileSize: upload.size,
+        },
+        { context },
+      );
       if (!isRefusal(added)) return { fileId, version };
       await this.deps.blobs.delete(blobId);
       if (added.code !== 'conflict' || attempt >= VERSION_ATTEMPTS) return added;
@@ -108,11 +132,11 @@ export class FileService {
    */
   private async writableState(caller: Caller, fileId: string) {
     if (!isUuid(fileId)) return notFound();
-    const recorded = await this.deps.store.readStream(streams.resource(fileId));
-    const state = fold({ initialState: noFile, evolve: evolveFile }, recorded.map(asFileEvent));
+    const state = fold({ initialState: noFile, evolve: evolveFile }, await readDecoded(this.deps.store, streams.resource(fileId)));
     if (state.status !== 'live') return notFound();
     if (await this.deps.access.canWrite(caller, state.vaultId)) return state;
-    if (await this.deps.access.canRead(caller, state.vaultId)) return refuse('forbidden', 'only a MANAGER of the legal entity may change its files');
+    if (await this.deps.access.canRead(caller, state.vaultId))
+      return refuse('forbidden', 'only a MANAGER of the legal entity may change its files');
     return notFound();
   }
 
@@ -125,7 +149,8 @@ export class FileService {
   private async reseal(vaultId: string, fileId: string, upload: SealedUpload, from: number, to: number): Promise<SealedUpload | Refusal> {
     const { keyring } = this.deps;
     const sealed = await unlessErased(async () =>
-      keyring.encrypt(vaultId, await keyring.decrypt(vaultId, upload.sealed, sealContext(fileId, from)), sealContext(fileId, to)));
+      keyring.encrypt(vaultId, await keyring.decrypt(vaultId, upload.sealed, sealContext(fileId, from)), sealContext(fileId, to)),
+    );
     return isRefusal(sealed) ? sealed : { sealed, size: upload.size };
   }
 
@@ -156,8 +181,3 @@ async function unlessErased<T>(fn: () => Promise<T>): Promise<T | Refusal> {
 
 /** Binds sealed bytes to their file and version (the keyring adds the vault). */
 const sealContext = (fileId: string, version: number) => `file:${fileId}/v${version}`;
-
-/** Stored events are trusted: only decisions of this service wrote them (a document's leave the state alone). */
-function asFileEvent(e: { type: string; data: unknown }): FileEvent {
-  return e as FileEvent;
-}

@@ -9,8 +9,7 @@ export type UploadBody = {
 
 export type SealedUpload = { readonly sealed: Buffer; readonly size: number };
 
-export const tooLarge = (maxBytes: number): Refusal =>
-  refuse('payload_too_large', `a file may have at most ${maxBytes} bytes`);
+export const tooLarge = (maxBytes: number): Refusal => refuse('payload_too_large', `a file may have at most ${maxBytes} bytes`);
 
 /**
  * Seals the bytes as they arrive and stops reading at the first byte over `maxBytes`, so no

@@ -18,7 +18,8 @@ const q = {
   lock: `INSERT INTO limits.buckets (bucket) VALUES ($1) ON CONFLICT (bucket) DO UPDATE SET bucket = EXCLUDED.bucket`,
   prune: `DELETE FROM limits.hits WHERE bucket = $1 AND expires_at <= $2`,
   newest: `SELECT expires_at FROM limits.hits WHERE bucket = $1 ORDER BY expires_at DESC LIMIT $2`,
-  record: `INSERT INTO limits.hits (bucket, hit_id, expires_at) SELECT b, $2::uuid, e FROM unnest($1::text[], $3::timestamptz[]) AS t(b, e)`,
+  record: `INSERT INTO limits.hits (bucket, hit_id, expires_at)
+           SELECT b, $2::uuid, e FROM unnest($1::text[], $3::timestamptz[]) AS t(b, e)`,
   forget: `DELETE FROM limits.hits WHERE hit_id = $1`,
 };
 
@@ -79,6 +80,8 @@ export class SlidingWindows {
   }
 
   private sorted<L extends Limit>(limits: readonly L[]): Array<{ limit: L; bucket: string }> {
-    return limits.map((limit) => ({ limit, bucket: this.bucketOf(limit) })).sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+    return limits
+      .map((limit) => ({ limit, bucket: this.bucketOf(limit) }))
+      .sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
   }
 }

@@ -15,7 +15,10 @@ export interface Mailer {
  */
 export class MailUnavailableError extends Error {
   override readonly name = 'MailUnavailableError';
-  constructor(readonly reason: string = 'unknown', cause?: Error) {
+  constructor(
+    readonly reason: string = 'unknown',
+    cause?: Error,
+  ) {
     super(`mail could not be handed over (${reason})`, cause ? { cause } : undefined);
   }
 }

@@ -23,7 +23,12 @@ export type ReadinessOptions = {
 export type CheckName = 'database' | 'events' | 'queue' | 'projections';
 
 /** A projector stopped on an event it cannot apply: where, and the error's class (its text stays in the log). */
-export type StalledProjector = { readonly status: 'stalled'; readonly position: string; readonly errorClass: string; readonly since: string };
+export type StalledProjector = {
+  readonly status: 'stalled';
+  readonly position: string;
+  readonly errorClass: string;
+  readonly since: string;
+};
 
 /** Reasons are words, never error text: /readyz must not leak hosts, SQL or paths. */
 export type Check =
@@ -102,8 +107,20 @@ export async function checkReadiness(
 
 function stalledProjectors(statuses: readonly ProjectorStatus[]): Record<string, StalledProjector> {
   return Object.fromEntries(
-    statuses.flatMap((s) => (s.stalled ? [[s.projector, {
-      status: 'stalled' as const, position: formatPosition(s.stalled.position), errorClass: s.stalled.errorClass, since: s.stalled.since.toISOString(),
-    }]] : [])),
+    statuses.flatMap((s) =>
+      s.stalled
+        ? [
+            [
+              s.projector,
+              {
+                status: 'stalled' as const,
+                position: formatPosition(s.stalled.position),
+                errorClass: s.stalled.errorClass,
+                since: s.stalled.since.toISOString(),
+              },
+            ],
+          ]
+        : [],
+    ),
   );
 }

@@ -31,15 +31,24 @@ export type OrganizationPlaneDeps = CommandDeps & {
   readonly onKeyWarmed?: OnKeyWarmed;
 };
 
-export type OrganizationPlane = { readonly organizations: OrganizationService; readonly key: OrganizationKey; readonly manifests: ManifestService };
+export type OrganizationPlane = {
+  readonly organizations: OrganizationService;
+  readonly key: OrganizationKey;
+  readonly manifests: ManifestService;
+};
 
 export function openOrganizationPlane(deps: OrganizationPlaneDeps): OrganizationPlane {
   const commands = { store: deps.store, waitFor: deps.waitFor };
   return {
     organizations: new OrganizationService({ ...commands, readModels: deps.readModels }),
     key: new OrganizationKey({
-      ...commands, readModels: deps.readModels, logger: deps.logger, now: deps.now, warmSeconds: deps.warmSeconds,
-      startedAt: deps.startedAt ?? deps.now(), signToken: memberTokenSigner(deps.issuer, deps.identities),
+      ...commands,
+      readModels: deps.readModels,
+      logger: deps.logger,
+      now: deps.now,
+      warmSeconds: deps.warmSeconds,
+      startedAt: deps.startedAt ?? deps.now(),
+      signToken: memberTokenSigner(deps.issuer, deps.identities),
       ...(deps.onKeyWarmed ? { onKeyWarmed: deps.onKeyWarmed } : {}),
     }),
     manifests: new ManifestService({ ...commands, readModels: deps.readModels, now: deps.now }),

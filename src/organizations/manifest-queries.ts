@@ -12,4 +12,11 @@ export const manifestSql = {
   exists: `SELECT 1 FROM rm.manifests WHERE organization_id = $1 AND manifest_id = $2`,
 };
 
-export type ManifestRow = { manifest_id: string; name: string; version: number; retention: string; slots: unknown; published_at: Date | string };
+export type ManifestRow = {
+  manifest_id: string;
+  name: string;
+  version: number;
+  retention: string;
+  slots: unknown;
+  published_at: Date | string;
+};

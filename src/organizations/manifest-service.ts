@@ -19,16 +19,35 @@ export type ManifestDeps = CommandDeps & { readonly readModels: SqlExecutor; rea
 export class ManifestService {
   constructor(private readonly deps: ManifestDeps) {}
 
-  async create(organizationId: string, input: ManifestInput & { readonly name: string }, context: EventContext): Promise<ManifestView | Refusal> {
+  async create(
+    organizationId: string,
+    input: ManifestInput & { readonly name: string },
+    context: EventContext,
+  ): Promise<ManifestView | Refusal> {
     const manifestId = randomUUID();
-    const done = await handle(this.deps, streams.manifest(manifestId), createManifest,
-      { manifestId, organizationId, ...input, freshSlotIds: input.slots.map(() => randomUUID()), now: this.deps.now() }, { context });
+    const done = await handle(
+      this.deps,
+      streams.manifest(manifestId),
+      createManifest,
+      { manifestId, organizationId, ...input, freshSlotIds: input.slots.map(() => randomUUID()), now: this.deps.now() },
+      { context },
+    );
     return this.published(done);
   }
 
-  async publishVersion(organizationId: string, manifestId: string, input: ManifestInput, context: EventContext): Promise<ManifestView | Refusal> {
-    const done = await handle(this.deps, streams.manifest(manifestId), publishManifestVersion,
-      { manifestId, organizationId, ...input, freshSlotIds: input.slots.map(() => randomUUID()), now: this.deps.now() }, { context });
+  async publishVersion(
+    organizationId: string,
+    manifestId: string,
+    input: ManifestInput,
+    context: EventContext,
+  ): Promise<ManifestView | Refusal> {
+    const done = await handle(
+      this.deps,
+      streams.manifest(manifestId),
+      publishManifestVersion,
+      { manifestId, organizationId, ...input, freshSlotIds: input.slots.map(() => randomUUID()), now: this.deps.now() },
+      { context },
+    );
     return this.published(done);
   }
 
@@ -46,9 +65,10 @@ export class ManifestService {
   /** A version as published (the newest when none is named); null when the organization has no such one. */
   async get(organizationId: string, manifestId: string, version: number | null): Promise<ManifestView | null> {
     if (!isUuid(manifestId)) return null;
-    const rows = version === null
-      ? await this.deps.readModels.query<ManifestRow>(q.newest, [organizationId, manifestId])
-      : await this.deps.readModels.query<ManifestRow>(q.version, [organizationId, manifestId, version]);
+    const rows =
+      version === null
+        ? await this.deps.readModels.query<ManifestRow>(q.newest, [organizationId, manifestId])
+        : await this.deps.readModels.query<ManifestRow>(q.version, [organizationId, manifestId, version]);
     const row = rows.rows[0];
     return row ? fromRow(row) : null;
   }
@@ -63,8 +83,12 @@ export class ManifestService {
 
 function fromRow(row: ManifestRow): ManifestView {
   return manifestView({
-    manifestId: row.manifest_id, name: row.name, version: row.version, retention: row.retention,
+    manifestId: row.manifest_id,
+    name: row.name,
+    version: row.version,
+    retention: row.retention,
     // Written by this module's projector from ManifestPublished: the shape is ours.
-    slots: row.slots as Slot[], publishedAt: row.published_at,
+    slots: row.slots as Slot[],
+    publishedAt: row.published_at,
   });
 }

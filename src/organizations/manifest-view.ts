@@ -13,8 +13,22 @@ export type ManifestView = {
   readonly publishedAt: string;
 };
 
-export function manifestView(m: { manifestId: string; name: string; version: number; retention: string; slots: readonly Slot[]; publishedAt: Date | string }): ManifestView {
-  return { manifestId: m.manifestId, name: m.name, version: m.version, retention: m.retention, slots: m.slots.map(slotView), publishedAt: iso(m.publishedAt) };
+export function manifestView(m: {
+  manifestId: string;
+  name: string;
+  version: number;
+  retention: string;
+  slots: readonly Slot[];
+  publishedAt: Date | string;
+}): ManifestView {
+  return {
+    manifestId: m.manifestId,
+    name: m.name,
+    version: m.version,
+    retention: m.retention,
+    slots: m.slots.map(slotView),
+    publishedAt: iso(m.publishedAt),
+  };
 }
 
 function slotView({ subject, ...slot }: Slot): SlotView {

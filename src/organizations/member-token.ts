@@ -8,7 +8,11 @@ import type { Permission } from '../events/organization-events.js';
  * session check of authenticate() ends the token with the session.
  */
 export function memberTokenSigner(issuer: TokenIssuer, sessions: { me(caller: Caller): Promise<Me> }) {
-  return async (caller: Caller, organizationId: string, permissions: readonly Permission[]): Promise<{ token: string; expiresAt: string } | null> => {
+  return async (
+    caller: Caller,
+    organizationId: string,
+    permissions: readonly Permission[],
+  ): Promise<{ token: string; expiresAt: string } | null> => {
     const session = (await sessions.me(caller)).sessions.find((s) => s.current);
     if (!session) return null;
     const token = await issuer.orgToken({ ...caller, expiresAt: new Date(session.expiresAt), organizationId, permissions });

@@ -14,7 +14,12 @@ import type { Member } from './member.js';
 import { organizationSql as q, type KeyRow } from './organization-queries.js';
 
 /** What a member's sign-in answers (contract §2, POST /org/v1/token). */
-export type MemberToken = { readonly token: string; readonly expiresAt: string; readonly organizationId: string; readonly permissions: readonly Permission[] };
+export type MemberToken = {
+  readonly token: string;
+  readonly expiresAt: string;
+  readonly organizationId: string;
+  readonly permissions: readonly Permission[];
+};
 
 export type KeyWarmedNotice = { readonly organizationId: string; readonly until: string };
 
@@ -37,7 +42,11 @@ export type OrganizationKeyDeps = CommandDeps & {
   /** When this process started: warmth written before it does not count (key-warmth.ts). */
   readonly startedAt: Date;
   /** The signed member token for the caller's session; null when that session has ended meanwhile. */
-  readonly signToken: (caller: Caller, organizationId: string, permissions: readonly Permission[]) => Promise<{ token: string; expiresAt: string } | null>;
+  readonly signToken: (
+    caller: Caller,
+    organizationId: string,
+    permissions: readonly Permission[],
+  ) => Promise<{ token: string; expiresAt: string } | null>;
   readonly onKeyWarmed?: OnKeyWarmed;
 };
 
@@ -52,10 +61,15 @@ export class OrganizationKey {
   /** POST /org/v1/token: a member token for the caller's session; the key becomes warm. */
   async signIn(caller: Caller, organizationId: string, context: EventContext): Promise<MemberToken | Refusal> {
     if (!isUuid(organizationId)) return refuse('not_found', 'no such organization');
-    const signedIn = await handle(this.deps, streams.organization(organizationId), signInMember,
-      { organizationId, email: caller.email, now: this.deps.now(), warmSeconds: this.deps.warmSeconds }, { context });
+    const signedIn = await handle(
+      this.deps,
+      streams.organization(organizationId),
+      signInMember,
+      { organizationId, email: caller.email, now: this.deps.now(), warmSeconds: this.deps.warmSeconds },
+      { context },
+    );
     if (isRefusal(signedIn)) return signedIn;
-    const permissions = signedIn.state.status === 'active' ? signedIn.state.members.get(caller.email) ?? [] : [];
+    const permissions = signedIn.state.status === 'active' ? (signedIn.state.members.get(caller.email) ?? []) : [];
     const warmed = signedIn.events[0];
     if (warmed?.type === 'KeyWarmed') await this.reactToWarmth({ organizationId, until: warmed.data.until });
     const token = await this.deps.signToken(caller, organizationId, permissions);
@@ -70,8 +84,13 @@ export class OrganizationKey {
   }
 
   async seal(actor: Member, context: EventContext): Promise<KeyState | Refusal> {
-    const sealed = await handle(this.deps, streams.organization(actor.organizationId), sealKey,
-      { organizationId: actor.organizationId, actorEmail: actor.email }, { context });
+    const sealed = await handle(
+      this.deps,
+      streams.organization(actor.organizationId),
+      sealKey,
+      { organizationId: actor.organizationId, actorEmail: actor.email },
+      { context },
+    );
     return isRefusal(sealed) ? sealed : { state: 'cold' };
   }
 

@@ -4,7 +4,8 @@ export const organizationSql = {
   /** The per-request membership check. */
   membership: `SELECT permissions FROM rm.organization_members WHERE organization_id = $1 AND email = $2`,
   member: `SELECT email, permissions, added_at FROM rm.organization_members WHERE organization_id = $1 AND email = $2`,
-  members: `SELECT email, permissions, added_at FROM rm.organization_members WHERE organization_id = $1 ORDER BY added_at, email COLLATE "C"`,
+  members: `SELECT email, permissions, added_at FROM rm.organization_members WHERE organization_id = $1
+            ORDER BY added_at, email COLLATE "C"`,
   key: `SELECT key_warm_until, key_warmed_at FROM rm.organizations WHERE organization_id = $1`,
 };
 

@@ -25,8 +25,13 @@ export class OrganizationService {
 
   async create(caller: Caller, name: string, context: EventContext): Promise<OrganizationView | Refusal> {
     const organizationId = randomUUID();
-    const created = await handle(this.deps, streams.organization(organizationId), createOrganization,
-      { organizationId, name, createdBy: caller.identityId, creatorEmail: caller.email }, { context });
+    const created = await handle(
+      this.deps,
+      streams.organization(organizationId),
+      createOrganization,
+      { organizationId, name, createdBy: caller.identityId, creatorEmail: caller.email },
+      { context },
+    );
     if (isRefusal(created)) return created;
     return { organizationId, name, createdAt: context.occurredAt };
   }
@@ -43,8 +48,13 @@ export class OrganizationService {
   }
 
   async setMember(actor: Member, email: string, permissions: readonly Permission[], context: EventContext): Promise<MemberView | Refusal> {
-    const done = await handle(this.deps, streams.organization(actor.organizationId), setMember,
-      { organizationId: actor.organizationId, actorEmail: actor.email, email, permissions }, { context });
+    const done = await handle(
+      this.deps,
+      streams.organization(actor.organizationId),
+      setMember,
+      { organizationId: actor.organizationId, actorEmail: actor.email, email, permissions },
+      { context },
+    );
     if (isRefusal(done)) return done;
     const row = (await this.deps.readModels.query<MemberRow>(q.member, [actor.organizationId, email])).rows[0];
     if (!row) throw new Error('a member just set is missing from the read model');
@@ -52,15 +62,25 @@ export class OrganizationService {
   }
 
   async removeMember(actor: Member, email: string, context: EventContext): Promise<true | Refusal> {
-    const done = await handle(this.deps, streams.organization(actor.organizationId), removeMember,
-      { organizationId: actor.organizationId, actorEmail: actor.email, email }, { context });
+    const done = await handle(
+      this.deps,
+      streams.organization(actor.organizationId),
+      removeMember,
+      { organizationId: actor.organizationId, actorEmail: actor.email, email },
+      { context },
+    );
     return isRefusal(done) ? done : true;
   }
 
   async registerApp(actor: Member, name: string, context: EventContext): Promise<{ clientId: string; name: string } | Refusal> {
     const clientId = randomUUID();
-    const done = await handle(this.deps, streams.organization(actor.organizationId), registerApp,
-      { organizationId: actor.organizationId, actorEmail: actor.email, clientId, name }, { context });
+    const done = await handle(
+      this.deps,
+      streams.organization(actor.organizationId),
+      registerApp,
+      { organizationId: actor.organizationId, actorEmail: actor.email, clientId, name },
+      { context },
+    );
     return isRefusal(done) ? done : { clientId, name };
   }
 }

@@ -12,7 +12,13 @@ export type BatchOutcome = { applied: boolean; checkpoint: Position };
  * and compared first: if anything else moved it (another instance, a replay's swap), nothing is
  * applied and the caller continues from where the row stands, so no event is applied twice.
  */
-export async function applyBatch(db: SqlDb, schema: string, p: Projector, expected: Position, events: readonly RecordedEvent[]): Promise<BatchOutcome> {
+export async function applyBatch(
+  db: SqlDb,
+  schema: string,
+  p: Projector,
+  expected: Position,
+  events: readonly RecordedEvent[],
+): Promise<BatchOutcome> {
   if (!events.some((e) => handlerFor(p, e))) return skipBatch(db, schema, p, expected, events);
   return db.transaction(async (tx) => {
     await useSchema(tx, schema);
@@ -30,10 +36,21 @@ export async function applyBatch(db: SqlDb, schema: string, p: Projector, expect
  * A batch with nothing for this projector only moves its checkpoint: one compare-and-set
  * statement instead of a transaction, so read models that ignore most events stay cheap.
  */
-async function skipBatch(db: SqlDb, schema: string, p: Projector, expected: Position, events: readonly RecordedEvent[]): Promise<BatchOutcome> {
+async function skipBatch(
+  db: SqlDb,
+  schema: string,
+  p: Projector,
+  expected: Position,
+  events: readonly RecordedEvent[],
+): Promise<BatchOutcome> {
   const last = events[events.length - 1]!.position;
   const moved = await db.query(checkpointSql.compareAndAdvance(schema), [
-    p.name, expected.commit.toString(), expected.prepare.toString(), last.commit.toString(), last.prepare.toString(), events.length,
+    p.name,
+    expected.commit.toString(),
+    expected.prepare.toString(),
+    last.commit.toString(),
+    last.prepare.toString(),
+    events.length,
   ]);
   if (moved.rows.length === 1) return { applied: true, checkpoint: last };
   const row = (await db.query<{ commit: string; prepare: string }>(checkpointSql.readOne(schema), [p.name])).rows[0];
@@ -49,7 +66,12 @@ function handlerFor(p: Projector, event: RecordedEvent) {
  * Runs the handlers of a batch and moves the checkpoint, inside the caller's transaction.
  * `skipped` holds the ids of events an operator recorded as skipped for this projector.
  */
-export async function applyEvents(tx: SqlExecutor, p: Projector, events: readonly RecordedEvent[], skipped?: ReadonlySet<string>): Promise<Position> {
+export async function applyEvents(
+  tx: SqlExecutor,
+  p: Projector,
+  events: readonly RecordedEvent[],
+  skipped?: ReadonlySet<string>,
+): Promise<Position> {
   for (const [index, event] of events.entries()) {
     const handler = handlerFor(p, event);
     if (!handler || skipped?.has(event.metadata.eventId)) continue;

@@ -12,7 +12,7 @@ export const checkpointSql = {
   insert: `INSERT INTO projection_checkpoints (projector, version, commit_pos, prepare_pos)
            VALUES ($1, $2, -1, -1) ON CONFLICT (projector) DO NOTHING`,
   /** Moves the checkpoint only from where the caller read it; answers one row when it moved. */
-  compareAndAdvance: (schema: string) => `
+  compareAndAdvance: (schema: string): string => `
     WITH moved AS (
       UPDATE ${quoteIdent(schema)}.projection_checkpoints
       SET commit_pos = $4, prepare_pos = $5, events_seen = events_seen + $6, updated_at = now(),
@@ -21,11 +21,11 @@ export const checkpointSql = {
       RETURNING projector)
     SELECT pg_notify('rm_progress', projector) FROM moved`,
   /** Records a stall, only while the checkpoint still stands where the failing batch began. */
-  markStalled: (schema: string) => `
+  markStalled: (schema: string): string => `
     UPDATE ${quoteIdent(schema)}.projection_checkpoints
     SET stalled_commit = $4, stalled_prepare = $5, stalled_error = $6, stalled_since = coalesce(stalled_since, now())
     WHERE projector = $1 AND commit_pos = $2 AND prepare_pos = $3`,
-  readOne: (schema: string) => `SELECT commit_pos::text AS commit, prepare_pos::text AS prepare
+  readOne: (schema: string): string => `SELECT commit_pos::text AS commit, prepare_pos::text AS prepare
                                 FROM ${quoteIdent(schema)}.projection_checkpoints WHERE projector = $1`,
 };
 
@@ -36,8 +36,15 @@ export type CheckpointRow = { projector: string; version: number; position: Posi
 
 export async function readCheckpoints(tx: SqlExecutor, schema: string): Promise<CheckpointRow[]> {
   type Row = {
-    projector: string; version: number; commit: string; prepare: string; seen: string;
-    stalled_commit: string | null; stalled_prepare: string | null; stalled_error: string | null; stalled_since: string | Date | null;
+    projector: string;
+    version: number;
+    commit: string;
+    prepare: string;
+    seen: string;
+    stalled_commit: string | null;
+    stalled_prepare: string | null;
+    stalled_error: string | null;
+    stalled_since: string | Date | null;
   };
   const r = await tx.query<Row>(
     `SELECT projector, version, commit_pos::text AS commit, prepare_pos::text AS prepare, events_seen::text AS seen,
@@ -49,11 +56,14 @@ export async function readCheckpoints(tx: SqlExecutor, schema: string): Promise<
     version: Number(row.version),
     position: toPosition(row),
     eventsSeen: Number(row.seen),
-    stalled: row.stalled_commit === null || row.stalled_prepare === null ? null : {
-      position: toPosition({ commit: row.stalled_commit, prepare: row.stalled_prepare }),
-      errorClass: row.stalled_error ?? 'Error',
-      since: new Date(row.stalled_since ?? 0),
-    },
+    stalled:
+      row.stalled_commit === null || row.stalled_prepare === null
+        ? null
+        : {
+            position: toPosition({ commit: row.stalled_commit, prepare: row.stalled_prepare }),
+            errorClass: row.stalled_error ?? 'Error',
+            since: new Date(row.stalled_since ?? 0),
+          },
   }));
 }
 

@@ -97,7 +97,13 @@ export class ProjectionEngine {
   async status(): Promise<ProjectorStatus[]> {
     const names = new Set(this.options.projectors.map((p) => p.name));
     const rows = (await readCheckpoints(this.options.db, this.schema)).filter((r) => names.has(r.projector));
-    return rows.map((r) => ({ projector: r.projector, position: r.position, eventsSeen: r.eventsSeen, running: this.running.has(r.projector), stalled: r.stalled }));
+    return rows.map((r) => ({
+      projector: r.projector,
+      position: r.position,
+      eventsSeen: r.eventsSeen,
+      running: this.running.has(r.projector),
+      stalled: r.stalled,
+    }));
   }
 
   /**
@@ -122,7 +128,9 @@ export class ProjectionEngine {
       if (stalled) throw new ProjectionStalledError(stalled.projector, stalled.stalled.position, stalled.stalled.errorClass);
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new ProjectionTimeoutError(`read models not caught up to ${formatPosition(position)}: ${behind.map((b) => b.projector).join(', ')}`);
+        throw new ProjectionTimeoutError(
+          `read models not caught up to ${formatPosition(position)}: ${behind.map((b) => b.projector).join(', ')}`,
+        );
       }
       await this.nextProgress(Math.min(left, 100));
     }
@@ -130,7 +138,11 @@ export class ProjectionEngine {
 
   private nextProgress(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const done = () => { clearTimeout(timer); this.progress.off('advanced', done); resolve(); };
+      const done = () => {
+        clearTimeout(timer);
+        this.progress.off('advanced', done);
+        resolve();
+      };
       const timer = setTimeout(done, ms);
       this.progress.on('advanced', done);
     });
@@ -151,7 +163,10 @@ export class ProjectionEngine {
       }
       this.running.add(p.name);
       let lost = false;
-      void lease.lost.then(() => { lost = true; this.wakeAll(); });
+      void lease.lost.then(() => {
+        lost = true;
+        this.wakeAll();
+      });
       try {
         await this.project(p, () => this.stopping || lost);
       } finally {
@@ -213,11 +228,23 @@ export class ProjectionEngine {
     const { position } = failure.event;
     const errorClass = errorClassOf(failure.cause);
     await this.options.db.query(checkpointSql.markStalled(this.schema), [
-      p.name, checkpoint.commit.toString(), checkpoint.prepare.toString(), position.commit.toString(), position.prepare.toString(), errorClass,
+      p.name,
+      checkpoint.commit.toString(),
+      checkpoint.prepare.toString(),
+      position.commit.toString(),
+      position.prepare.toString(),
+      errorClass,
     ]);
     await this.options.db.query('SELECT pg_notify($1, $2)', [PROGRESS_CHANNEL, p.name]);
     this.options.logger?.error(
-      { err: failure.cause, projector: p.name, position: formatPosition(position), eventId: failure.event.metadata.eventId, eventType: failure.event.type, errorClass },
+      {
+        err: failure.cause,
+        projector: p.name,
+        position: formatPosition(position),
+        eventId: failure.event.metadata.eventId,
+        eventType: failure.event.type,
+        errorClass,
+      },
       'projector stalled on an event it cannot apply; `npm run projections -- skip` moves it past once the cause is understood',
     );
     while (!shouldStop()) {
@@ -254,7 +281,11 @@ export class ProjectionEngine {
   private sleep(ms: number): Promise<void> {
     if (this.stopping) return Promise.resolve();
     return new Promise((resolve) => {
-      const done = () => { clearTimeout(timer); this.wakers.delete(done); resolve(); };
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
       const timer = setTimeout(done, ms);
       this.wakers.add(done);
     });
@@ -264,4 +295,3 @@ export class ProjectionEngine {
     for (const w of [...this.wakers]) w();
   }
 }
-

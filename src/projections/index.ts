@@ -10,7 +10,17 @@ import { organizationsProjector } from './organizations/organizations.js';
 import { sessionsProjector } from './sessions/sessions.js';
 import { streamHeadsProjector } from './stream-heads/stream-heads.js';
 
-export const allProjectors: readonly Projector[] = [streamHeadsProjector, identitiesProjector, sessionsProjector, documentsProjector, organizationsProjector, manifestsProjector, entitiesProjector, filesProjector, requestsProjector];
+export const allProjectors: readonly Projector[] = [
+  streamHeadsProjector,
+  identitiesProjector,
+  sessionsProjector,
+  documentsProjector,
+  organizationsProjector,
+  manifestsProjector,
+  entitiesProjector,
+  filesProjector,
+  requestsProjector,
+];
 
 export { ProjectionEngine, ProjectionTimeoutError } from './engine.js';
 export { replay } from './replay.js';

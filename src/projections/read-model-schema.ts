@@ -38,5 +38,8 @@ export async function schemaExists(db: SqlExecutor, schema: string): Promise<boo
 /** Extended-protocol queries take one statement each; DDL files are split on their semicolons. */
 function splitStatements(sql: string): string[] {
   const withoutComments = sql.replace(/--[^\n]*/g, '');
-  return withoutComments.split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter(Boolean);
+  return withoutComments
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

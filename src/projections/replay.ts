@@ -56,7 +56,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     if (await schemaExists(tx, live)) {
       await tx.query(`LOCK TABLE ${quoteIdent(live)}.projection_checkpoints IN ACCESS EXCLUSIVE MODE`);
     }
-    const readInSwap = store instanceof SqlEventStore ? (o: ReadAllOptions) => store.readAllUsing(tx, o) : (o: ReadAllOptions) => store.readAll(o);
+    const readInSwap =
+      store instanceof SqlEventStore ? (o: ReadAllOptions) => store.readAllUsing(tx, o) : (o: ReadAllOptions) => store.readAll(o);
     for (;;) {
       const batch = await readInSwap({ after, maxCount: batchSize });
       if (batch.length === 0) break;
@@ -77,7 +78,11 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
 }
 
 async function applyToAll(
-  tx: SqlExecutor, schema: string, projectors: readonly Projector[], batch: readonly RecordedEvent[], skips: ReadonlyMap<string, ReadonlySet<string>>,
+  tx: SqlExecutor,
+  schema: string,
+  projectors: readonly Projector[],
+  batch: readonly RecordedEvent[],
+  skips: ReadonlyMap<string, ReadonlySet<string>>,
 ): Promise<void> {
   await useSchema(tx, schema);
   for (const p of projectors) await applyEvents(tx, p, batch, skips.get(p.name));

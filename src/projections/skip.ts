@@ -1,7 +1,8 @@
 import { deterministicUuid } from '../commands/deterministic-id.js';
 import type { SqlDb, SqlExecutor } from '../db/sql.js';
 import type { NewEvent, RecordedEvent } from '../events/envelope.js';
-import { operationsStreams, type ProjectorEventSkipped } from '../events/operations-events.js';
+import { readDecoded } from '../events/decoder.js';
+import { operationsEvents, operationsStreams, type ProjectorEventSkipped } from '../events/operations-events.js';
 import { comparePositions, formatPosition, type Position } from '../events/position.js';
 import { SqlEventStore } from '../events/sql/sql-event-store.js';
 import type { EventStore } from '../events/store.js';
@@ -56,11 +57,17 @@ export async function skipStalledEvent(request: SkipRequest): Promise<SkipOutcom
       throw new SkipRefusedError(`${projector}'s next event is not at ${wanted}`);
     }
     const record = skipEvent(request, skipped, row.stalled.errorClass, reason, by);
-    const appended = store instanceof SqlEventStore
-      ? await store.appendUsing(tx, operationsStreams.projections, [record], 'any')
-      : await store.appendToStream(operationsStreams.projections, [record], 'any');
+    const appended =
+      store instanceof SqlEventStore
+        ? await store.appendUsing(tx, operationsStreams.projections.id, [record], 'any')
+        : await store.appendToStream(operationsStreams.projections.id, [record], 'any');
     await tx.query(checkpointSql.compareAndAdvance(schema), [
-      projector, row.position.commit.toString(), row.position.prepare.toString(), skipped.position.commit.toString(), skipped.position.prepare.toString(), 1,
+      projector,
+      row.position.commit.toString(),
+      row.position.prepare.toString(),
+      skipped.position.commit.toString(),
+      skipped.position.prepare.toString(),
+      1,
     ]);
     return { skippedEventId: skipped.metadata.eventId, skippedEventType: skipped.type, recordedAt: appended.position };
   });
@@ -69,9 +76,8 @@ export async function skipStalledEvent(request: SkipRequest): Promise<SkipOutcom
 /** Event ids each projector passes over, as operators recorded them; replay honours them. */
 export async function recordedSkips(store: Pick<EventStore, 'readStream'>): Promise<Map<string, Set<string>>> {
   const skips = new Map<string, Set<string>>();
-  for (const e of await store.readStream(operationsStreams.projections)) {
-    if (e.type !== 'ProjectorEventSkipped') continue;
-    const { projector, skippedEventId } = e.data as ProjectorEventSkipped['data'];
+  for (const e of await readDecoded(store, operationsStreams.projections)) {
+    const { projector, skippedEventId } = e.data;
     const ids = skips.get(projector) ?? new Set<string>();
     ids.add(skippedEventId);
     skips.set(projector, ids);
@@ -103,7 +109,7 @@ function skipEvent(request: SkipRequest, skipped: RecordedEvent, errorClass: str
       correlationId: eventId,
       causationId: skipped.metadata.eventId,
       eventId,
-      schemaVersion: 1,
+      schemaVersion: operationsEvents.versionOf('ProjectorEventSkipped'),
     },
   };
 }

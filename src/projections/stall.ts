@@ -11,7 +11,11 @@ export const STALL_AFTER_ATTEMPTS = 3;
 /** A handler failed on this event; `index` is its place in the batch, so the events before it can still be applied. */
 export class ProjectorEventError extends Error {
   override readonly name = 'ProjectorEventError';
-  constructor(readonly event: RecordedEvent, readonly index: number, override readonly cause: unknown) {
+  constructor(
+    readonly event: RecordedEvent,
+    readonly index: number,
+    override readonly cause: unknown,
+  ) {
     super(`projector failed on ${event.type} ${event.metadata.eventId} at ${formatPosition(event.position)}`);
   }
 }
@@ -19,7 +23,11 @@ export class ProjectorEventError extends Error {
 /** A read model a command waits on is stalled on an event it cannot apply: waiting longer cannot help. */
 export class ProjectionStalledError extends Error {
   override readonly name = 'ProjectionStalledError';
-  constructor(readonly projector: string, readonly position: Position, readonly errorClass: string) {
+  constructor(
+    readonly projector: string,
+    readonly position: Position,
+    readonly errorClass: string,
+  ) {
     super(`read model ${projector} is stalled at ${formatPosition(position)} (${errorClass})`);
   }
 }

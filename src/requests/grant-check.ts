@@ -15,7 +15,12 @@ export type CheckedGrant = { readonly slotId: string; readonly multiple: boolean
  * of an entity the caller manages (slot with subject), of the slot's kind and target. A resource
  * the caller cannot answer for is not found, exactly as an unknown id (no existence oracle).
  */
-export async function checkGrant(readModels: SqlExecutor, caller: Caller, slots: readonly Slot[], grant: GrantInput): Promise<CheckedGrant | Refusal> {
+export async function checkGrant(
+  readModels: SqlExecutor,
+  caller: Caller,
+  slots: readonly Slot[],
+  grant: GrantInput,
+): Promise<CheckedGrant | Refusal> {
   const slot = slots.find((s) => s.slotId === grant.slotId.toLowerCase());
   if (!slot) return refuse('not_found', `no slot ${grant.slotId} in the manifest version this request pins`);
   if (grant.resourceIds.length === 0) return refuse('invalid_request', `grant for slot ${slot.slotId} names no resource`);
@@ -36,8 +41,10 @@ async function checkResource(readModels: SqlExecutor, caller: Caller, slot: Slot
   const own = resource.vault_id === caller.identityId;
   const managed = !own && (await readModels.query(q.managerOf, [resource.vault_id, caller.email])).rowCount > 0;
   if (!own && !managed) return unknown;
-  if (slot.subject === null && !own) return refuse('invalid_request', `slot ${slot.slotId} asks about you: resource ${resourceId} belongs to a legal entity`);
-  if (slot.subject !== null && !managed) return refuse('invalid_request', `slot ${slot.slotId} asks about a legal entity (${slot.subject}): resource ${resourceId} is your own`);
+  if (slot.subject === null && !own)
+    return refuse('invalid_request', `slot ${slot.slotId} asks about you: resource ${resourceId} belongs to a legal entity`);
+  if (slot.subject !== null && !managed)
+    return refuse('invalid_request', `slot ${slot.slotId} asks about a legal entity (${slot.subject}): resource ${resourceId} is your own`);
   const kindProblem = mismatch(slot, resource);
   if (kindProblem) return refuse('invalid_request', `resource ${resourceId} does not fit slot ${slot.slotId}: ${kindProblem}`);
   return { resourceId, entityId: own ? null : resource.vault_id };

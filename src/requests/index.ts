@@ -35,7 +35,16 @@ export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
   const reads = new RequestReads(deps.readModels);
   const records = new RecordReader(deps.readModels, new ParticipantAliases(deps.aliasRootKey));
   return {
-    org: new OrgRequests({ ...commands, readModels: deps.readModels, reads, records, mailer: deps.mailer, invitations: deps.invitations, logger: deps.logger, now: deps.now }),
+    org: new OrgRequests({
+      ...commands,
+      readModels: deps.readModels,
+      reads,
+      records,
+      mailer: deps.mailer,
+      invitations: deps.invitations,
+      logger: deps.logger,
+      now: deps.now,
+    }),
     person: new PersonRequests({ ...commands, readModels: deps.readModels, reads, now: deps.now }),
   };
 }

@@ -21,15 +21,37 @@ type InvitationLimit = Limit & { readonly message: string };
  * sliding daily windows (member, organization, recipient) before anything is written.
  */
 export class InvitationAllowance {
-  constructor(private readonly deps: { readonly db: SqlDb; readonly windows: SlidingWindows; readonly limits: InvitationLimits; readonly now: () => Date }) {}
+  constructor(
+    private readonly deps: {
+      readonly db: SqlDb;
+      readonly windows: SlidingWindows;
+      readonly limits: InvitationLimits;
+      readonly now: () => Date;
+    },
+  ) {}
 
   /** Takes a slot for the invitation `requestId`, or answers rate_limited having taken none. */
   reserve(member: Member, recipientEmail: string, requestId: string): Promise<Refusal | null> {
     const { db, windows, limits, now } = this.deps;
     const counted: InvitationLimit[] = [
-      { bucket: `invite-member:${member.identityId}`, max: limits.perMemberPerDay, windowMs: DAY_MS, message: 'you have sent too many invitations today; try again later' },
-      { bucket: `invite-org:${member.organizationId}`, max: limits.perOrgPerDay, windowMs: DAY_MS, message: 'this organization has sent too many invitations today; try again later' },
-      { bucket: `invite-recipient:${member.organizationId}:${recipientEmail}`, max: limits.perRecipientPerDay, windowMs: DAY_MS, message: 'this organization has invited this address too often today; try again later' },
+      {
+        bucket: `invite-member:${member.identityId}`,
+        max: limits.perMemberPerDay,
+        windowMs: DAY_MS,
+        message: 'you have sent too many invitations today; try again later',
+      },
+      {
+        bucket: `invite-org:${member.organizationId}`,
+        max: limits.perOrgPerDay,
+        windowMs: DAY_MS,
+        message: 'this organization has sent too many invitations today; try again later',
+      },
+      {
+        bucket: `invite-recipient:${member.organizationId}:${recipientEmail}`,
+        max: limits.perRecipientPerDay,
+        windowMs: DAY_MS,
+        message: 'this organization has invited this address too often today; try again later',
+      },
     ];
     return db.transaction(async (tx) => {
       const blocked = await windows.take(tx, counted, requestId, now());

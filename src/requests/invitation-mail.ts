@@ -10,8 +10,10 @@ export function invitationMail(to: string, organizationName: string, manifestNam
   return {
     to,
     subject: `Data request from the organization "${organization}"`,
-    text: `The organization "${organization}" asks you to share data for its request "${inert(manifestName)}".\n\n`
-      + 'Both names were chosen by the organization. To review the request, sign in to the service as you usually do; this mail has no link.\n',
+    text:
+      `The organization "${organization}" asks you to share data for its request "${inert(manifestName)}".\n\n` +
+      'Both names were chosen by the organization. ' +
+      'To review the request, sign in to the service as you usually do; this mail has no link.\n',
   };
 }
 

@@ -55,10 +55,23 @@ export class OrgRequests {
     const requestId = randomUUID();
     const limited = await this.deps.invitations.reserve(member, recipientEmail, requestId);
     if (limited) return limited;
-    const done = await handle(this.deps, requestStream(requestId), sendRequest, {
-      requestId, organizationId: member.organizationId, manifestId, manifestVersion: head.latest_version, recipientEmail,
-      invitationExpiresAt: input.invitationExpiresAt, initiatedBy: 'org', initiatingClientId: null, now: this.deps.now(),
-    }, { context });
+    const done = await handle(
+      this.deps,
+      requestStream(requestId),
+      sendRequest,
+      {
+        requestId,
+        organizationId: member.organizationId,
+        manifestId,
+        manifestVersion: head.latest_version,
+        recipientEmail,
+        invitationExpiresAt: input.invitationExpiresAt,
+        initiatedBy: 'org',
+        initiatingClientId: null,
+        now: this.deps.now(),
+      },
+      { context },
+    );
     if (isRefusal(done)) {
       await this.deps.invitations.release(requestId);
       return done;

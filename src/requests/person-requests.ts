@@ -27,7 +27,10 @@ export type PersonRequestDeps = CommandDeps & { readonly readModels: SqlExecutor
 
 export type StateChange = 'reject' | 'revoke' | 'suspend' | 'resume';
 const transitions: Record<StateChange, Decider<RequestState, At, RequestEvent>> = {
-  reject: rejectRequest, revoke: revokeRequest, suspend: suspendRequest, resume: resumeRequest,
+  reject: rejectRequest,
+  revoke: revokeRequest,
+  suspend: suspendRequest,
+  resume: resumeRequest,
 };
 
 const noSuchRequest = () => refuse('not_found', 'no such request');
@@ -40,23 +43,44 @@ export class PersonRequests {
     const rows = await this.deps.reads.ofRecipient(caller.email);
     const grants = await this.deps.reads.grants(rows.map((r) => r.request_id));
     const now = this.deps.now();
-    return rows.map((row) => personRequestOf(row, grants.filter((g) => g.request_id === row.request_id), now));
+    return rows.map((row) =>
+      personRequestOf(
+        row,
+        grants.filter((g) => g.request_id === row.request_id),
+        now,
+      ),
+    );
   }
 
   /** The hosted flow: the person starts a request from the organization's app; accepting is a separate step. */
   async open(caller: Caller, clientId: string, manifestId: string, context: EventContext): Promise<PersonRequest | Refusal> {
     const id = manifestId.toLowerCase();
-    const head = isUuid(id) ? (await this.deps.readModels.query<{ organization_id: string; latest_version: number }>(q.manifestHead, [id])).rows[0] : undefined;
+    const head = isUuid(id)
+      ? (await this.deps.readModels.query<{ organization_id: string; latest_version: number }>(q.manifestHead, [id])).rows[0]
+      : undefined;
     if (!head) return refuse('not_found', 'no such manifest');
     const client = clientId.toLowerCase();
     if (!isUuid(client) || (await this.deps.readModels.query(q.appOf, [client, head.organization_id])).rowCount === 0) {
-      return refuse('not_found', 'no such app of the manifest\'s organization');
+      return refuse('not_found', "no such app of the manifest's organization");
     }
     const requestId = randomUUID();
-    const done = await handle(this.deps, requestStream(requestId), sendRequest, {
-      requestId, organizationId: head.organization_id, manifestId: id, manifestVersion: head.latest_version, recipientEmail: caller.email,
-      invitationExpiresAt: null, initiatedBy: 'recipient', initiatingClientId: client, now: this.deps.now(),
-    }, { context });
+    const done = await handle(
+      this.deps,
+      requestStream(requestId),
+      sendRequest,
+      {
+        requestId,
+        organizationId: head.organization_id,
+        manifestId: id,
+        manifestVersion: head.latest_version,
+        recipientEmail: caller.email,
+        invitationExpiresAt: null,
+        initiatedBy: 'recipient',
+        initiatingClientId: client,
+        now: this.deps.now(),
+      },
+      { context },
+    );
     return isRefusal(done) ? done : this.view(caller, requestId);
   }
 
@@ -68,7 +92,13 @@ export class PersonRequests {
     if (state !== 'pending') return refuse('conflict', `cannot accept a request that is ${state}`);
     const checked = await this.check(caller, row, grants);
     if (isRefusal(checked)) return checked;
-    return this.run(caller, row, acceptRequest, { now: this.deps.now(), retention: row.retention, retentionMs: retentionMs(row.retention), grants: checked }, context);
+    return this.run(
+      caller,
+      row,
+      acceptRequest,
+      { now: this.deps.now(), retention: row.retention, retentionMs: retentionMs(row.retention), grants: checked },
+      context,
+    );
   }
 
   async grant(caller: Caller, requestId: string, grant: GrantInput, context: EventContext): Promise<PersonRequest | Refusal> {
@@ -93,7 +123,13 @@ export class PersonRequests {
     return this.run(caller, row, transitions[change], { now: this.deps.now() }, context);
   }
 
-  private async run<C>(caller: Caller, row: RequestRow, decider: Decider<RequestState, C, RequestEvent>, command: C, context: EventContext) {
+  private async run<C>(
+    caller: Caller,
+    row: RequestRow,
+    decider: Decider<RequestState, C, RequestEvent>,
+    command: C,
+    context: EventContext,
+  ) {
     const done = await handle(this.deps, requestStream(row.request_id), decider, command, { context });
     return isRefusal(done) ? done : this.view(caller, row.request_id);
   }

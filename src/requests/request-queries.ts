@@ -16,25 +16,40 @@ export const requestSql = {
   grantsOf: `SELECT request_id::text AS request_id, slot_id::text AS slot_id, resource_id::text AS resource_id, entity_id::text AS entity_id
              FROM rm.request_grants WHERE request_id = ANY($1::uuid[]) AND withdrawn_at IS NULL ORDER BY granted_at, resource_id`,
   /** Where a resource stands now: a live document or a file, with the vault that holds it. */
-  resource: `SELECT 'document' AS kind, vault_id::text AS vault_id, version, schema_ref FROM rm.documents WHERE resource_id = $1 AND deleted_at IS NULL
+  resource: `SELECT 'document' AS kind, vault_id::text AS vault_id, version, schema_ref FROM rm.documents
+             WHERE resource_id = $1 AND deleted_at IS NULL
              UNION ALL
              SELECT 'file' AS kind, vault_id::text AS vault_id, version, NULL AS schema_ref FROM rm.files WHERE resource_id = $1`,
   managerOf: `SELECT 1 FROM rm.entity_members WHERE entity_id = $1 AND email = $2 AND role = 'MANAGER'`,
   /** The versions of those resources that still resolve, for a whole request at once. */
-  versionsNow: `SELECT resource_id::text AS resource_id, version FROM rm.documents WHERE resource_id = ANY($1::uuid[]) AND deleted_at IS NULL
+  versionsNow: `SELECT resource_id::text AS resource_id, version FROM rm.documents
+                WHERE resource_id = ANY($1::uuid[]) AND deleted_at IS NULL
                 UNION ALL
                 SELECT resource_id::text AS resource_id, version FROM rm.files WHERE resource_id = ANY($1::uuid[])`,
   /** Of those entities, the ones the address manages now. */
-  managedAmong: `SELECT entity_id::text AS entity_id FROM rm.entity_members WHERE entity_id = ANY($1::uuid[]) AND email = $2 AND role = 'MANAGER'`,
+  managedAmong: `SELECT entity_id::text AS entity_id FROM rm.entity_members
+                 WHERE entity_id = ANY($1::uuid[]) AND email = $2 AND role = 'MANAGER'`,
   manifestHead: `SELECT organization_id::text AS organization_id, latest_version FROM rm.manifests WHERE manifest_id = $1`,
   appOf: `SELECT 1 FROM rm.organization_apps WHERE client_id = $1 AND organization_id = $2`,
 };
 
 export type RequestRow = {
-  request_id: string; organization_id: string; organization_name: string; manifest_id: string; manifest_name: string;
-  manifest_version: number; recipient_email: string; initiated_by: 'org' | 'recipient'; initiating_client_id: string | null;
-  invitation_expires_at: Date | string; created_at: Date | string; phase: string; accepted_at: Date | string | null;
-  retention_ms: string | number | null; retention: string; slots: unknown;
+  request_id: string;
+  organization_id: string;
+  organization_name: string;
+  manifest_id: string;
+  manifest_name: string;
+  manifest_version: number;
+  recipient_email: string;
+  initiated_by: 'org' | 'recipient';
+  initiating_client_id: string | null;
+  invitation_expires_at: Date | string;
+  created_at: Date | string;
+  phase: string;
+  accepted_at: Date | string | null;
+  retention_ms: string | number | null;
+  retention: string;
+  slots: unknown;
 };
 export type GrantRow = { request_id: string; slot_id: string; resource_id: string; entity_id: string | null };
 export type ResourceRow = { kind: 'document' | 'file'; vault_id: string; version: number; schema_ref: string | null };

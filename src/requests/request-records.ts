@@ -22,14 +22,23 @@ export type Standing = { readonly versions: ReadonlyMap<string, number>; readonl
  * nothing is ever deleted to make a record unavailable.
  */
 export class RecordReader {
-  constructor(private readonly readModels: SqlExecutor, private readonly aliases: ParticipantAliases) {}
+  constructor(
+    private readonly readModels: SqlExecutor,
+    private readonly aliases: ParticipantAliases,
+  ) {}
 
   /** Two queries for the whole request, however many records it has (the detail is polled). */
   async standing(row: RequestRow, grants: readonly GrantRow[]): Promise<Standing> {
     const resourceIds = [...new Set(grants.map((g) => g.resource_id))];
     const entityIds = [...new Set(grants.flatMap((g) => (g.entity_id === null ? [] : [g.entity_id])))];
-    const versions = resourceIds.length === 0 ? [] : (await this.readModels.query<{ resource_id: string; version: number }>(q.versionsNow, [resourceIds])).rows;
-    const managed = entityIds.length === 0 ? [] : (await this.readModels.query<{ entity_id: string }>(q.managedAmong, [entityIds, row.recipient_email])).rows;
+    const versions =
+      resourceIds.length === 0
+        ? []
+        : (await this.readModels.query<{ resource_id: string; version: number }>(q.versionsNow, [resourceIds])).rows;
+    const managed =
+      entityIds.length === 0
+        ? []
+        : (await this.readModels.query<{ entity_id: string }>(q.managedAmong, [entityIds, row.recipient_email])).rows;
     return { versions: new Map(versions.map((v) => [v.resource_id, v.version])), managed: new Set(managed.map((m) => m.entity_id)) };
   }
 
@@ -38,8 +47,14 @@ export class RecordReader {
       const version = standing.versions.get(g.resource_id);
       const eligible = g.entity_id === null || standing.managed.has(g.entity_id);
       const reason = recordReason(state, version !== undefined, eligible);
-      const participant = g.entity_id === null ? null
-        : { subjectId: slot.subject ?? '', type: 'legal_entity' as const, alias: this.aliases.aliasFor(row.organization_id, g.entity_id) };
+      const participant =
+        g.entity_id === null
+          ? null
+          : {
+              subjectId: slot.subject ?? '',
+              type: 'legal_entity' as const,
+              alias: this.aliases.aliasFor(row.organization_id, g.entity_id),
+            };
       return reason === null && version !== undefined
         ? { resourceId: g.resource_id, participant, sourceVersion: version, status: 'available' as const }
         : { resourceId: g.resource_id, participant, status: 'unavailable' as const, reason: reason ?? 'source_unavailable' };

@@ -17,10 +17,14 @@ export type StateInputs = {
 export function evaluateState(r: StateInputs, now: Date): RequestStateName {
   const t = now.getTime();
   switch (r.phase) {
-    case 'pending': return Date.parse(r.invitationExpiresAt) <= t ? 'expired' : 'pending';
-    case 'cancelled': return 'rejected_by_sender';
-    case 'rejected': return 'rejected_by_recipient';
-    case 'revoked': return 'revoked';
+    case 'pending':
+      return Date.parse(r.invitationExpiresAt) <= t ? 'expired' : 'pending';
+    case 'cancelled':
+      return 'rejected_by_sender';
+    case 'rejected':
+      return 'rejected_by_recipient';
+    case 'revoked':
+      return 'revoked';
     case 'active':
     case 'suspended': {
       const pastRetention = r.acceptedAt !== null && r.retentionMs !== null && Date.parse(r.acceptedAt) + r.retentionMs <= t;

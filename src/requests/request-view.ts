@@ -18,22 +18,31 @@ export type RequestSummary = {
 };
 
 export function stateOf(row: RequestRow, now: Date): RequestStateName {
-  return evaluateState({
-    // The projector writes only the deciders' phases.
-    phase: row.phase as StoredPhase,
-    invitationExpiresAt: iso(row.invitation_expires_at),
-    acceptedAt: row.accepted_at === null ? null : iso(row.accepted_at),
-    retentionMs: row.retention_ms === null ? null : Number(row.retention_ms),
-  }, now);
+  return evaluateState(
+    {
+      // The projector writes only the deciders' phases.
+      phase: row.phase as StoredPhase,
+      invitationExpiresAt: iso(row.invitation_expires_at),
+      acceptedAt: row.accepted_at === null ? null : iso(row.accepted_at),
+      retentionMs: row.retention_ms === null ? null : Number(row.retention_ms),
+    },
+    now,
+  );
 }
 
 /** initiatingClientId is absent on requests an organization sent (contract §5 "open"). */
 export function summaryOf(row: RequestRow, now: Date): RequestSummary {
   return {
-    requestId: row.request_id, manifestId: row.manifest_id, manifestName: row.manifest_name, manifestVersion: row.manifest_version,
-    recipientEmail: row.recipient_email, state: stateOf(row, now), initiatedBy: row.initiated_by,
+    requestId: row.request_id,
+    manifestId: row.manifest_id,
+    manifestName: row.manifest_name,
+    manifestVersion: row.manifest_version,
+    recipientEmail: row.recipient_email,
+    state: stateOf(row, now),
+    initiatedBy: row.initiated_by,
     ...(row.initiating_client_id === null ? {} : { initiatingClientId: row.initiating_client_id }),
-    invitationExpiresAt: iso(row.invitation_expires_at), createdAt: iso(row.created_at),
+    invitationExpiresAt: iso(row.invitation_expires_at),
+    createdAt: iso(row.created_at),
   };
 }
 
@@ -41,15 +50,27 @@ export function summaryOf(row: RequestRow, now: Date): RequestSummary {
 export const slotsOf = (row: RequestRow): Slot[] => row.slots as Slot[];
 
 /** Spec §2.3 without records: what both planes show of a slot. */
-export function slotFields({ subject, ...slot }: Slot, granted: readonly GrantRow[]) {
-  return { ...slot, ...(subject === null ? {} : { subject }), status: granted.length > 0 ? 'granted' as const : 'pending' as const };
+export type SlotView = Omit<Slot, 'subject'> & { readonly subject?: NonNullable<Slot['subject']>; readonly status: 'granted' | 'pending' };
+
+export function slotFields({ subject, ...slot }: Slot, granted: readonly GrantRow[]): SlotView {
+  return { ...slot, ...(subject === null ? {} : { subject }), status: granted.length > 0 ? ('granted' as const) : ('pending' as const) };
 }
 
 /** Contract §5 Request and RequestItem: the person's view, with the resources they granted. */
-export function personRequestOf(row: RequestRow, grants: readonly GrantRow[], now: Date) {
+export type PersonRequest = Omit<RequestSummary, 'initiatingClientId'> & {
+  readonly organizationId: string;
+  readonly organizationName: string;
+  readonly initiatingClientId: string | null;
+  readonly items: readonly (SlotView & { readonly resourceIds: readonly string[] })[];
+};
+
+export function personRequestOf(row: RequestRow, grants: readonly GrantRow[], now: Date): PersonRequest {
   const { manifestName, ...summary } = summaryOf(row, now);
   return {
-    ...summary, organizationId: row.organization_id, organizationName: row.organization_name, manifestName,
+    ...summary,
+    organizationId: row.organization_id,
+    organizationName: row.organization_name,
+    manifestName,
     initiatingClientId: row.initiating_client_id,
     items: slotsOf(row).map((slot) => {
       const granted = grants.filter((g) => g.slot_id === slot.slotId);
@@ -57,4 +78,3 @@ export function personRequestOf(row: RequestRow, grants: readonly GrantRow[], no
     }),
   };
 }
-export type PersonRequest = ReturnType<typeof personRequestOf>;

@@ -44,8 +44,20 @@ export function createAjv(options: AjvEngineOptions): Ajv {
   if (options.assertContent) {
     ajv.removeKeyword('contentEncoding');
     ajv.removeKeyword('contentMediaType');
-    ajv.addKeyword({ keyword: 'contentEncoding', type: 'string', schemaType: 'string', errors: true, validate: content('contentEncoding') });
-    ajv.addKeyword({ keyword: 'contentMediaType', type: 'string', schemaType: 'string', errors: true, validate: content('contentMediaType') });
+    ajv.addKeyword({
+      keyword: 'contentEncoding',
+      type: 'string',
+      schemaType: 'string',
+      errors: true,
+      validate: content('contentEncoding'),
+    });
+    ajv.addKeyword({
+      keyword: 'contentMediaType',
+      type: 'string',
+      schemaType: 'string',
+      errors: true,
+      validate: content('contentMediaType'),
+    });
   }
   return ajv;
 }
@@ -73,7 +85,9 @@ const uniqueItems: SchemaValidateFunction = (schema: boolean, data: JsonValue[])
   const duplicate = schema ? firstDuplicate(data) : null;
   if (!duplicate) return true;
   const [i, j] = duplicate;
-  uniqueItems.errors = [{ keyword: 'uniqueItems', message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`, params: { i, j } }];
+  uniqueItems.errors = [
+    { keyword: 'uniqueItems', message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`, params: { i, j } },
+  ];
   return false;
 };
 

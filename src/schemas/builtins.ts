@@ -4,11 +4,30 @@ import type { SchemaObject } from './dialect.js';
 
 /** The 24 built-in schemas (spec §2.8 names the first five). */
 export const BUILTIN_NAMES = [
-  'PersonFullName', 'PersonAddress', 'PersonBankAccount', 'LegalEntity', 'UBOStructure',
-  'PersonBirth', 'PersonNationality', 'PersonContact', 'PersonIdentityDocument', 'PersonTaxResidency',
-  'PersonEmployment', 'PersonIncome', 'PersonPoliticalExposure', 'PersonSourceOfFunds', 'PersonResidencePermit',
-  'LegalEntityAddress', 'LegalEntityRegistration', 'LegalEntityTaxId', 'LegalEntityBankAccount',
-  'LegalEntityRepresentative', 'LegalEntityShareholder', 'LegalEntityFinancials', 'LegalEntityLicense', 'LegalEntityContact',
+  'PersonFullName',
+  'PersonAddress',
+  'PersonBankAccount',
+  'LegalEntity',
+  'UBOStructure',
+  'PersonBirth',
+  'PersonNationality',
+  'PersonContact',
+  'PersonIdentityDocument',
+  'PersonTaxResidency',
+  'PersonEmployment',
+  'PersonIncome',
+  'PersonPoliticalExposure',
+  'PersonSourceOfFunds',
+  'PersonResidencePermit',
+  'LegalEntityAddress',
+  'LegalEntityRegistration',
+  'LegalEntityTaxId',
+  'LegalEntityBankAccount',
+  'LegalEntityRepresentative',
+  'LegalEntityShareholder',
+  'LegalEntityFinancials',
+  'LegalEntityLicense',
+  'LegalEntityContact',
 ] as const;
 
 export type BuiltinName = (typeof BUILTIN_NAMES)[number];

@@ -39,7 +39,11 @@ export function bundleForAjv(graph: SchemaGraph): Schema {
       } else if (SCHEMA_KEYWORDS.has(keyword)) {
         setOwn(out, keyword, copy(value as Schema));
       } else if (SCHEMA_ARRAY_KEYWORDS.has(keyword) && Array.isArray(value)) {
-        setOwn(out, keyword, value.map((v) => copy(v as Schema)));
+        setOwn(
+          out,
+          keyword,
+          value.map((v) => copy(v as Schema)),
+        );
       } else if (SCHEMA_MAP_KEYWORDS.has(keyword) && isSchemaObject(value)) {
         const map: SchemaObject = {};
         for (const k of Object.keys(value)) setOwn(map, k, copy(value[k] as Schema));

@@ -107,7 +107,8 @@ export class SchemaCompiler {
       return { engine: 'ajv', check: compileWithAjv(this.ajv, bundleForAjv(graph)) };
     } catch (e) {
       // Ajv inlines references while it compiles: a reference cycle that consumes no data never ends.
-      if (e instanceof RangeError) return schemaInvalid('schema does not compile: it nests too deeply or refers to itself without consuming data');
+      if (e instanceof RangeError)
+        return schemaInvalid('schema does not compile: it nests too deeply or refers to itself without consuming data');
       return schemaInvalid(`schema does not compile: ${e instanceof Error ? e.message : String(e)}`);
     }
   }

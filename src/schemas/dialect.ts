@@ -17,8 +17,17 @@ export const KNOWN_VOCABULARIES: ReadonlySet<string> = new Set([
 
 /** Keywords whose value is one subschema. */
 export const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
-  'additionalProperties', 'propertyNames', 'items', 'contains', 'if', 'then', 'else', 'not',
-  'unevaluatedItems', 'unevaluatedProperties', 'contentSchema',
+  'additionalProperties',
+  'propertyNames',
+  'items',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'not',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
 ]);
 
 /** Keywords whose value is an array of subschemas. */
@@ -28,17 +37,52 @@ export const SCHEMA_ARRAY_KEYWORDS: ReadonlySet<string> = new Set(['allOf', 'any
 export const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs']);
 
 const OTHER_KEYWORDS = [
-  '$schema', '$id', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$comment',
-  'type', 'const', 'enum', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum',
-  'maxLength', 'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains',
-  'maxProperties', 'minProperties', 'required', 'dependentRequired',
-  'title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly', 'examples',
-  'format', 'contentEncoding', 'contentMediaType',
+  '$schema',
+  '$id',
+  '$ref',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$vocabulary',
+  '$comment',
+  'type',
+  'const',
+  'enum',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'maxContains',
+  'minContains',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'dependentRequired',
+  'title',
+  'description',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'examples',
+  'format',
+  'contentEncoding',
+  'contentMediaType',
 ];
 
 /** Every keyword of Draft 2020-12; strict mode refuses anything else. */
 export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
-  ...SCHEMA_KEYWORDS, ...SCHEMA_ARRAY_KEYWORDS, ...SCHEMA_MAP_KEYWORDS, ...OTHER_KEYWORDS,
+  ...SCHEMA_KEYWORDS,
+  ...SCHEMA_ARRAY_KEYWORDS,
+  ...SCHEMA_MAP_KEYWORDS,
+  ...OTHER_KEYWORDS,
 ]);
 
 export type SchemaObject = { [key: string]: JsonValue };
@@ -62,7 +106,7 @@ export function forEachSubschema(node: SchemaObject, visit: (child: Schema, segm
     } else if (SCHEMA_ARRAY_KEYWORDS.has(keyword)) {
       if (Array.isArray(value)) value.forEach((v, i) => isSchema(v) && visit(v, [keyword, String(i)]));
     } else if (SCHEMA_MAP_KEYWORDS.has(keyword)) {
-      if (isSchemaObject(value)) for (const k of Object.keys(value)) if (isSchema(value[k])) visit(value[k] as Schema, [keyword, k]);
+      if (isSchemaObject(value)) for (const k of Object.keys(value)) if (isSchema(value[k])) visit(value[k], [keyword, k]);
     }
   }
 }

@@ -59,7 +59,8 @@ export function buildGraph(schema: Schema, options: GraphOptions): SchemaGraph |
       if (r.ok) {
         const target = r.location.node;
         // The bookending rule: only a plain-name fragment landing on a matching $dynamicAnchor is dynamic.
-        const dynamic = r.fragment !== null && !r.fragment.startsWith('/') && isSchemaObject(target) && target.$dynamicAnchor === r.fragment;
+        const dynamic =
+          r.fragment !== null && !r.fragment.startsWith('/') && isSchemaObject(target) && target.$dynamicAnchor === r.fragment;
         dynamicRefs.set(node, { initial: r.location, anchor: dynamic ? r.fragment : null });
       } else if (r.kind === 'not-found') notFound ??= r.uri;
       else problems.push(`${r.message} at ${pointer}`);

@@ -3,7 +3,16 @@ import { createRequire } from 'node:module';
 import type { Schema } from './dialect.js';
 
 const require = createRequire(import.meta.url);
-const FILES = ['schema', 'meta/core', 'meta/applicator', 'meta/unevaluated', 'meta/validation', 'meta/meta-data', 'meta/format-annotation', 'meta/content'];
+const FILES = [
+  'schema',
+  'meta/core',
+  'meta/applicator',
+  'meta/unevaluated',
+  'meta/validation',
+  'meta/meta-data',
+  'meta/format-annotation',
+  'meta/content',
+];
 
 /**
  * The 2020-12 metaschema and its vocabulary metaschemas, from the copies Ajv ships, keyed by

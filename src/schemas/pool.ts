@@ -64,11 +64,22 @@ export class ValidationPool {
     if (this.queue.length >= this.options.maxQueued) return Promise.resolve(busy('the validation queue is full'));
     count(this.inPool, caller, 1);
     return new Promise((resolve, reject) => {
-      const settled = <T>(answer: (v: T) => void) => (v: T) => {
-        count(this.inPool, caller, -1);
-        answer(v);
+      const settled =
+        <T>(answer: (v: T) => void) =>
+        (v: T) => {
+          count(this.inPool, caller, -1);
+          answer(v);
+        };
+      const job: Job = {
+        id: this.nextId++,
+        schema,
+        data,
+        caller,
+        deadline: Date.now() + this.options.budgetMs,
+        expiry: null,
+        resolve: settled(resolve),
+        reject: settled(reject),
       };
-      const job: Job = { id: this.nextId++, schema, data, caller, deadline: Date.now() + this.options.budgetMs, expiry: null, resolve: settled(resolve), reject: settled(reject) };
       job.expiry = setTimeout(() => this.expire(job), this.options.budgetMs);
       this.queue.push(job);
       this.dispatch();
@@ -215,5 +226,8 @@ function count(counts: Map<string, number>, caller: string, by: 1 | -1): void {
 /** Under tsx (`npm start`, mocha) the sources are .ts and the worker needs worker-entry.mjs. */
 function startWorker(init: WorkerInit, maxMemoryMb: number): Worker {
   const entry = import.meta.url.endsWith('.ts') ? './worker-entry.mjs' : './worker.js';
-  return new Worker(new URL(entry, import.meta.url), { workerData: init, resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, stackSizeMb: 8 } });
+  return new Worker(new URL(entry, import.meta.url), {
+    workerData: init,
+    resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, stackSizeMb: 8 },
+  });
 }

@@ -23,7 +23,8 @@ export function strictProblems(node: SchemaObject, pointer: string, options: Str
   if (node.$schema !== undefined && node.$schema !== DIALECT) problems.push(dialectProblem(node.$schema, pointer, external));
   if (isSchemaObject(node.$vocabulary)) {
     for (const [vocabulary, required] of Object.entries(node.$vocabulary)) {
-      if (required === true && !KNOWN_VOCABULARIES.has(vocabulary)) problems.push(`$vocabulary at ${pointer} requires the unknown vocabulary "${vocabulary}"`);
+      if (required === true && !KNOWN_VOCABULARIES.has(vocabulary))
+        problems.push(`$vocabulary at ${pointer} requires the unknown vocabulary "${vocabulary}"`);
     }
   }
   if (options.formats && typeof node.format === 'string' && !options.formats.has(node.format)) {

@@ -23,7 +23,10 @@ export const SERVICE_VAULT_ID = '00000000-0000-0000-0000-000000000000';
 export class VaultKeyring {
   private readonly masterId: string;
 
-  private constructor(private readonly db: SqlDb, private readonly masterKey: Buffer) {
+  private constructor(
+    private readonly db: SqlDb,
+    private readonly masterKey: Buffer,
+  ) {
     this.masterId = masterKeyId(masterKey);
   }
 
@@ -34,13 +37,19 @@ export class VaultKeyring {
 
   /** The vault's data key, created on first use. */
   async dataKey(vaultId: string): Promise<Buffer> {
-    const existing = await this.db.query<{ wrapped_key: Buffer | null }>('SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = $1', [vaultId]);
+    const existing = await this.db.query<{ wrapped_key: Buffer | null }>('SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = $1', [
+      vaultId,
+    ]);
     if (existing.rows[0]) return this.unwrap(vaultId, existing.rows[0].wrapped_key);
     const fresh = randomBytes(DATA_KEY_BYTES);
     // Two first uses racing: the first insert wins and both use its key.
-    await this.db.query('INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id) VALUES ($1, $2, $3) ON CONFLICT (vault_id) DO NOTHING',
-      [vaultId, seal(this.masterKey, fresh, wrapContext(vaultId)), this.masterId]);
-    const stored = await this.db.query<{ wrapped_key: Buffer | null }>('SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = $1', [vaultId]);
+    await this.db.query(
+      'INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id) VALUES ($1, $2, $3) ON CONFLICT (vault_id) DO NOTHING',
+      [vaultId, seal(this.masterKey, fresh, wrapContext(vaultId)), this.masterId],
+    );
+    const stored = await this.db.query<{ wrapped_key: Buffer | null }>('SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = $1', [
+      vaultId,
+    ]);
     return this.unwrap(vaultId, stored.rows[0]!.wrapped_key);
   }
 
@@ -75,7 +84,9 @@ export class VaultKeyring {
     if (vaultId === SERVICE_VAULT_ID) throw new Error('the service vault key is never erased');
     await this.db.query(
       `INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id, erased_at) VALUES ($1, NULL, NULL, now())
-       ON CONFLICT (vault_id) DO UPDATE SET wrapped_key = NULL, master_id = NULL, erased_at = now()`, [vaultId]);
+       ON CONFLICT (vault_id) DO UPDATE SET wrapped_key = NULL, master_id = NULL, erased_at = now()`,
+      [vaultId],
+    );
   }
 
   /**
@@ -87,12 +98,19 @@ export class VaultKeyring {
     let count = 0;
     for (;;) {
       const moved = await this.db.transaction(async (tx) => {
-        const rows = (await tx.query<{ vault_id: string; wrapped_key: Buffer }>(
-          `SELECT vault_id::text AS vault_id, wrapped_key FROM keys.vault_keys WHERE master_id = $1 LIMIT 500 FOR UPDATE SKIP LOCKED`, [previousId])).rows;
+        const rows = (
+          await tx.query<{ vault_id: string; wrapped_key: Buffer }>(
+            `SELECT vault_id::text AS vault_id, wrapped_key FROM keys.vault_keys WHERE master_id = $1 LIMIT 500 FOR UPDATE SKIP LOCKED`,
+            [previousId],
+          )
+        ).rows;
         for (const row of rows) {
           const key = open(previous, Buffer.from(row.wrapped_key), wrapContext(row.vault_id));
-          await tx.query('UPDATE keys.vault_keys SET wrapped_key = $2, master_id = $3 WHERE vault_id = $1',
-            [row.vault_id, seal(this.masterKey, key, wrapContext(row.vault_id)), this.masterId]);
+          await tx.query('UPDATE keys.vault_keys SET wrapped_key = $2, master_id = $3 WHERE vault_id = $1', [
+            row.vault_id,
+            seal(this.masterKey, key, wrapContext(row.vault_id)),
+            this.masterId,
+          ]);
         }
         return rows.length;
       });

@@ -20,11 +20,32 @@ const RAW_NUMBER = '"__raw_number__"';
 // Inputs a client may send: mostly ordinary text, so that commands get far enough to append, and
 // else every code point, the characters that have broken storage or mail before (NUL and other
 // controls, lone surrogates, bidi controls, links) and long strings.
-const specials = ['\u0000', '\u0001', '\u001f', '\u007f', '\u0085', '\t', '\n', '\r', '\u2028', '\u202e', '\u2066', '\u200f', '\u061c', '\ud800', '\udfff', 'https://evil.test/', ' '];
+const specials = [
+  '\u0000',
+  '\u0001',
+  '\u001f',
+  '\u007f',
+  '\u0085',
+  '\t',
+  '\n',
+  '\r',
+  '\u2028',
+  '\u202e',
+  '\u2066',
+  '\u200f',
+  '\u061c',
+  '\ud800',
+  '\udfff',
+  'https://evil.test/',
+  ' ',
+];
 const text = fc.oneof(
   { weight: 6, arbitrary: fc.string({ minLength: 1, maxLength: 30 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }) },
-  { weight: 2, arbitrary: fc.tuple(fc.string({ maxLength: 10 }), fc.constantFrom(...specials), fc.string({ maxLength: 10 })).map((p) => p.join('')) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.string({ maxLength: 10 }), fc.constantFrom(...specials), fc.string({ maxLength: 10 })).map((p) => p.join('')),
+  },
   { weight: 1, arbitrary: fc.string({ minLength: 190, maxLength: 260 }) },
 );
 const json = fc.jsonValue({ maxDepth: 4 });
@@ -49,20 +70,40 @@ const timestamp = fc.oneof(
   fc.constantFrom('+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '2026-13-01T00:00:00Z', 'tomorrow', ''),
   text,
 );
-const validSlot = { label: 'Name', group: 'Identity', subject: null, multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['keep'], adoption: 'manual' };
+const validSlot = {
+  label: 'Name',
+  group: 'Identity',
+  subject: null,
+  multiple: false,
+  kind: 'schema',
+  target: 'PersonFullName',
+  verbs: ['keep'],
+  adoption: 'manual',
+};
 const slot = fc.record({
-  label: text, group: text, subject: fc.option(text),
-  multiple: fc.boolean(), kind: fc.constantFrom('schema', 'file'),
+  label: text,
+  group: text,
+  subject: fc.option(text),
+  multiple: fc.boolean(),
+  kind: fc.constantFrom('schema', 'file'),
   target: fc.oneof(fc.constantFrom('PersonFullName', 'PassportScan'), text),
-  verbs: fc.constantFrom(['fill'], ['keep'], ['fill', 'edit', 'keep']), adoption: fc.constantFrom('manual', 'auto'),
+  verbs: fc.constantFrom(['fill'], ['keep'], ['fill', 'edit', 'keep']),
+  adoption: fc.constantFrom('manual', 'auto'),
 });
 
 /** One command a client may send, with the random parts of its input. */
 const command = fc.oneof(
   fc.record({ kind: fc.constant('register' as const), displayName: text }),
   fc.record({
-    kind: fc.constant('document' as const), name: text, description: fc.option(text), builtin: fc.boolean(),
-    title: text, keys: keyed, data: fc.oneof(json, nested, keyed), number: rawNumber, update: fc.record({ name: fc.option(text), description: fc.option(text), data: fc.oneof(json, keyed) }),
+    kind: fc.constant('document' as const),
+    name: text,
+    description: fc.option(text),
+    builtin: fc.boolean(),
+    title: text,
+    keys: keyed,
+    data: fc.oneof(json, nested, keyed),
+    number: rawNumber,
+    update: fc.record({ name: fc.option(text), description: fc.option(text), data: fc.oneof(json, keyed) }),
   }),
   fc.record({ kind: fc.constant('entity' as const), name: text, email: text }),
   fc.record({ kind: fc.constant('member' as const), email: fc.oneof(text, fc.constant('m@example.com')) }),
@@ -72,9 +113,16 @@ const command = fc.oneof(
     // The longest way to an event (organization, manifest, version, send, accept), so drawn more often.
     weight: 3,
     arbitrary: fc.record({
-      kind: fc.constant('invitation' as const), organization: text, manifest: text, retention: duration,
-      slots: fc.oneof({ weight: 3, arbitrary: fc.constant([validSlot]) }, { weight: 1, arbitrary: fc.array(slot, { minLength: 1, maxLength: 3 }) }),
-      nextRetention: duration, until: fc.option(timestamp, { freq: 3 }),
+      kind: fc.constant('invitation' as const),
+      organization: text,
+      manifest: text,
+      retention: duration,
+      slots: fc.oneof(
+        { weight: 3, arbitrary: fc.constant([validSlot]) },
+        { weight: 1, arbitrary: fc.array(slot, { minLength: 1, maxLength: 3 }) },
+      ),
+      nextRetention: duration,
+      until: fc.option(timestamp, { freq: 3 }),
     }),
   },
 );
@@ -103,41 +151,81 @@ describe(`accepted input never stalls a read model (contract §9 limits; ${mainB
     switch (c.kind) {
       case 'register': {
         const user = await api.user({ register: false });
-        return [await gql(user.token, 'mutation($input: RegisterInput!) { user { register(input: $input) { userId } } }', { input: { displayName: c.displayName } })];
+        return [
+          await gql(user.token, 'mutation($input: RegisterInput!) { user { register(input: $input) { userId } } }', {
+            input: { displayName: c.displayName },
+          }),
+        ];
       }
       case 'document': {
         const schema = c.builtin
           ? { schemaRef: `${BASE}/PersonFullName.json` }
-          : { documentSchema: { title: c.title, properties: Object.fromEntries(Object.keys(c.keys).map((k) => [k, {}])), examples: [c.keys, RAW_NUMBER.slice(1, -1)] } };
+          : {
+              documentSchema: {
+                title: c.title,
+                properties: Object.fromEntries(Object.keys(c.keys).map((k) => [k, {}])),
+                examples: [c.keys, RAW_NUMBER.slice(1, -1)],
+              },
+            };
         const data = c.builtin ? { givenName: c.name, familyName: c.title } : c.data;
-        const created = await gql(ann.token, 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id version } } } }',
-          { input: { name: c.name, description: c.description, data, ...schema } }, c.number);
+        const created = await gql(
+          ann.token,
+          'mutation($input: DocumentInput!) { user { document { create(input: $input) { id version } } } }',
+          { input: { name: c.name, description: c.description, data, ...schema } },
+          c.number,
+        );
         const id = idOf(created, ['user', 'document', 'create', 'id']);
         if (!id) return [created];
         const updateData = c.builtin ? { givenName: c.title } : c.update.data;
-        return [created, await gql(ann.token, 'mutation($id: ID!, $input: DocumentUpdateInput!) { user { document { update(id: $id, input: $input) { id version } } } }',
-          { id, input: { ...c.update, data: updateData } })];
+        return [
+          created,
+          await gql(
+            ann.token,
+            'mutation($id: ID!, $input: DocumentUpdateInput!) { user { document { update(id: $id, input: $input) { id version } } } }',
+            { id, input: { ...c.update, data: updateData } },
+          ),
+        ];
       }
       case 'entity': {
-        const created = await gql(ann.token, 'mutation($name: String!) { user { entity { create(name: $name) { entityId } } } }', { name: c.name });
+        const created = await gql(ann.token, 'mutation($name: String!) { user { entity { create(name: $name) { entityId } } } }', {
+          name: c.name,
+        });
         const id = idOf(created, ['user', 'entity', 'create', 'entityId']);
         if (!id) return [created];
-        return [created, await gql(ann.token, 'mutation($id: ID!, $email: String!) { user { entity { setMember(entityId: $id, email: $email, role: MEMBER) { entityId } } } }', { id, email: c.email })];
+        return [
+          created,
+          await gql(
+            ann.token,
+            'mutation($id: ID!, $email: String!) { user { entity { ' +
+              'setMember(entityId: $id, email: $email, role: MEMBER) { entityId } } } }',
+            { id, email: c.email },
+          ),
+        ];
       }
       case 'member':
         // A URL cannot carry a lone surrogate at all.
-        return [await api.put(`/org/v1/members/${encodeURIComponent(c.email.replace(/\p{Cs}/gu, '\uFFFD'))}`, acme, { permissions: ['request_read'] })];
+        return [
+          await api.put(`/org/v1/members/${encodeURIComponent(c.email.replace(/\p{Cs}/gu, '\uFFFD'))}`, acme, {
+            permissions: ['request_read'],
+          }),
+        ];
       case 'app': {
         const app = await api.post('/org/v1/apps', acme, { name: c.name });
         const manifest = await api.post('/org/v1/manifests', acme, { name: c.manifestName, retention: 'P30D', slots: [validSlot] });
         if (app.status !== 201 || manifest.status !== 201) return [app, manifest];
-        const opened = await gql(ann.token, 'mutation($c: ID!, $m: ID!) { user { request { open(clientId: $c, manifestId: $m) { requestId } } } }',
-          { c: app.body.clientId, m: (manifest.body.manifest as { manifestId: string }).manifestId });
+        const opened = await gql(
+          ann.token,
+          'mutation($c: ID!, $m: ID!) { user { request { open(clientId: $c, manifestId: $m) { requestId } } } }',
+          { c: app.body.clientId, m: (manifest.body.manifest as { manifestId: string }).manifestId },
+        );
         return [app, manifest, opened];
       }
       case 'file':
-        return [await fileClient(service.url).upload(ann.token, { fileName: c.fileName, label: c.label }, Buffer.from('x'))]
-          .map((r) => ({ status: r.status, headers: r.headers, body: r.json }));
+        return [await fileClient(service.url).upload(ann.token, { fileName: c.fileName, label: c.label }, Buffer.from('x'))].map((r) => ({
+          status: r.status,
+          headers: r.headers,
+          body: r.json,
+        }));
       case 'invitation': {
         const created = await api.post('/org/v1/organizations', ann.token, { name: c.organization });
         if (created.status !== 201) return [created];
@@ -145,12 +233,16 @@ describe(`accepted input never stalls a read model (contract §9 limits; ${mainB
         const manifest = await api.post('/org/v1/manifests', token, { name: c.manifest, retention: c.retention, slots: c.slots });
         if (manifest.status !== 201) return [created, manifest];
         const { manifestId, slots } = manifest.body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
-        const version = await api.post(`/org/v1/manifests/${manifestId}/versions`, token,
-          { retention: c.nextRetention, slots: (c.slots as readonly object[]).map((s, i) => ({ ...s, slotId: slots[i]!.slotId })) });
+        const version = await api.post(`/org/v1/manifests/${manifestId}/versions`, token, {
+          retention: c.nextRetention,
+          slots: (c.slots as readonly object[]).map((s, i) => ({ ...s, slotId: slots[i]!.slotId })),
+        });
         const sent = await api.post('/org/v1/requests', token, { manifestId, recipientEmail: ann.email, invitationExpiresAt: c.until });
         if (sent.status !== 201) return [created, manifest, version, sent];
         const requestId = (sent.body.request as { requestId: string }).requestId;
-        const accepted = await gql(ann.token, 'mutation($r: ID!) { user { request { accept(requestId: $r, grants: []) { state } } } }', { r: requestId });
+        const accepted = await gql(ann.token, 'mutation($r: ID!) { user { request { accept(requestId: $r, grants: []) { state } } } }', {
+          r: requestId,
+        });
         return [created, manifest, version, sent, accepted];
       }
     }
@@ -162,7 +254,10 @@ describe(`accepted input never stalls a read model (contract §9 limits; ${mainB
     const errors = (r.body.errors as GqlError[] | undefined) ?? [];
     const internal = errors.some((e) => typeof e.extensions?.code !== 'string' || e.extensions.code === 'INTERNAL_SERVER_ERROR');
     if (r.status < 400 ? !internal : r.status < 500 && aProblem) return;
-    const logged = service.logs().filter((l) => Number(l.level) >= 50).map((l) => JSON.stringify(l));
+    const logged = service
+      .logs()
+      .filter((l) => Number(l.level) >= 50)
+      .map((l) => JSON.stringify(l));
     expect.fail(`${JSON.stringify(c)} answered ${r.status} ${JSON.stringify(r.body)}; errors logged:\n${logged.join('\n')}`);
   }
 
@@ -175,11 +270,14 @@ describe(`accepted input never stalls a read model (contract §9 limits; ${mainB
   after(() => service.close());
 
   it('random input to every command answers 2xx or a 4xx problem, and every read model applies every event; replay rebuilds them all', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 5 }), async (commands) => {
-      for (const c of commands) for (const reply of await run(c)) expectAnswered(reply, c);
-      const head = await service.store.headPosition();
-      if (head) await service.engine.waitFor(head, { timeoutMs: 15_000 });
-    }), { numRuns: 30, endOnFailure: true });
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 5 }), async (commands) => {
+        for (const c of commands) for (const reply of await run(c)) expectAnswered(reply, c);
+        const head = await service.store.headPosition();
+        if (head) await service.engine.waitFor(head, { timeoutMs: 15_000 });
+      }),
+      { numRuns: 30, endOnFailure: true },
+    );
 
     // The bare store: replay reads the log inside its own transaction only through a SqlEventStore.
     const report = await replay({ db: service.db, store: await SqlEventStore.open(service.db), projectors: allProjectors });

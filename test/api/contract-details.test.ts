@@ -5,7 +5,15 @@ import { RecordingMailer } from '../support/recording-mailer.js';
 import { startTestService, type TestService } from './support/service.js';
 import { orgClient, type OrgClient } from './org/org-client.js';
 
-const nameSlot = { label: 'Name', group: 'Identity', multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['keep'], adoption: 'manual' };
+const nameSlot = {
+  label: 'Name',
+  group: 'Identity',
+  multiple: false,
+  kind: 'schema',
+  target: 'PersonFullName',
+  verbs: ['keep'],
+  adoption: 'manual',
+};
 const REQUESTS = '{ user { requests { requestId } } }';
 
 /** Contract details no other suite covers on their own (docs/rules.md R-HTTP-15, R-REQ-27). */
@@ -34,11 +42,22 @@ describe(`contract details: unknown fields, the login address (contract 0, 1; ${
     const member = await api.post('/org/v1/token', owner.token, { organizationId, permissions: ['member_manage'], ...extra });
     expect(member.status).to.equal(200);
     const token = member.body.token as string;
-    const manifest = await api.post('/org/v1/manifests', token, { name: 'KYC', retention: 'P30D', version: 7, slots: [{ ...nameSlot, ...extra }], ...extra });
+    const manifest = await api.post('/org/v1/manifests', token, {
+      name: 'KYC',
+      retention: 'P30D',
+      version: 7,
+      slots: [{ ...nameSlot, ...extra }],
+      ...extra,
+    });
     expect(manifest.status).to.equal(201);
     expect(manifest.body.manifest).to.deep.include({ version: 1 });
     expect((manifest.body.manifest as { slots: object[] }).slots[0]).to.not.have.property('unexpected');
-    const sent = await api.post('/org/v1/requests', token, { manifestId: (manifest.body.manifest as { manifestId: string }).manifestId, recipientEmail: 'ann@example.com', state: 'active', ...extra });
+    const sent = await api.post('/org/v1/requests', token, {
+      manifestId: (manifest.body.manifest as { manifestId: string }).manifestId,
+      recipientEmail: 'ann@example.com',
+      state: 'active',
+      ...extra,
+    });
     expect(sent.status).to.equal(201);
     expect(sent.body.request).to.deep.include({ state: 'pending' });
     expect((await api.put('/org/v1/members/bob@example.com', token, { permissions: ['request_read'], ...extra })).status).to.equal(200);
@@ -48,13 +67,19 @@ describe(`contract details: unknown fields, the login address (contract 0, 1; ${
     const ann = await api.user();
     const secondary = `second-${ann.email}`;
     expect((await api.post('/auth/verify-email/send', ann.token, { email: secondary })).status).to.equal(200);
-    expect((await api.post('/auth/verify-email/confirm', ann.token, { email: secondary, code: mailer.lastCodeFor(secondary) })).status).to.equal(200);
+    expect(
+      (await api.post('/auth/verify-email/confirm', ann.token, { email: secondary, code: mailer.lastCodeFor(secondary) })).status,
+    ).to.equal(200);
     const me = await api.post('/graphql', ann.token, { query: '{ user { me { verifiedEmails } } }' });
     expect((me.body.data as { user: { me: { verifiedEmails: string[] } } }).user.me.verifiedEmails).to.deep.equal([secondary]);
 
     const owner = await api.user();
     const org = await api.signIn(owner.token, await api.organization(owner.token, 'Acme'));
-    const manifestId = ((await api.post('/org/v1/manifests', org, { name: 'KYC', retention: 'P30D', slots: [nameSlot] })).body.manifest as { manifestId: string }).manifestId;
+    const manifestId = (
+      (await api.post('/org/v1/manifests', org, { name: 'KYC', retention: 'P30D', slots: [nameSlot] })).body.manifest as {
+        manifestId: string;
+      }
+    ).manifestId;
     const send = async (recipientEmail: string) =>
       ((await api.post('/org/v1/requests', org, { manifestId, recipientEmail })).body.request as { requestId: string }).requestId;
     const toSecondary = await send(secondary);

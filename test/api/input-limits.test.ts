@@ -7,7 +7,15 @@ import { startTestService, type TestService } from './support/service.js';
 
 type Gql = { data?: Record<string, any> | null; errors?: Array<{ message: string; extensions: { code: string } }> };
 
-const slot = { label: 'Full name', group: 'Identity', multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['keep'], adoption: 'manual' };
+const slot = {
+  label: 'Full name',
+  group: 'Identity',
+  multiple: false,
+  kind: 'schema',
+  target: 'PersonFullName',
+  verbs: ['keep'],
+  adoption: 'manual',
+};
 const DAY = 86_400_000;
 
 describe(`input limits (contract 9: durations, control and bidi characters; ${mainBackend})`, function () {
@@ -19,12 +27,15 @@ describe(`input limits (contract 9: durations, control and bidi characters; ${ma
   let acme: string;
 
   const eventCount = async () => Number((await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM es.events')).rows[0]!.n);
-  const gql = async (query: string, variables: Record<string, unknown>) => (await client(service.url).post('/graphql', { query, variables }, ann.token)).body as Gql;
+  const gql = async (query: string, variables: Record<string, unknown>) =>
+    (await client(service.url).post('/graphql', { query, variables }, ann.token)).body as Gql;
   /** The GraphQL body as text, for a number literal JSON.stringify cannot write. */
   const gqlText = async (body: string) => (await client(service.url).post('/graphql', body, ann.token)).body as Gql;
   const refusal = (r: Gql) => ({ code: r.errors?.[0]?.extensions.code, message: r.errors?.[0]?.message });
   const createDocument = (input: Record<string, unknown>) =>
-    gql('mutation($input: DocumentInput!) { user { document { create(input: $input) { id version } } } }', { input: { name: 'Doc', documentSchema: {}, data: {}, ...input } });
+    gql('mutation($input: DocumentInput!) { user { document { create(input: $input) { id version } } } }', {
+      input: { name: 'Doc', documentSchema: {}, data: {}, ...input },
+    });
 
   before(async () => {
     service = await startTestService({ domain: { mailer } });
@@ -46,20 +57,33 @@ describe(`input limits (contract 9: durations, control and bidi characters; ${ma
       const created = await api.post('/org/v1/manifests', acme, { name: 'KYC', retention: 'P100Y', slots: [slot] });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
       const { manifestId, slots } = created.body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
-      const version = await api.post(`/org/v1/manifests/${manifestId}/versions`, acme, { retention: 'P999999999Y', slots: [{ ...slot, slotId: slots[0]!.slotId }] });
+      const version = await api.post(`/org/v1/manifests/${manifestId}/versions`, acme, {
+        retention: 'P999999999Y',
+        slots: [{ ...slot, slotId: slots[0]!.slotId }],
+      });
       expect(problem(version)).to.deep.equal({ status: 400, code: 'invalid_request' });
     });
 
     it('invitationExpiresAt must be a timestamp with an offset and a real date; a year like 275760 is refused', async () => {
-      const { manifestId } = (await api.post('/org/v1/manifests', acme, { name: 'KYC', retention: 'P30D', slots: [slot] })).body.manifest as { manifestId: string };
+      const { manifestId } = (await api.post('/org/v1/manifests', acme, { name: 'KYC', retention: 'P30D', slots: [slot] })).body
+        .manifest as { manifestId: string };
       const tomorrow = new Date(Date.now() + DAY).toISOString();
-      for (const until of [tomorrow.slice(0, 19), tomorrow.slice(0, 10), '+275760-09-13T00:00:00.000Z', `${new Date().getUTCFullYear() + 1}-02-30T10:00:00Z`, 'tomorrow', 42]) {
+      for (const until of [
+        tomorrow.slice(0, 19),
+        tomorrow.slice(0, 10),
+        '+275760-09-13T00:00:00.000Z',
+        `${new Date().getUTCFullYear() + 1}-02-30T10:00:00Z`,
+        'tomorrow',
+        42,
+      ]) {
         const r = await api.post('/org/v1/requests', acme, { manifestId, recipientEmail: ann.email, invitationExpiresAt: until });
         expect(problem(r), String(until)).to.deep.equal({ status: 400, code: 'invalid_request' });
         expect(r.body.detail).to.contain('invitationExpiresAt');
       }
       const withOffset = tomorrow.replace('Z', '+00:00');
-      expect((await api.post('/org/v1/requests', acme, { manifestId, recipientEmail: ann.email, invitationExpiresAt: withOffset })).status).to.equal(201);
+      expect(
+        (await api.post('/org/v1/requests', acme, { manifestId, recipientEmail: ann.email, invitationExpiresAt: withOffset })).status,
+      ).to.equal(201);
     });
   });
 
@@ -87,11 +111,21 @@ describe(`input limits (contract 9: durations, control and bidi characters; ${ma
 
     it('names that reach the invitation mail refuse bidi controls and links; other labels may hold bidi text', async () => {
       for (const name of ['Acme\u202Egnp.exe', 'Acme\u2066', '\u200FAcme', 'Acme\u061C', 'Log in at https://evil.test']) {
-        expect(problem(await api.post('/org/v1/organizations', ann.token, { name })), name).to.deep.equal({ status: 400, code: 'invalid_request' });
-        expect(problem(await api.post('/org/v1/manifests', acme, { name, retention: 'P30D', slots: [slot] })), name).to.deep.equal({ status: 400, code: 'invalid_request' });
+        expect(problem(await api.post('/org/v1/organizations', ann.token, { name })), name).to.deep.equal({
+          status: 400,
+          code: 'invalid_request',
+        });
+        expect(problem(await api.post('/org/v1/manifests', acme, { name, retention: 'P30D', slots: [slot] })), name).to.deep.equal({
+          status: 400,
+          code: 'invalid_request',
+        });
       }
       expect((await api.post('/org/v1/organizations', ann.token, { name: 'Booking.com B.V.' })).status).to.equal(201);
-      const hebrew = await api.post('/org/v1/manifests', acme, { name: 'KYC', retention: 'P30D', slots: [{ ...slot, label: 'שם \u200Fמלא' }] });
+      const hebrew = await api.post('/org/v1/manifests', acme, {
+        name: 'KYC',
+        retention: 'P30D',
+        slots: [{ ...slot, label: 'שם \u200Fמלא' }],
+      });
       expect(hebrew.status, JSON.stringify(hebrew.body)).to.equal(201);
     });
   });
@@ -100,31 +134,57 @@ describe(`input limits (contract 9: durations, control and bidi characters; ${ma
     it('refuses controls in displayName, document and entity names with BAD_USER_INPUT naming the argument', async () => {
       const fresh = await api.user({ register: false });
       const before = await eventCount();
-      const register = (await client(service.url).post('/graphql', { query: 'mutation($i: RegisterInput!) { user { register(input: $i) { userId } } }', variables: { i: { displayName: 'Ann\u0000' } } }, fresh.token)).body as Gql;
-      expect(refusal(register)).to.deep.equal({ code: 'BAD_USER_INPUT', message: 'input.displayName contains the control character U+0000' });
-      expect(refusal(await createDocument({ name: 'Bell\u0007' }))).to.deep.equal({ code: 'BAD_USER_INPUT', message: 'input.name contains the control character U+0007' });
-      expect(refusal(await gql('mutation($n: String!) { user { entity { create(name: $n) { entityId } } } }', { n: 'Ann\u001bGmbH' })))
-        .to.deep.equal({ code: 'BAD_USER_INPUT', message: 'name contains the control character U+001B' });
+      const register = (
+        await client(service.url).post(
+          '/graphql',
+          {
+            query: 'mutation($i: RegisterInput!) { user { register(input: $i) { userId } } }',
+            variables: { i: { displayName: 'Ann\u0000' } },
+          },
+          fresh.token,
+        )
+      ).body as Gql;
+      expect(refusal(register)).to.deep.equal({
+        code: 'BAD_USER_INPUT',
+        message: 'input.displayName contains the control character U+0000',
+      });
+      expect(refusal(await createDocument({ name: 'Bell\u0007' }))).to.deep.equal({
+        code: 'BAD_USER_INPUT',
+        message: 'input.name contains the control character U+0007',
+      });
+      expect(
+        refusal(await gql('mutation($n: String!) { user { entity { create(name: $n) { entityId } } } }', { n: 'Ann\u001bGmbH' })),
+      ).to.deep.equal({ code: 'BAD_USER_INPUT', message: 'name contains the control character U+001B' });
       expect(await eventCount()).to.equal(before);
     });
 
     it('a description is free text: tab and newline pass, carriage return and NUL do not', async () => {
       expect((await createDocument({ description: 'line one\n\tline two' })).errors).to.equal(undefined);
-      for (const description of ['a\r\nb', 'a\u0000b']) expect(refusal(await createDocument({ description })).code, description).to.equal('BAD_USER_INPUT');
+      for (const description of ['a\r\nb', 'a\u0000b'])
+        expect(refusal(await createDocument({ description })).code, description).to.equal('BAD_USER_INPUT');
     });
 
     it('document data and embedded schemas refuse U+0000 and lone surrogates in any string or key, naming the path; other controls are data', async () => {
       expect(refusal(await createDocument({ data: { items: ['ok', 'a\u0000b'] } })).message).to.equal('input.data/items/1 contains U+0000');
-      expect(refusal(await createDocument({ data: { 'a/b': { 'k\u0000': 1 } } })).message).to.equal('a key of input.data/a~1b contains U+0000');
-      expect(refusal(await createDocument({ documentSchema: { title: 'x\udc00' } })).message).to.equal('input.documentSchema/title contains a lone surrogate');
+      expect(refusal(await createDocument({ data: { 'a/b': { 'k\u0000': 1 } } })).message).to.equal(
+        'a key of input.data/a~1b contains U+0000',
+      );
+      expect(refusal(await createDocument({ documentSchema: { title: 'x\udc00' } })).message).to.equal(
+        'input.documentSchema/title contains a lone surrogate',
+      );
       expect(refusal(await createDocument({ documentSchema: { properties: { '\u0000': {} } } })).code).to.equal('BAD_USER_INPUT');
       const created = await createDocument({ data: { bell: 'a\u0007b', emoji: '😀' } });
       expect(created.errors, JSON.stringify(created.errors)).to.equal(undefined);
     });
 
     it('a number JSON cannot hold (1e400) and a null for data are BAD_USER_INPUT, never an internal error', async () => {
-      const body = (data: string) => `{"query":"mutation($input: DocumentInput!) { user { document { create(input: $input) { id } } } }","variables":{"input":{"name":"n","documentSchema":{},"data":${data}}}}`;
-      expect(refusal(await gqlText(body('{"big":1e400}')))).to.deep.equal({ code: 'BAD_USER_INPUT', message: 'input.data/big is a number out of range' });
+      const body = (data: string) =>
+        '{"query":"mutation($input: DocumentInput!) { user { document { create(input: $input) { id } } } }",' +
+        `"variables":{"input":{"name":"n","documentSchema":{},"data":${data}}}}`;
+      expect(refusal(await gqlText(body('{"big":1e400}')))).to.deep.equal({
+        code: 'BAD_USER_INPUT',
+        message: 'input.data/big is a number out of range',
+      });
       expect(refusal(await gqlText(body('null'))).code).to.equal('BAD_USER_INPUT');
     });
   });

@@ -11,8 +11,12 @@ import { startTestService, type TestService } from './support/service.js';
 
 function testRoutes(app: Express): void {
   const org = Router();
-  org.get('/members/:email', (_req, res) => { res.json({ ok: true }); });
-  org.get('/fails/:id', () => { throw new Error('inside a sub-router'); });
+  org.get('/members/:email', (_req, res) => {
+    res.json({ ok: true });
+  });
+  org.get('/fails/:id', () => {
+    throw new Error('inside a sub-router');
+  });
   app.use('/org/v1', org);
 }
 
@@ -29,8 +33,12 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 
 describe(`GET /metrics (contract §7, ${mainBackend})`, function () {
   let s: TestService;
-  before(async () => { s = await startTestService({ routes: testRoutes, startEngine: false, queueNames: ['mail'] }); });
-  after(async () => { await s.close(); });
+  before(async () => {
+    s = await startTestService({ routes: testRoutes, startEngine: false, queueNames: ['mail'] });
+  });
+  after(async () => {
+    await s.close();
+  });
 
   const scrape = async () => {
     const res = await fetch(`${s.url}/metrics`);
@@ -46,7 +54,9 @@ describe(`GET /metrics (contract §7, ${mainBackend})`, function () {
     await fetch(`${s.url}/nowhere/42`);
     const text = await scrape();
     expect(text).to.contain('# TYPE http_request_duration_seconds histogram');
-    expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route: '/org/v1/members/:email', status: '200' })).to.equal(2);
+    expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route: '/org/v1/members/:email', status: '200' })).to.equal(
+      2,
+    );
     expect(sample(text, 'http_request_duration_seconds_bucket', { le: '+Inf', route: '/org/v1/members/:email' })).to.equal(2);
     // An error leaving a sub-router still counts under the full template.
     expect(sample(text, 'http_request_duration_seconds_count', { route: '/org/v1/fails/:id', status: '500' })).to.equal(1);
@@ -54,7 +64,7 @@ describe(`GET /metrics (contract §7, ${mainBackend})`, function () {
     expect(text).not.to.match(/example\.com|nowhere|\/42"/);
   });
 
-  it('shows each projector\'s lag behind the log head, in seconds', async () => {
+  it("shows each projector's lag behind the log head, in seconds", async () => {
     expect(sample(await scrape(), 'projection_lag_seconds', { projector: 'stream_heads' })).to.equal(0);
     const old = new Date(Date.now() - 90_000).toISOString();
     await s.store.appendToStream(uniqueStream(), [newEvent('Happened', {}, { occurredAt: old })], 'no_stream');
@@ -82,7 +92,14 @@ describe(`GET /metrics (contract §7, ${mainBackend})`, function () {
 
   it('keeps a registry per app: another app in the process starts from zero', async () => {
     // A second app over the same stores: only its registry is new.
-    const other = createApp({ config: { baseUrl: 'http://other.test' }, logger: createLogger('silent'), db: s.db, store: s.store, engine: s.engine, queue: s.queue });
+    const other = createApp({
+      config: { baseUrl: 'http://other.test' },
+      logger: createLogger('silent'),
+      db: s.db,
+      store: s.store,
+      engine: s.engine,
+      queue: s.queue,
+    });
     const server = other.listen(0, '127.0.0.1');
     try {
       await once(server, 'listening');

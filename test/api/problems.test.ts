@@ -14,9 +14,15 @@ function testRoutes(app: Express): void {
     res.json({ received: typeof req.body === 'object' && req.body !== null ? Object.keys(req.body as object).length : 0 });
   });
   app.get('/boom', () => {
-    throw Object.assign(new Error('relation "rm.secret_table" does not exist: SELECT * FROM rm.secret_table at /work/main/src/boom.ts:12, key (email)=(dup@example.com)'), {
-      detail: 'Key (email)=(dup@example.com) already exists.',
-    });
+    throw Object.assign(
+      new Error(
+        'relation "rm.secret_table" does not exist: SELECT * FROM rm.secret_table ' +
+          'at /work/main/src/boom.ts:12, key (email)=(dup@example.com)',
+      ),
+      {
+        detail: 'Key (email)=(dup@example.com) already exists.',
+      },
+    );
   });
   app.get('/refuse/:code', (req, res) => {
     const retry = req.query.retryAfter;
@@ -31,15 +37,19 @@ async function expectProblem(res: Response, status: number, code: string): Promi
   const body = (await res.json()) as Record<string, unknown>;
   expect(body).to.include({ status, code });
   expect(body.type).to.equal(`http://service.test/problems/${code}`);
-  expect(body.title).to.be.a('string').and.not.empty;
-  expect(body.detail).to.be.a('string').and.not.empty;
+  expect(body.title).to.be.a('string').with.length.greaterThan(0);
+  expect(body.detail).to.be.a('string').with.length.greaterThan(0);
   return body;
 }
 
 describe(`errors are RFC 9457 problem details (contract §0, ${mainBackend})`, function () {
   let s: TestService;
-  before(async () => { s = await startTestService({ routes: testRoutes }); });
-  after(async () => { await s.close(); });
+  before(async () => {
+    s = await startTestService({ routes: testRoutes });
+  });
+  after(async () => {
+    await s.close();
+  });
 
   const postJson = (body: string, contentType = 'application/json') =>
     fetch(`${s.url}/things`, { method: 'POST', headers: { 'content-type': contentType }, body });
@@ -83,15 +93,31 @@ describe(`errors are RFC 9457 problem details (contract §0, ${mainBackend})`, f
 
   // Contract §0 and §8; written out here so that the table in src/api/refusals.ts cannot drift.
   const statuses: Record<RefusalCode, number> = {
-    invalid_request: 400, invalid_email: 400, unsupported_item: 400,
-    invalid_code: 401, unauthenticated: 401,
-    forbidden: 403, participant_ineligible: 403, adoption_refused: 403,
-    not_found: 404, conflict: 409, version_conflict: 409,
-    payload_too_large: 413, unsupported_media_type: 415, org_sealed: 423,
-    rate_limited: 429, too_many_attempts: 429, email_unavailable: 503, projection_stalled: 503,
+    invalid_request: 400,
+    invalid_email: 400,
+    unsupported_item: 400,
+    invalid_code: 401,
+    unauthenticated: 401,
+    forbidden: 403,
+    participant_ineligible: 403,
+    adoption_refused: 403,
+    not_found: 404,
+    conflict: 409,
+    version_conflict: 409,
+    payload_too_large: 413,
+    unsupported_media_type: 415,
+    org_sealed: 423,
+    rate_limited: 429,
+    too_many_attempts: 429,
+    email_unavailable: 503,
+    projection_stalled: 503,
     // Document refusals travel as GraphQL errors; over REST they would be these.
-    no_schema_definition: 400, both_schema_definitions: 400, schema_not_found: 400, schema_invalid: 400,
-    data_invalid: 400, document_schema_exists: 409,
+    no_schema_definition: 400,
+    both_schema_definitions: 400,
+    schema_not_found: 400,
+    schema_invalid: 400,
+    data_invalid: 400,
+    document_schema_exists: 409,
   };
   for (const [code, status] of Object.entries(statuses)) {
     it(`a ${code} refusal answers ${status} with code ${code}`, async () => {

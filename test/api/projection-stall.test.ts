@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Decider } from '../../src/commands/decider.js';
 import { handle } from '../../src/commands/shell.js';
 import { runProjectionsCommand, parsePosition, projectionsStatus } from '../../src/cli/projections-command.js';
+import { eventDecoder, streamOf } from '../../src/events/decoder.js';
 import { operationsStreams } from '../../src/events/operations-events.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { allProjectors, replay } from '../../src/projections/index.js';
@@ -17,6 +18,7 @@ const noting: Decider<null, string, Noted> = {
   evolve: (s) => s,
   decide: (_s, note) => [{ type: 'Noted', data: { note } }],
 };
+const notedEvents = eventDecoder<Noted>('note', { Noted: { version: 1 } });
 
 type StalledCheck = { status: string; reason?: string; stalled?: Record<string, { status: string; position: string; errorClass: string }> };
 
@@ -27,21 +29,29 @@ describe(`a read model stalled on an event it cannot apply (contract §9, ${main
   // What the CLI opens: the plain SQL store (the service's is wrapped for metrics).
   let cliStore: SqlEventStore;
   const deps = () => ({ db: s.db, store: cliStore, projectors: allProjectors });
-  const context = { occurredAt: new Date().toISOString(), actor: { kind: 'system' as const, id: 'test' }, correlationId: 'c', causationId: null };
+  const context = {
+    occurredAt: new Date().toISOString(),
+    actor: { kind: 'system' as const, id: 'test' },
+    correlationId: 'c',
+    causationId: null,
+  };
 
   before(async () => {
     s = await startTestService({
       // A command through the real shell: append, then wait for the read models like every command.
-      routes: (app) => app.post('/test/notes/:category', async (req, res) => {
-        const waitFor = (p: Parameters<typeof s.engine.waitFor>[0], eventTypes: readonly string[]) => s.engine.waitFor(p, { eventTypes });
-        await handle({ store: s.store, waitFor }, uniqueStream(req.params.category), noting, 'hello', { context });
-        res.status(201).json({ ok: true });
-      }),
+      routes: (app) =>
+        app.post('/test/notes/:category', async (req, res) => {
+          const waitFor = (p: Parameters<typeof s.engine.waitFor>[0], eventTypes: readonly string[]) => s.engine.waitFor(p, { eventTypes });
+          await handle({ store: s.store, waitFor }, streamOf(notedEvents, uniqueStream(req.params.category)), noting, 'hello', { context });
+          res.status(201).json({ ok: true });
+        }),
     });
     http = client(s.url);
     cliStore = await SqlEventStore.open(s.db);
   });
-  after(async () => { await s.close(); });
+  after(async () => {
+    await s.close();
+  });
 
   it('stops at the event, shows it in /readyz, /metrics and at once to waiting commands; a recorded skip moves it past; replay agrees', async () => {
     // Given a read model that cannot take events of the stream category "poison" (a deterministic SQL error).
@@ -77,19 +87,34 @@ describe(`a read model stalled on an event it cannot apply (contract §9, ${main
 
     // A skip at another position is refused, and changes nothing.
     const wrong = { ...position, prepare: position.prepare + 1000n };
-    const refused = await runProjectionsCommand(deps(), { kind: 'skip', projector: 'stream_heads', position: wrong, reason: 'wrong', by: 'tester' })
-      .then(() => null, (e: unknown) => e);
+    const refused = await runProjectionsCommand(deps(), {
+      kind: 'skip',
+      projector: 'stream_heads',
+      position: wrong,
+      reason: 'wrong',
+      by: 'tester',
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(refused).to.be.instanceOf(SkipRefusedError);
-    expect(await s.store.readStream(operationsStreams.projections)).to.have.length(0);
+    expect(await s.store.readStream(operationsStreams.projections.id)).to.have.length(0);
 
     // When the operator skips exactly that event...
     await runProjectionsCommand(deps(), { kind: 'skip', projector: 'stream_heads', position, reason: 'poison test event', by: 'tester' });
 
     // ...the skip is in the log, with who, why and which event...
-    const [skip, ...none] = await s.store.readStream(operationsStreams.projections);
+    const [skip, ...none] = await s.store.readStream(operationsStreams.projections.id);
     expect(none).to.have.length(0);
     expect(skip!.type).to.equal('ProjectorEventSkipped');
-    expect(skip!.data).to.include({ projector: 'stream_heads', position: stall.position, by: 'tester', reason: 'poison test event', errorClass: 'sqlstate_23514', skippedEventType: 'Noted' });
+    expect(skip!.data).to.include({
+      projector: 'stream_heads',
+      position: stall.position,
+      by: 'tester',
+      reason: 'poison test event',
+      errorClass: 'sqlstate_23514',
+      skippedEventType: 'Noted',
+    });
 
     // ...and the projector resumes: later events are applied and everything is healthy again.
     expect((await http.post('/test/notes/fine')).status).to.equal(201);

@@ -11,7 +11,12 @@ import { newEvent, uniqueStream } from '../support/events.js';
 import { OutageDb, TcpProxy } from './support/outages.js';
 import { startTestService, type TestService } from './support/service.js';
 
-type ReadyBody = { status?: string; code?: string; detail?: string; checks: Record<string, { status: string; reason?: string; lagSeconds?: Record<string, number> }> };
+type ReadyBody = {
+  status?: string;
+  code?: string;
+  detail?: string;
+  checks: Record<string, { status: string; reason?: string; lagSeconds?: Record<string, number> }>;
+};
 
 async function readyz(s: TestService): Promise<{ status: number; contentType: string | null; text: string; body: ReadyBody }> {
   const res = await fetch(`${s.url}/readyz`);
@@ -24,8 +29,12 @@ describe(`GET /healthz and /readyz (contract §7, ${mainBackend})`, function () 
   let s: TestService;
   let outage: OutageDb;
   const others: TestService[] = [];
-  before(async () => { s = await startTestService({ wrapDb: (db) => (outage = new OutageDb(db)) }); });
-  after(async () => { await s.close(); });
+  before(async () => {
+    s = await startTestService({ wrapDb: (db) => (outage = new OutageDb(db)) });
+  });
+  after(async () => {
+    await s.close();
+  });
   afterEach(async () => {
     outage.down = false;
     await Promise.all(others.splice(0).map((o) => o.close()));
@@ -100,7 +109,11 @@ describe(`GET /healthz and /readyz (contract §7, ${mainBackend})`, function () 
 
   it('/readyz turns 503 when a projector trails the log past the bound, and 200 once it caught up', async () => {
     const o = await start({ startEngine: false, readiness: { maxLagSeconds: 30 } });
-    const appended = await o.store.appendToStream(uniqueStream(), [newEvent('Happened', {}, { occurredAt: new Date(Date.now() - 120_000).toISOString() })], 'no_stream');
+    const appended = await o.store.appendToStream(
+      uniqueStream(),
+      [newEvent('Happened', {}, { occurredAt: new Date(Date.now() - 120_000).toISOString() })],
+      'no_stream',
+    );
 
     const behind = await readyz(o);
     expect(behind.status).to.equal(503);
@@ -123,7 +136,13 @@ describe('readiness checks (contract §7)', () => {
   it('counts a store that does not answer within the budget as down (timeout), without waiting for it', async () => {
     const started = Date.now();
     const r = await checkReadiness(
-      { db: { ping: async () => true }, store, engine: caughtUp, queue: { depth: () => new Promise<QueueDepth>(() => undefined) }, queueNames: ['mail'] },
+      {
+        db: { ping: async () => true },
+        store,
+        engine: caughtUp,
+        queue: { depth: () => new Promise<QueueDepth>(() => undefined) },
+        queueNames: ['mail'],
+      },
       { checkTimeoutMs: 100 },
     );
     // A never-answering queue would hang forever; a loose bound keeps a loaded CI machine green.
@@ -137,9 +156,19 @@ describe('readiness checks (contract §7)', () => {
     const asked: string[] = [];
     const r = await checkReadiness({
       db: { ping: async () => true },
-      store: { ...store, headPosition: async () => { throw new Error('esdb down'); } },
+      store: {
+        ...store,
+        headPosition: async () => {
+          throw new Error('esdb down');
+        },
+      },
       engine: { status: async () => [{ projector: 'p', position: START, eventsSeen: 0, running: true, stalled: null }] },
-      queue: { depth: async (name) => { asked.push(name); return depth; } },
+      queue: {
+        depth: async (name) => {
+          asked.push(name);
+          return depth;
+        },
+      },
       queueNames: ['mail', 'drain'],
     });
     expect(r.checks.events).to.deep.equal({ status: 'failed', reason: 'unreachable' });

@@ -15,8 +15,12 @@ function testRoutes(app: Express): void {
 
 describe(`request and correlation ids (style: log with context, never personal data; ${mainBackend})`, function () {
   let s: TestService;
-  before(async () => { s = await startTestService({ routes: testRoutes }); });
-  after(async () => { await s.close(); });
+  before(async () => {
+    s = await startTestService({ routes: testRoutes });
+  });
+  after(async () => {
+    await s.close();
+  });
 
   const post = (headers: Record<string, string> = {}, path = '/commands/x') =>
     fetch(`${s.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
@@ -56,7 +60,13 @@ describe(`request and correlation ids (style: log with context, never personal d
     const secretToken = 'eyJhbGciOiJFZERTQSJ9.secret-token-payload.sig';
     const res = await fetch(`${s.url}/commands/alice%40example.com?email=bob@example.com&code=246810`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${secretToken}`, cookie: 'sid=cookie-secret', 'x-request-id': 'log-check-1', 'x-correlation-id': 'log-corr-1' },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${secretToken}`,
+        cookie: 'sid=cookie-secret',
+        'x-request-id': 'log-check-1',
+        'x-correlation-id': 'log-corr-1',
+      },
       body: JSON.stringify({ email: 'carol@example.com', code: '135790' }),
     });
     expect(res.status).to.equal(200);

@@ -15,9 +15,13 @@ const silent = createLogger('silent');
 /** A handler that answers only when told to, and says when a request has arrived. */
 function gate() {
   let arrived!: () => void;
-  const arrivedP = new Promise<void>((r) => { arrived = r; });
+  const arrivedP = new Promise<void>((r) => {
+    arrived = r;
+  });
   let release!: () => void;
-  const released = new Promise<void>((r) => { release = r; });
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     if (req.url === '/slow') {
       arrived();
@@ -32,7 +36,10 @@ function gate() {
 describe('graceful shutdown (contract §7: a deploy loses no request)', function () {
   this.timeout(30_000);
   let running: RunningServer | null = null;
-  afterEach(async () => { await running?.close().catch(() => undefined); running = null; });
+  afterEach(async () => {
+    await running?.close().catch(() => undefined);
+    running = null;
+  });
 
   it('lets a request in flight finish, refuses new connections, then runs the close hooks in order', async () => {
     const g = gate();
@@ -40,15 +47,31 @@ describe('graceful shutdown (contract §7: a deploy loses no request)', function
     running = createServer({
       app: g.handler,
       logger: silent,
-      onClose: [async () => { order.push('engine'); }, async () => { order.push('queue'); }, async () => { order.push('pools'); }],
+      onClose: [
+        async () => {
+          order.push('engine');
+        },
+        async () => {
+          order.push('queue');
+        },
+        async () => {
+          order.push('pools');
+        },
+      ],
     });
     const port = await running.listen(0, '127.0.0.1');
     const slow = fetch(`http://127.0.0.1:${port}/slow`).then(async (r) => ({ status: r.status, text: await r.text(), at: Date.now() }));
     await g.arrived;
 
-    const closing = running.close().then((r) => { order.push('closed'); return r; });
+    const closing = running.close().then((r) => {
+      order.push('closed');
+      return r;
+    });
     await new Promise((r) => setTimeout(r, 50));
-    const refused = await fetch(`http://127.0.0.1:${port}/quick`).then(() => 'answered', (e: { cause?: { code?: string } }) => e.cause?.code);
+    const refused = await fetch(`http://127.0.0.1:${port}/quick`).then(
+      () => 'answered',
+      (e: { cause?: { code?: string } }) => e.cause?.code,
+    );
     expect(refused).to.equal('ECONNREFUSED');
     expect(order).to.deep.equal([]);
 
@@ -75,9 +98,21 @@ describe('graceful shutdown (contract §7: a deploy loses no request)', function
   it('cuts requests still running at the deadline and still closes', async () => {
     const g = gate();
     let hookRan = false;
-    running = createServer({ app: g.handler, logger: silent, shutdownTimeoutMs: 200, onClose: [async () => { hookRan = true; }] });
+    running = createServer({
+      app: g.handler,
+      logger: silent,
+      shutdownTimeoutMs: 200,
+      onClose: [
+        async () => {
+          hookRan = true;
+        },
+      ],
+    });
     const port = await running.listen(0, '127.0.0.1');
-    const stuck = fetch(`http://127.0.0.1:${port}/slow`).then(() => 'answered', () => 'cut');
+    const stuck = fetch(`http://127.0.0.1:${port}/slow`).then(
+      () => 'answered',
+      () => 'cut',
+    );
     await g.arrived;
     const started = Date.now();
     expect(await running.close()).to.deep.equal({ forced: true });
@@ -91,10 +126,20 @@ describe('graceful shutdown (contract §7: a deploy loses no request)', function
     running = createServer({
       app: gate().handler,
       logger: silent,
-      onClose: [async () => { throw new Error('queue stuck'); }, async () => { ran.push('pools'); }],
+      onClose: [
+        async () => {
+          throw new Error('queue stuck');
+        },
+        async () => {
+          ran.push('pools');
+        },
+      ],
     });
     await running.listen(0, '127.0.0.1');
-    const error = await running.close().then(() => null, (e: unknown) => e);
+    const error = await running.close().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(AggregateError);
     expect(ran).to.deep.equal(['pools']);
   });
@@ -105,13 +150,15 @@ type Child = { code: Promise<number | null>; stdout: string[]; stderr: () => str
 function startService(env: Record<string, string | undefined>): Child {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: new URL('../..', import.meta.url).pathname,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as NodeJS.ProcessEnv,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];
   let stderr = '';
   createInterface({ input: child.stdout }).on('line', (l) => stdout.push(l));
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   const code = once(child, 'exit').then(([c]) => c as number | null);
   return { code, stdout, stderr: () => stderr, kill: (signal) => child.kill(signal) };
 }
@@ -123,7 +170,9 @@ async function untilLogged(child: Child, msg: RegExp, timeoutMs: number): Promis
       try {
         const parsed = JSON.parse(line) as Record<string, unknown>;
         if (typeof parsed.msg === 'string' && msg.test(parsed.msg)) return parsed;
-      } catch { /* not a log line */ }
+      } catch {
+        /* not a log line */
+      }
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -139,8 +188,11 @@ describe(`the service process (contract §7, ${mainBackend})`, function () {
     try {
       if (mainBackend === 'postgres') t = await openTestDatabase();
       const child = startService({
-        PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info',
-        DATABASE_URL: t?.url ?? undefined, REDIS_URL: process.env.REDIS_URL,
+        PORT: '0',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+        DATABASE_URL: t?.url ?? undefined,
+        REDIS_URL: process.env.REDIS_URL,
       });
       const listening = await untilLogged(child, /^listening/, 45_000);
       const ready = await fetch(`http://127.0.0.1:${String(listening.port)}/readyz`);

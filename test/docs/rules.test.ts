@@ -20,7 +20,11 @@ function rulesOf(markdown: string): Rule[] {
     const heading = /^## (.+)$/.exec(text);
     if (heading) section = heading[1]!.trim();
     if (!text.startsWith('| R-')) return;
-    const cells = text.replace(/^\|\s*/, '').replace(/\s*\|$/, '').split(' | ').map((c) => c.trim());
+    const cells = text
+      .replace(/^\|\s*/, '')
+      .replace(/\s*\|$/, '')
+      .split(' | ')
+      .map((c) => c.trim());
     rules.push({ id: cells[0]!, section, line: i + 1, cells });
   });
   return rules;
@@ -66,7 +70,8 @@ function fileProblems(cell: string, exists: (path: string) => boolean, read: (pa
     const [path, symbol] = ref.split('#') as [string, string | undefined];
     if (!isRepoPath(path)) problems.push(`${path} is not a path inside the repository`);
     else if (!exists(path)) problems.push(`${path} does not exist`);
-    else if (symbol !== undefined && !new RegExp(`\\b${escapeRegExp(symbol)}\\b`).test(read(path))) problems.push(`${path} has no ${symbol}`);
+    else if (symbol !== undefined && !new RegExp(`\\b${escapeRegExp(symbol)}\\b`).test(read(path)))
+      problems.push(`${path} has no ${symbol}`);
   }
   return problems;
 }
@@ -82,7 +87,8 @@ function testProblems(cell: string, exists: (path: string) => boolean, read: (pa
     const [, path, title] = m as unknown as [string, string, string];
     if (!isRepoPath(path) || !path.startsWith('test/')) problems.push(`${path} is not a test file of the repository`);
     else if (!exists(path)) problems.push(`${path} does not exist`);
-    else if (!testTitles(read(path)).some((t) => t.includes(title))) problems.push(`${path} has no it(...) whose title contains "${title}"`);
+    else if (!testTitles(read(path)).some((t) => t.includes(title)))
+      problems.push(`${path} has no it(...) whose title contains "${title}"`);
   }
   return problems;
 }
@@ -111,7 +117,15 @@ describe('docs/rules.md: every rule names a real implementing file and a real te
     const rules = rulesOf(markdown);
     const sections = new Set(rules.map((r) => r.section));
     expect(rules.length).to.be.greaterThan(100);
-    for (const area of ['Conventions and errors', 'Login and sessions', 'Access tokens', 'Documents', 'Requests and consent', 'Files', NOT_BUILT_SECTION]) {
+    for (const area of [
+      'Conventions and errors',
+      'Login and sessions',
+      'Access tokens',
+      'Documents',
+      'Requests and consent',
+      'Files',
+      NOT_BUILT_SECTION,
+    ]) {
       expect(sections, area).to.include(area);
     }
   });
@@ -122,15 +136,26 @@ describe('docs/rules.md: every rule names a real implementing file and a real te
       'test/a.test.ts': "it('answers 200 when it\\'s fine', () => {});\nit(`counts ${n} things`, () => {});",
     };
     const check = (row: string, section = 'Area') =>
-      problemsOf(`## ${section}\n\n| id | rule | from | implemented in | checked by |\n|---|---|---|---|---|\n${row}\n`, (p) => p in files, (p) => files[p]!);
-    const good = '| R-AREA-01 | A rule. | C§0 | `src/a.ts#realSymbol` | `test/a.test.ts` "when it\'s fine"<br>`test/a.test.ts` "counts ${n}" |';
+      problemsOf(
+        `## ${section}\n\n| id | rule | from | implemented in | checked by |\n|---|---|---|---|---|\n${row}\n`,
+        (p) => p in files,
+        (p) => files[p]!,
+      );
+    const good =
+      '| R-AREA-01 | A rule. | C§0 | `src/a.ts#realSymbol` | `test/a.test.ts` "when it\'s fine"<br>`test/a.test.ts` "counts ${n}" |';
     expect(check(good)).to.deep.equal([]);
     expect(check(good.replace('src/a.ts#', 'src/gone.ts#'))).to.deep.equal(['line 5 (R-AREA-01): src/gone.ts does not exist']);
     expect(check(good.replace('realSymbol', 'otherSymbol'))).to.deep.equal(['line 5 (R-AREA-01): src/a.ts has no otherSymbol']);
-    expect(check(good.replace('`test/a.test.ts` "counts', '`test/gone.test.ts` "counts'))).to.deep.equal(['line 5 (R-AREA-01): test/gone.test.ts does not exist']);
-    expect(check(good.replace('when it\'s fine', 'when it fails'))).to.deep.equal(['line 5 (R-AREA-01): test/a.test.ts has no it(...) whose title contains "when it fails"']);
+    expect(check(good.replace('`test/a.test.ts` "counts', '`test/gone.test.ts` "counts'))).to.deep.equal([
+      'line 5 (R-AREA-01): test/gone.test.ts does not exist',
+    ]);
+    expect(check(good.replace("when it's fine", 'when it fails'))).to.deep.equal([
+      'line 5 (R-AREA-01): test/a.test.ts has no it(...) whose title contains "when it fails"',
+    ]);
     expect(check(good.replace('R-AREA-01', 'R-area-1'))).to.deep.equal(['line 5 (R-area-1): the id is not R-AREA-NN']);
-    expect(check(good.replace('`src/a.ts#realSymbol`', '`../outside.ts`'))).to.deep.equal(['line 5 (R-AREA-01): ../outside.ts is not a path inside the repository']);
+    expect(check(good.replace('`src/a.ts#realSymbol`', '`../outside.ts`'))).to.deep.equal([
+      'line 5 (R-AREA-01): ../outside.ts is not a path inside the repository',
+    ]);
     expect(check('| R-AREA-01 | A rule. | C§0 | — | — |')).to.have.length(2);
     expect(check('| R-AREA-01 | A rule. | C§0 | — | — |', NOT_BUILT_SECTION)).to.deep.equal([]);
     expect(check('| R-AREA-01 | A rule. | C§0 | `src/a.ts` | — |', NO_TEST_SECTION)).to.deep.equal([]);

@@ -22,7 +22,10 @@ export function eventStoreContract(open: () => Promise<StoreUnderTest>): void {
   after(() => sut.dispose());
 
   async function expectWrongVersion(p: Promise<unknown>, actual: number | 'no_stream'): Promise<void> {
-    const error = await p.then(() => null, (e: unknown) => e);
+    const error = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(WrongExpectedVersionError);
     expect((error as WrongExpectedVersionError).actual).to.equal(actual);
   }
@@ -72,12 +75,10 @@ export function eventStoreContract(open: () => Promise<StoreUnderTest>): void {
     it('of concurrent writers expecting the same revision exactly one wins', async () => {
       const s = uniqueStream();
       await store.appendToStream(s, [newEvent('A')], 'no_stream');
-      const results = await Promise.allSettled(
-        Array.from({ length: 6 }, (_, i) => store.appendToStream(s, [newEvent('B', { i })], 0)),
-      );
+      const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => store.appendToStream(s, [newEvent('B', { i })], 0)));
       expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(1);
       for (const r of results.filter((x) => x.status === 'rejected')) {
-        expect((r as PromiseRejectedResult).reason).to.be.instanceOf(WrongExpectedVersionError);
+        expect(r.reason).to.be.instanceOf(WrongExpectedVersionError);
       }
       expect(await store.readStream(s)).to.have.length(2);
     });
@@ -119,7 +120,11 @@ export function eventStoreContract(open: () => Promise<StoreUnderTest>): void {
 
     it('reads from a revision and at most maxCount events', async () => {
       const s = uniqueStream();
-      await store.appendToStream(s, [0, 1, 2, 3, 4].map((n) => newEvent('N', { n })), 'no_stream');
+      await store.appendToStream(
+        s,
+        [0, 1, 2, 3, 4].map((n) => newEvent('N', { n })),
+        'no_stream',
+      );
       const part = await store.readStream(s, { fromRevision: 2, maxCount: 2 });
       expect(part.map((e) => e.data.n)).to.deep.equal([2, 3]);
     });
@@ -156,7 +161,11 @@ export function eventStoreContract(open: () => Promise<StoreUnderTest>): void {
     it('pages with maxCount without losing or repeating an event', async () => {
       const before = (await store.headPosition()) ?? START;
       const s = uniqueStream();
-      await store.appendToStream(s, Array.from({ length: 7 }, (_, n) => newEvent('N', { n })), 'no_stream');
+      await store.appendToStream(
+        s,
+        Array.from({ length: 7 }, (_, n) => newEvent('N', { n })),
+        'no_stream',
+      );
       const seen: RecordedEvent[] = [];
       let after = before;
       for (;;) {
@@ -200,7 +209,11 @@ export function eventStoreContract(open: () => Promise<StoreUnderTest>): void {
     it('resumes from a checkpoint with no duplicate and no gap', async () => {
       const before = (await store.headPosition()) ?? START;
       const s = uniqueStream();
-      await store.appendToStream(s, [0, 1, 2, 3].map((n) => newEvent('N', { n })), 'no_stream');
+      await store.appendToStream(
+        s,
+        [0, 1, 2, 3].map((n) => newEvent('N', { n })),
+        'no_stream',
+      );
 
       const first = store.subscribeToAll({ after: before });
       let checkpoint = before;
@@ -212,7 +225,11 @@ export function eventStoreContract(open: () => Promise<StoreUnderTest>): void {
         if (seen.length === 2) break;
       }
       await first.close();
-      await store.appendToStream(s, [4, 5].map((n) => newEvent('N', { n })), 3);
+      await store.appendToStream(
+        s,
+        [4, 5].map((n) => newEvent('N', { n })),
+        3,
+      );
 
       const second = store.subscribeToAll({ after: checkpoint });
       for await (const e of second) {
@@ -258,7 +275,10 @@ export function eventStoreContract(open: () => Promise<StoreUnderTest>): void {
   });
 }
 
-async function readAllAfter(store: EventStore, after: Parameters<EventStore['readAll']>[0] extends infer O ? O extends { after?: infer P } ? P : never : never): Promise<RecordedEvent[]> {
+async function readAllAfter(
+  store: EventStore,
+  after: Parameters<EventStore['readAll']>[0] extends infer O ? (O extends { after?: infer P } ? P : never) : never,
+): Promise<RecordedEvent[]> {
   const all: RecordedEvent[] = [];
   let from = after;
   for (;;) {

@@ -6,14 +6,14 @@ import { eventStoreContract } from './event-store.contract.js';
 describe('event store contract on PGlite (embedded)', () => {
   eventStoreContract(async () => {
     const t = await openTestDatabase('pglite');
-    return { store: await SqlEventStore.open(t.db), dispose: t.drop };
+    return { store: await SqlEventStore.open(t.db), dispose: () => t.drop() };
   });
 });
 
 (process.env.DATABASE_URL ? describe : describe.skip)('event store contract on PostgreSQL', () => {
   eventStoreContract(async () => {
     const t = await openTestDatabase('postgres');
-    return { store: await SqlEventStore.open(t.db), dispose: t.drop };
+    return { store: await SqlEventStore.open(t.db), dispose: () => t.drop() };
   });
 });
 

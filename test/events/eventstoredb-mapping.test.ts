@@ -2,7 +2,14 @@ import type { RecordedEvent as EsRecordedEvent } from '@eventstore/db-client';
 import { expect } from 'chai';
 import type { ExpectedRevision, NewEvent, RecordedEvent } from '../../src/events/envelope.js';
 import {
-  isAfter, isSameBatch, isSystemEventType, readFrom, satisfies, toEventData, toRecordedEvent, toRevision,
+  isAfter,
+  isSameBatch,
+  isSystemEventType,
+  readFrom,
+  satisfies,
+  toEventData,
+  toRecordedEvent,
+  toRevision,
 } from '../../src/events/eventstoredb/mapping.js';
 import { linkBatch } from '../../src/events/hash-chain.js';
 import { START } from '../../src/events/position.js';
@@ -84,10 +91,16 @@ describe('EventStoreDB adapter mapping (no server)', () => {
 
   describe('expected revision', () => {
     const cases: Array<[ExpectedRevision, number | 'no_stream', boolean]> = [
-      ['any', 'no_stream', true], ['any', 4, true],
-      ['no_stream', 'no_stream', true], ['no_stream', 0, false],
-      ['stream_exists', 'no_stream', false], ['stream_exists', 0, true],
-      [2, 2, true], [2, 1, false], [2, 3, false], [0, 'no_stream', false],
+      ['any', 'no_stream', true],
+      ['any', 4, true],
+      ['no_stream', 'no_stream', true],
+      ['no_stream', 0, false],
+      ['stream_exists', 'no_stream', false],
+      ['stream_exists', 0, true],
+      [2, 2, true],
+      [2, 1, false],
+      [2, 3, false],
+      [0, 'no_stream', false],
     ];
     for (const [expected, actual, ok] of cases) {
       it(`${String(expected)} ${ok ? 'accepts' : 'refuses'} a stream at ${String(actual)}`, () => {

@@ -20,15 +20,21 @@ import { newEvent, uniqueStream } from '../support/events.js';
     const slow = uniqueStream();
     const fast = uniqueStream();
     let releaseSlow!: () => void;
-    const gate = new Promise<void>((r) => { releaseSlow = r; });
+    const gate = new Promise<void>((r) => {
+      releaseSlow = r;
+    });
     let slowInserted!: () => void;
-    const inserted = new Promise<void>((r) => { slowInserted = r; });
+    const inserted = new Promise<void>((r) => {
+      slowInserted = r;
+    });
 
     // The slow writer takes the lower position and keeps its transaction open.
     const slowTx = t.db.transaction(async (tx) => {
       await tx.query(
         `INSERT INTO es.events (stream_id, revision, event_id, type, data, metadata)
-         VALUES ($1, 0, gen_random_uuid(), 'Slow', '{}', '{}')`, [slow]);
+         VALUES ($1, 0, gen_random_uuid(), 'Slow', '{}', '{}')`,
+        [slow],
+      );
       slowInserted();
       await gate;
     });

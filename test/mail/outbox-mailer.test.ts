@@ -19,8 +19,12 @@ const readLines = async (dir: string): Promise<string[]> =>
 
 describe('outbox mailer, the embedded default (contract 1, Mail)', () => {
   let root: string;
-  beforeEach(async () => { root = await mkdtemp(join(tmpdir(), 'outbox-')); });
-  afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'outbox-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
 
   it('appends one JSON object {to, subject, text, sentAt} per line, creating DATA_DIR', async () => {
     const dataDir = join(root, 'not', 'yet', 'there');
@@ -51,8 +55,12 @@ describe('outbox mailer, the embedded default (contract 1, Mail)', () => {
 
     const lines = await readLines(root);
     expect(lines).to.have.length(200);
-    const recipients = lines.map((l) => (JSON.parse(l) as { to: string; text: string }))
-      .map((m) => { expect(m.text.endsWith(long)).to.equal(true); return m.to; });
+    const recipients = lines
+      .map((l) => JSON.parse(l) as { to: string; text: string })
+      .map((m) => {
+        expect(m.text.endsWith(long)).to.equal(true);
+        return m.to;
+      });
     expect(new Set(recipients).size).to.equal(200);
   });
 
@@ -60,7 +68,12 @@ describe('outbox mailer, the embedded default (contract 1, Mail)', () => {
     const dataDir = join(root, 'a-file');
     await writeFile(dataDir, 'not a directory');
     const { logger } = capturingLogger();
-    const error = await outboxMailer({ dataDir, logger }).send(mail).then(() => null, (e: unknown) => e);
+    const error = await outboxMailer({ dataDir, logger })
+      .send(mail)
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).to.be.instanceOf(MailUnavailableError);
     expect((error as MailUnavailableError).reason).to.match(/^E[A-Z]+/);
   });

@@ -82,7 +82,13 @@ describe('SMTP mailer (contract 1, Mail)', function () {
     const e = error as MailUnavailableError;
     expect(e.reason).to.contain('EENVELOPE');
     expect(e.cause).to.be.instanceOf(Error);
-    const logged = JSON.stringify({ message: e.message, reason: e.reason, cause: String(e.cause), stack: (e.cause as Error).stack, ...(e.cause as object) });
+    const logged = JSON.stringify({
+      message: e.message,
+      reason: e.reason,
+      cause: String(e.cause),
+      stack: (e.cause as Error).stack,
+      ...(e.cause as object),
+    });
     expect(logged).to.not.contain('ada@example.org');
     expect(sink.received).to.have.length(0);
   });

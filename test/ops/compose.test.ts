@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 // interface, anyone on the network could read and rewrite the whole service.
 describe('docker-compose.yml publishes nothing beyond the host', () => {
   const compose = readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8');
-  const published = [...compose.matchAll(/^\s*ports:\s*\[(.*)\]\s*$/gm)].flatMap((m) => (m[1] ?? '').split(',').map((p) => p.trim().replace(/^"|"$/g, '')));
+  const published = [...compose.matchAll(/^\s*ports:\s*\[(.*)\]\s*$/gm)].flatMap((m) =>
+    (m[1] ?? '').split(',').map((p) => p.trim().replace(/^"|"$/g, '')),
+  );
 
   it('lists the published ports of every service in the flow form this test reads', () => {
     const portsKeys = compose.match(/^\s*ports:/gm) ?? [];

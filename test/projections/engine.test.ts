@@ -48,7 +48,8 @@ describe(`projection engine (${mainBackend})`, function () {
    */
   async function waitForAll(e: ProjectionEngine): Promise<void> {
     const r = await t.db.query<{ commit: string; prepare: string }>(
-      'SELECT transaction_id::text AS commit, position::text AS prepare FROM es.events ORDER BY transaction_id DESC, position DESC LIMIT 1');
+      'SELECT transaction_id::text AS commit, position::text AS prepare FROM es.events ORDER BY transaction_id DESC, position DESC LIMIT 1',
+    );
     const last = r.rows[0];
     if (last) await e.waitFor({ commit: BigInt(last.commit), prepare: BigInt(last.prepare) }, { timeoutMs: 60_000 });
   }
@@ -59,7 +60,7 @@ describe(`projection engine (${mainBackend})`, function () {
     const streams = Array.from({ length: 40 }, () => uniqueStream());
     const ids: string[] = [];
     const writer = async (w: number) => {
-      for (let n = 0; n < 625; ) {
+      for (let n = 0; n < 625;) {
         const size = Math.min(1 + (n % 3), 625 - n);
         const batch: NewEvent[] = Array.from({ length: size }, (_, k) => newEvent('Written', { w, n: n + k }));
         batch.forEach((b) => ids.push(b.metadata.eventId));
@@ -137,44 +138,51 @@ describe(`projection engine (${mainBackend})`, function () {
     }
   });
 
-  (mainBackend === 'postgres' ? it : it.skip)('when an instance dies mid-batch, another takes over and nothing is applied twice', async () => {
-    const dbA = openSecondConnection(t, 'instance-a');
-    const dbB = openSecondConnection(t, 'instance-b');
-    try {
-      const ids = await appendSome(20);
-      let holdAt: string | null = ids[12]!;
-      let reached!: () => void;
-      const midBatch = new Promise<void>((r) => { reached = r; });
-      let release!: () => void;
-      const released = new Promise<void>((r) => { release = r; });
-      const slowProjector = recordingProjector('seen_a', {
-        before: async (id) => {
-          if (id !== holdAt) return;
-          reached();
-          await released;
-        },
-      });
-      const a = engine(dbA, [slowProjector], { batchSize: 100 });
-      await a.start();
-      await midBatch;
-      const b = engine(dbB, [slowProjector], { batchSize: 100 });
-      await b.start();
-      holdAt = null;
-      // The process of instance A dies: every connection it had is cut, its lease with them, and
-      // it never reconnects (a live process would, and could rightly win its lease back).
-      const dying = dbA.close();
-      await t.db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'instance-a'`);
-      release();
-      await dying;
-      await waitUntil(() => b.runningHere().length === 1);
-      const more = await appendSome(10);
-      await waitForAll(b);
-      expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_a'), [...ids, ...more])).to.equal(null);
-    } finally {
-      await Promise.all(engines.splice(0).map((e) => e.stop()));
-      await Promise.all([dbA.close(), dbB.close()]);
-    }
-  });
+  (mainBackend === 'postgres' ? it : it.skip)(
+    'when an instance dies mid-batch, another takes over and nothing is applied twice',
+    async () => {
+      const dbA = openSecondConnection(t, 'instance-a');
+      const dbB = openSecondConnection(t, 'instance-b');
+      try {
+        const ids = await appendSome(20);
+        let holdAt: string | null = ids[12]!;
+        let reached!: () => void;
+        const midBatch = new Promise<void>((r) => {
+          reached = r;
+        });
+        let release!: () => void;
+        const released = new Promise<void>((r) => {
+          release = r;
+        });
+        const slowProjector = recordingProjector('seen_a', {
+          before: async (id) => {
+            if (id !== holdAt) return;
+            reached();
+            await released;
+          },
+        });
+        const a = engine(dbA, [slowProjector], { batchSize: 100 });
+        await a.start();
+        await midBatch;
+        const b = engine(dbB, [slowProjector], { batchSize: 100 });
+        await b.start();
+        holdAt = null;
+        // The process of instance A dies: every connection it had is cut, its lease with them, and
+        // it never reconnects (a live process would, and could rightly win its lease back).
+        const dying = dbA.close();
+        await t.db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'instance-a'`);
+        release();
+        await dying;
+        await waitUntil(() => b.runningHere().length === 1);
+        const more = await appendSome(10);
+        await waitForAll(b);
+        expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_a'), [...ids, ...more])).to.equal(null);
+      } finally {
+        await Promise.all(engines.splice(0).map((e) => e.stop()));
+        await Promise.all([dbA.close(), dbB.close()]);
+      }
+    },
+  );
 
   it('waitFor resolves once the event is in every read model, and times out when none runs', async () => {
     const e = engine(t.db);
@@ -187,7 +195,10 @@ describe(`projection engine (${mainBackend})`, function () {
     }
     await e.stop();
     const late = await store.appendToStream(uniqueStream(), [newEvent('Late')], 'no_stream');
-    const error = await e.waitFor(late.position, { timeoutMs: 300 }).then(() => null, (x: unknown) => x);
+    const error = await e.waitFor(late.position, { timeoutMs: 300 }).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(error).to.be.instanceOf(ProjectionTimeoutError);
   });
 
@@ -196,7 +207,11 @@ describe(`projection engine (${mainBackend})`, function () {
       const before = newEvent('Fine');
       const poison = newEvent('Poison');
       await store.appendToStream(uniqueStream(), [before, poison], 'no_stream');
-      const failing = recordingProjector('seen_a', { before: async (id) => { if (id === poison.metadata.eventId) throw new TypeError('cannot apply'); } });
+      const failing = recordingProjector('seen_a', {
+        before: async (id) => {
+          if (id === poison.metadata.eventId) throw new TypeError('cannot apply');
+        },
+      });
       const a = new ProjectionEngine({ db: t.db, store, projectors: [failing], ...quick, batchSize: 100 });
       engines.push(a);
       await a.start();
@@ -204,7 +219,9 @@ describe(`projection engine (${mainBackend})`, function () {
 
       const [status] = await a.status();
       expect(status!.stalled).to.include({ errorClass: 'TypeError' });
-      expect(status!.stalled!.position).to.deep.equal((await store.readAll()).find((e) => e.metadata.eventId === poison.metadata.eventId)!.position);
+      expect(status!.stalled!.position).to.deep.equal(
+        (await store.readAll()).find((e) => e.metadata.eventId === poison.metadata.eventId)!.position,
+      );
       expect((await recordedRows(t.db, 'seen_a')).map((r) => r.event_id)).to.deep.equal([before.metadata.eventId]);
 
       // Another instance, which does not run the projector, sees the stall in the database.
@@ -213,7 +230,10 @@ describe(`projection engine (${mainBackend})`, function () {
         const b = new ProjectionEngine({ db: dbB, store, projectors: [failing], ...quick });
         const later = await store.appendToStream(uniqueStream(), [newEvent('Later')], 'no_stream');
         const started = Date.now();
-        const error = await b.waitFor(later.position, { timeoutMs: 10_000 }).then(() => null, (x: unknown) => x);
+        const error = await b.waitFor(later.position, { timeoutMs: 10_000 }).then(
+          () => null,
+          (x: unknown) => x,
+        );
         expect(error).to.be.instanceOf(ProjectionStalledError);
         expect(error).to.include({ projector: 'seen_a', errorClass: 'TypeError' });
         expect(Date.now() - started).to.be.below(2000);

@@ -1,4 +1,12 @@
-import type { AppRegistered, KeySealed, KeyWarmed, MemberRemoved, MemberSet, OrganizationCreated, Permission } from '../../src/events/organization-events.js';
+import type {
+  AppRegistered,
+  KeySealed,
+  KeyWarmed,
+  MemberRemoved,
+  MemberSet,
+  OrganizationCreated,
+  Permission,
+} from '../../src/events/organization-events.js';
 import { organizationsProjector } from '../../src/projections/organizations/organizations.js';
 import { at, projectorSpecs, uuid } from '../support/projector-spec.js';
 
@@ -6,8 +14,14 @@ const acme = uuid(1);
 const globex = uuid(2);
 const ann = uuid(9);
 
-const created = (organizationId: string, name: string): OrganizationCreated => ({ type: 'OrganizationCreated', data: { organizationId, name, createdBy: ann } });
-const memberSet = (email: string, permissions: Permission[], organizationId = acme): MemberSet => ({ type: 'MemberSet', data: { organizationId, email, permissions } });
+const created = (organizationId: string, name: string): OrganizationCreated => ({
+  type: 'OrganizationCreated',
+  data: { organizationId, name, createdBy: ann },
+});
+const memberSet = (email: string, permissions: Permission[], organizationId = acme): MemberSet => ({
+  type: 'MemberSet',
+  data: { organizationId, email, permissions },
+});
 const memberRemoved = (email: string): MemberRemoved => ({ type: 'MemberRemoved', data: { organizationId: acme, email } });
 const warmed = (until: string, organizationId = acme): KeyWarmed => ({ type: 'KeyWarmed', data: { organizationId, until } });
 const sealed: KeySealed = { type: 'KeySealed', data: { organizationId: acme } };
@@ -22,22 +36,43 @@ describe('organizations read model: organizations, members, key warmth and apps'
   const given = projectorSpecs();
 
   it('OrganizationCreated records it cold: never warmed, never sealed', () =>
-    given(organizationsProjector, at('2026-11-01T09:00:00.000Z', created(acme, 'Acme')))
-      .thenRows(organizations, [{ organization_id: acme, name: 'Acme', created_by: ann, created_at: '2026-11-01T09:00:00.000Z', key_warm_until: null, key_warmed_at: null, key_sealed_at: null }]));
+    given(organizationsProjector, at('2026-11-01T09:00:00.000Z', created(acme, 'Acme'))).thenRows(organizations, [
+      {
+        organization_id: acme,
+        name: 'Acme',
+        created_by: ann,
+        created_at: '2026-11-01T09:00:00.000Z',
+        key_warm_until: null,
+        key_warmed_at: null,
+        key_sealed_at: null,
+      },
+    ]));
 
   it('MemberSet adds an address with its permissions; changing them keeps when it was added', () =>
-    given(organizationsProjector,
+    given(
+      organizationsProjector,
       created(acme, 'Acme'),
       at('2026-11-01T09:00:00.000Z', memberSet('ann@example.com', ['request_read', 'request_manage', 'manifest_manage', 'member_manage'])),
       at('2026-11-02T09:00:00.000Z', memberSet('bob@example.com', ['request_read'])),
       at('2026-11-03T09:00:00.000Z', memberSet('bob@example.com', ['request_read', 'request_manage'])),
     ).thenRows(members, [
-      { organization_id: acme, email: 'ann@example.com', permissions: ['request_read', 'request_manage', 'manifest_manage', 'member_manage'], added_at: '2026-11-01T09:00:00.000Z' },
-      { organization_id: acme, email: 'bob@example.com', permissions: ['request_read', 'request_manage'], added_at: '2026-11-02T09:00:00.000Z' },
+      {
+        organization_id: acme,
+        email: 'ann@example.com',
+        permissions: ['request_read', 'request_manage', 'manifest_manage', 'member_manage'],
+        added_at: '2026-11-01T09:00:00.000Z',
+      },
+      {
+        organization_id: acme,
+        email: 'bob@example.com',
+        permissions: ['request_read', 'request_manage'],
+        added_at: '2026-11-02T09:00:00.000Z',
+      },
     ]));
 
   it('MemberRemoved drops the address from that organization; re-adding it starts a new membership', () =>
-    given(organizationsProjector,
+    given(
+      organizationsProjector,
       created(acme, 'Acme'),
       created(globex, 'Globex'),
       at('2026-11-01T09:00:00.000Z', memberSet('bob@example.com', ['request_read'])),
@@ -52,29 +87,50 @@ describe('organizations read model: organizations, members, key warmth and apps'
     ]));
 
   it('KeyWarmed stores until when and since when the key is warm, for that organization only', () =>
-    given(organizationsProjector, created(acme, 'Acme'), created(globex, 'Globex'), at('2026-11-05T08:00:00.000Z', warmed('2026-11-05T20:00:00.000Z')))
-      .thenRows('SELECT organization_id, key_warm_until, key_warmed_at, key_sealed_at FROM organizations ORDER BY organization_id', [
-        { organization_id: acme, key_warm_until: '2026-11-05T20:00:00.000Z', key_warmed_at: '2026-11-05T08:00:00.000Z', key_sealed_at: null },
-        { organization_id: globex, key_warm_until: null, key_warmed_at: null, key_sealed_at: null },
-      ]));
+    given(
+      organizationsProjector,
+      created(acme, 'Acme'),
+      created(globex, 'Globex'),
+      at('2026-11-05T08:00:00.000Z', warmed('2026-11-05T20:00:00.000Z')),
+    ).thenRows('SELECT organization_id, key_warm_until, key_warmed_at, key_sealed_at FROM organizations ORDER BY organization_id', [
+      { organization_id: acme, key_warm_until: '2026-11-05T20:00:00.000Z', key_warmed_at: '2026-11-05T08:00:00.000Z', key_sealed_at: null },
+      { organization_id: globex, key_warm_until: null, key_warmed_at: null, key_sealed_at: null },
+    ]));
 
   it('a later KeyWarmed replaces the window', () =>
-    given(organizationsProjector, created(acme, 'Acme'), at('2026-11-05T08:00:00.000Z', warmed('2026-11-05T20:00:00.000Z')),
-      at('2026-11-05T10:00:00.000Z', warmed('2026-11-05T22:00:00.000Z')))
-      .thenRows(keyState, [{ key_warm_until: '2026-11-05T22:00:00.000Z', key_warmed_at: '2026-11-05T10:00:00.000Z', key_sealed_at: null }]));
+    given(
+      organizationsProjector,
+      created(acme, 'Acme'),
+      at('2026-11-05T08:00:00.000Z', warmed('2026-11-05T20:00:00.000Z')),
+      at('2026-11-05T10:00:00.000Z', warmed('2026-11-05T22:00:00.000Z')),
+    ).thenRows(keyState, [{ key_warm_until: '2026-11-05T22:00:00.000Z', key_warmed_at: '2026-11-05T10:00:00.000Z', key_sealed_at: null }]));
 
   it('KeySealed makes the key cold at once, whatever the window said, and records when', () =>
-    given(organizationsProjector, created(acme, 'Acme'), warmed('2026-11-05T20:00:00.000Z'), at('2026-11-05T09:00:00.000Z', sealed))
-      .thenRows(keyState, [{ key_warm_until: null, key_warmed_at: null, key_sealed_at: '2026-11-05T09:00:00.000Z' }]));
+    given(
+      organizationsProjector,
+      created(acme, 'Acme'),
+      warmed('2026-11-05T20:00:00.000Z'),
+      at('2026-11-05T09:00:00.000Z', sealed),
+    ).thenRows(keyState, [{ key_warm_until: null, key_warmed_at: null, key_sealed_at: '2026-11-05T09:00:00.000Z' }]));
 
   it('a member signing in after a seal warms the key again; the seal time stays on record', () =>
-    given(organizationsProjector, created(acme, 'Acme'), at('2026-11-05T09:00:00.000Z', sealed), at('2026-11-06T07:00:00.000Z', warmed('2026-11-06T19:00:00.000Z')))
-      .thenRows(keyState, [{ key_warm_until: '2026-11-06T19:00:00.000Z', key_warmed_at: '2026-11-06T07:00:00.000Z', key_sealed_at: '2026-11-05T09:00:00.000Z' }]));
+    given(
+      organizationsProjector,
+      created(acme, 'Acme'),
+      at('2026-11-05T09:00:00.000Z', sealed),
+      at('2026-11-06T07:00:00.000Z', warmed('2026-11-06T19:00:00.000Z')),
+    ).thenRows(keyState, [
+      { key_warm_until: '2026-11-06T19:00:00.000Z', key_warmed_at: '2026-11-06T07:00:00.000Z', key_sealed_at: '2026-11-05T09:00:00.000Z' },
+    ]));
 
   it('AppRegistered records the app under its client id, with its name and time', () =>
-    given(organizationsProjector, created(acme, 'Acme'), at('2026-11-07T00:00:00.000Z', app(uuid(20), 'Onboarding')), at('2026-11-08T00:00:00.000Z', app(uuid(21), 'Renewals')))
-      .thenRows('SELECT client_id, organization_id, name, registered_at FROM organization_apps ORDER BY client_id', [
-        { client_id: uuid(20), organization_id: acme, name: 'Onboarding', registered_at: '2026-11-07T00:00:00.000Z' },
-        { client_id: uuid(21), organization_id: acme, name: 'Renewals', registered_at: '2026-11-08T00:00:00.000Z' },
-      ]));
+    given(
+      organizationsProjector,
+      created(acme, 'Acme'),
+      at('2026-11-07T00:00:00.000Z', app(uuid(20), 'Onboarding')),
+      at('2026-11-08T00:00:00.000Z', app(uuid(21), 'Renewals')),
+    ).thenRows('SELECT client_id, organization_id, name, registered_at FROM organization_apps ORDER BY client_id', [
+      { client_id: uuid(20), organization_id: acme, name: 'Onboarding', registered_at: '2026-11-07T00:00:00.000Z' },
+      { client_id: uuid(21), organization_id: acme, name: 'Renewals', registered_at: '2026-11-08T00:00:00.000Z' },
+    ]));
 });

@@ -41,7 +41,11 @@ describe(`replay (${mainBackend})`, function () {
     return {
       seen_a: (await t.db.query('SELECT * FROM rm.seen_a ORDER BY seq')).rows,
       stream_heads: (await t.db.query('SELECT * FROM rm.stream_heads ORDER BY stream_id')).rows,
-      checkpoints: (await t.db.query('SELECT projector, version, commit_pos, prepare_pos, events_seen FROM rm.projection_checkpoints ORDER BY projector')).rows,
+      checkpoints: (
+        await t.db.query(
+          'SELECT projector, version, commit_pos, prepare_pos, events_seen FROM rm.projection_checkpoints ORDER BY projector',
+        )
+      ).rows,
     };
   }
 

@@ -22,7 +22,8 @@ describe('Ajv and the direct evaluator agree on random schemas (never a wrong ve
           const data = random.value();
           const verdicts = [ajv.validate(schema, data).ok, direct.validate(schema, data).ok];
           judged++;
-          if (verdicts[0] !== verdicts[1]) disagreements.push(`${JSON.stringify(schema)} on ${JSON.stringify(data)}: ajv ${verdicts[0]}, evaluator ${verdicts[1]}`);
+          if (verdicts[0] !== verdicts[1])
+            disagreements.push(`${JSON.stringify(schema)} on ${JSON.stringify(data)}: ajv ${verdicts[0]}, evaluator ${verdicts[1]}`);
         }
       }
       expect(judged).to.be.above(2000);

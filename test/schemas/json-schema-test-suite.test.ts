@@ -13,7 +13,20 @@ const SUITE = fileURLToPath(new URL('../fixtures/JSON-Schema-Test-Suite/', impor
 const TESTS = join(SUITE, 'tests', 'draft2020-12');
 
 /** optional/format files run: the spec's four, and every other format the service asserts. */
-const OPTIONAL_FORMATS = ['date', 'date-time', 'email', 'uri', 'time', 'uri-reference', 'uuid', 'ipv4', 'ipv6', 'json-pointer', 'relative-json-pointer', 'regex'];
+const OPTIONAL_FORMATS = [
+  'date',
+  'date-time',
+  'email',
+  'uri',
+  'time',
+  'uri-reference',
+  'uuid',
+  'ipv4',
+  'ipv6',
+  'json-pointer',
+  'relative-json-pointer',
+  'regex',
+];
 
 /** Required files whose expectations treat formats or content as annotations: run that way. */
 const AS_ANNOTATIONS: Record<string, { assertFormats?: false; assertContent?: false; why: string }> = {
@@ -67,7 +80,9 @@ describe('JSON-Schema-Test-Suite draft2020-12, through the service validator in-
   const rows: Row[] = [];
   const files = existsSync(TESTS)
     ? [
-        ...readdirSync(TESTS).filter((f) => f.endsWith('.json')).sort(),
+        ...readdirSync(TESTS)
+          .filter((f) => f.endsWith('.json'))
+          .sort(),
         ...OPTIONAL_FORMATS.map((f) => `optional/format/${f}.json`),
       ]
     : [];
@@ -83,8 +98,14 @@ describe('JSON-Schema-Test-Suite draft2020-12, through the service validator in-
       const row = runFile(file, known);
       rows.push(row);
       const recorded = new Set(KNOWN_WRONG_VERDICTS.filter((k) => k.file === file).map((k) => `${k.file} :: ${k.group} :: ${k.test}`));
-      expect(row.wrong.filter((w) => !recorded.has(w)), 'new wrong verdicts').to.deep.equal([]);
-      expect([...recorded].filter((r) => !row.wrong.includes(r)), 'recorded wrong verdicts that now pass: remove them').to.deep.equal([]);
+      expect(
+        row.wrong.filter((w) => !recorded.has(w)),
+        'new wrong verdicts',
+      ).to.deep.equal([]);
+      expect(
+        [...recorded].filter((r) => !row.wrong.includes(r)),
+        'recorded wrong verdicts that now pass: remove them',
+      ).to.deep.equal([]);
       expect(row.evaluatorWrong, 'the direct evaluator alone answers wrongly').to.deep.equal([]);
     });
   }
@@ -101,10 +122,21 @@ function printTable(rows: readonly Row[]): void {
   if (rows.length === 0) return;
   const width = Math.max(...rows.map((r) => r.file.length));
   const lines = [`${'file'.padEnd(width)}  passed  wrong  refused`];
-  for (const r of rows) lines.push(`${r.file.padEnd(width)}  ${String(r.passed).padStart(6)}  ${String(r.wrong.length).padStart(5)}  ${String(r.refused).padStart(7)}`);
+  for (const r of rows)
+    lines.push(
+      `${r.file.padEnd(width)}  ${String(r.passed).padStart(6)}  ${String(r.wrong.length).padStart(5)}  ${String(r.refused).padStart(7)}`,
+    );
   const total = (pick: (r: Row) => number) => rows.reduce((n, r) => n + pick(r), 0);
-  lines.push(`${'total'.padEnd(width)}  ${String(total((r) => r.passed)).padStart(6)}  ${String(total((r) => r.wrong.length)).padStart(5)}  ${String(total((r) => r.refused)).padStart(7)}`);
+  lines.push(
+    [
+      'total'.padEnd(width),
+      String(total((r) => r.passed)).padStart(6),
+      String(total((r) => r.wrong.length)).padStart(5),
+      String(total((r) => r.refused)).padStart(7),
+    ].join('  '),
+  );
   for (const r of rows) for (const why of r.refusedWhy) lines.push(`refused at compile in ${r.file}: ${why}`);
-  for (const [file, mode] of Object.entries(AS_ANNOTATIONS)) lines.push(`${file} ran with ${mode.assertFormats === false ? 'formats' : 'content'} as annotations: ${mode.why}`);
+  for (const [file, mode] of Object.entries(AS_ANNOTATIONS))
+    lines.push(`${file} ran with ${mode.assertFormats === false ? 'formats' : 'content'} as annotations: ${mode.why}`);
   console.log(`\n${lines.map((l) => `    ${l}`).join('\n')}\n`);
 }

@@ -28,7 +28,7 @@ describe('validation pool fairness (a flooding caller cannot starve the others)'
     for (const r of await Promise.all(flood)) expect(r).to.deep.equal(TIMED_OUT);
   });
 
-  it('counts a worker restarting after a caller overran it as that caller\'s: another caller still finds a ready worker', async () => {
+  it("counts a worker restarting after a caller overran it as that caller's: another caller still finds a ready worker", async () => {
     expect(await hostile('mallory')).to.deep.equal(TIMED_OUT);
     // Mallory's overrun costs one worker a restart; her next job must not take the other one.
     const next = hostile('mallory');

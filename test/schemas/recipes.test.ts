@@ -28,7 +28,11 @@ describe('composition recipes (spec 4.2)', () => {
   it('several built-ins compose as named properties, each with its own $ref', () => {
     const schema: JsonValue = {
       type: 'object',
-      properties: { name: { $ref: core('PersonFullName') }, address: { $ref: core('PersonAddress') }, birth: { $ref: core('PersonBirth') } },
+      properties: {
+        name: { $ref: core('PersonFullName') },
+        address: { $ref: core('PersonAddress') },
+        birth: { $ref: core('PersonBirth') },
+      },
       required: ['name', 'address'],
     };
     expectValid(schema, { name: anna, address, birth: { birthDate: '1990-04-01' }, note: 'extra fields are allowed' });

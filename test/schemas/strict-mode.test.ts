@@ -6,7 +6,11 @@ const D = 'https://json-schema.org/draft/2020-12/schema';
 describe('strict mode (contract 8)', () => {
   it('refuses unknown keywords, wherever they are, naming where', () => {
     expectRefused({ type: 'string', maxLenght: 3 }, 'SCHEMA_INVALID', /unknown keyword "maxLenght" at #/);
-    expectRefused({ properties: { a: { $defs: { b: { nullable: true } } } } }, 'SCHEMA_INVALID', /unknown keyword "nullable" at #\/properties\/a\/\$defs\/b/);
+    expectRefused(
+      { properties: { a: { $defs: { b: { nullable: true } } } } },
+      'SCHEMA_INVALID',
+      /unknown keyword "nullable" at #\/properties\/a\/\$defs\/b/,
+    );
     // Keywords of older drafts are not 2020-12 keywords, even though Ajv would accept them.
     expectRefused({ definitions: { a: {} } }, 'SCHEMA_INVALID', /unknown keyword "definitions"/);
     expectRefused({ dependencies: { a: ['b'] } }, 'SCHEMA_INVALID', /unknown keyword "dependencies"/);
@@ -18,7 +22,11 @@ describe('strict mode (contract 8)', () => {
 
   it('refuses a $schema other than the 2020-12 URI', () => {
     expectRefused({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'string' }, 'SCHEMA_INVALID', /unsupported \$schema/);
-    expectRefused({ $defs: { a: { $id: 'urn:a', $schema: 'https://json-schema.org/draft/2019-09/schema' } } }, 'SCHEMA_INVALID', /unsupported \$schema/);
+    expectRefused(
+      { $defs: { a: { $id: 'urn:a', $schema: 'https://json-schema.org/draft/2019-09/schema' } } },
+      'SCHEMA_INVALID',
+      /unsupported \$schema/,
+    );
     expectValid({ $schema: D, type: 'string' }, 'a');
   });
 
@@ -33,7 +41,10 @@ describe('strict mode (contract 8)', () => {
     expectValid({ required: ['x'] }, { x: 1 });
     expectValid({ minimum: 1, maxLength: 2 }, 'ab');
     expectValid({ prefixItems: [{ type: 'string' }] }, ['a', 1, 2]);
-    expectValid({ allOf: [{ $ref: core('PersonFullName') }, { required: ['middleNames'] }] }, { givenName: 'A', familyName: 'B', middleNames: 'C' });
+    expectValid(
+      { allOf: [{ $ref: core('PersonFullName') }, { required: ['middleNames'] }] },
+      { givenName: 'A', familyName: 'B', middleNames: 'C' },
+    );
   });
 
   it('compiles every 2020-12 keyword, including those Ajv strict mode refuses', () => {
@@ -43,16 +54,65 @@ describe('strict mode (contract 8)', () => {
     expectValid({ properties: { foo: { type: 'string' } }, patternProperties: { 'f.o': { minLength: 2 } } }, { foo: 'ab' });
     expectDataInvalid({ enum: [] }, 'anything', 'enum');
     const everything = {
-      $schema: D, $id: 'https://example.test/all', $anchor: 'all', $dynamicAnchor: 'meta', $comment: 'c',
+      $schema: D,
+      $id: 'https://example.test/all',
+      $anchor: 'all',
+      $dynamicAnchor: 'meta',
+      $comment: 'c',
       $vocabulary: { 'https://json-schema.org/draft/2020-12/vocab/core': true },
-      title: 't', description: 'd', default: {}, deprecated: false, readOnly: false, writeOnly: false, examples: [{}],
-      type: 'object', properties: { a: { type: 'string', minLength: 1, maxLength: 9, pattern: '^a', format: 'email', contentEncoding: 'base64', contentMediaType: 'application/json', contentSchema: true } },
+      title: 't',
+      description: 'd',
+      default: {},
+      deprecated: false,
+      readOnly: false,
+      writeOnly: false,
+      examples: [{}],
+      type: 'object',
+      properties: {
+        a: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 9,
+          pattern: '^a',
+          format: 'email',
+          contentEncoding: 'base64',
+          contentMediaType: 'application/json',
+          contentSchema: true,
+        },
+      },
       patternProperties: { '^n': { type: 'number', minimum: 0, maximum: 9, exclusiveMinimum: -1, exclusiveMaximum: 10, multipleOf: 1 } },
-      additionalProperties: true, propertyNames: { maxLength: 9 }, required: [], dependentRequired: {}, dependentSchemas: {},
-      minProperties: 0, maxProperties: 9, unevaluatedProperties: true,
-      allOf: [true], anyOf: [true], oneOf: [true], not: false, if: true, then: true, else: true, const: {}, enum: [{}],
-      $defs: { arr: { prefixItems: [true], items: true, contains: true, minContains: 0, maxContains: 9, minItems: 0, maxItems: 9, uniqueItems: true, unevaluatedItems: true } },
-      $ref: '#/$defs/arr', $dynamicRef: '#meta',
+      additionalProperties: true,
+      propertyNames: { maxLength: 9 },
+      required: [],
+      dependentRequired: {},
+      dependentSchemas: {},
+      minProperties: 0,
+      maxProperties: 9,
+      unevaluatedProperties: true,
+      allOf: [true],
+      anyOf: [true],
+      oneOf: [true],
+      not: false,
+      if: true,
+      then: true,
+      else: true,
+      const: {},
+      enum: [{}],
+      $defs: {
+        arr: {
+          prefixItems: [true],
+          items: true,
+          contains: true,
+          minContains: 0,
+          maxContains: 9,
+          minItems: 0,
+          maxItems: 9,
+          uniqueItems: true,
+          unevaluatedItems: true,
+        },
+      },
+      $ref: '#/$defs/arr',
+      $dynamicRef: '#meta',
     };
     expect('ok' in compiler().compile(everything)).to.equal(false);
   });
@@ -78,7 +138,11 @@ describe('references (spec 4.2: built-ins resolve locally, other absolute URLs a
 
   it('answers schema not found for any other absolute URL, at compile time', () => {
     expectRefused({ $ref: 'https://schemas.example.com/person.json' }, 'SCHEMA_NOT_FOUND', /^schema not found$/);
-    expectRefused({ properties: { a: { $ref: 'https://other-host.example/schemas/core/PersonFullName.json' } } }, 'SCHEMA_NOT_FOUND', /^schema not found$/);
+    expectRefused(
+      { properties: { a: { $ref: 'https://other-host.example/schemas/core/PersonFullName.json' } } },
+      'SCHEMA_NOT_FOUND',
+      /^schema not found$/,
+    );
     expectRefused({ $ref: 'http://localhost:3000/schemas/core/NoSuchSchema.json' }, 'SCHEMA_NOT_FOUND', /^schema not found$/);
     expectRefused({ $dynamicRef: 'https://schemas.example.com/x.json#meta' }, 'SCHEMA_NOT_FOUND', /^schema not found$/);
     const result = compiler().validate({ $ref: 'https://schemas.example.com/person.json' }, {});
@@ -132,13 +196,21 @@ describe('content and vocabulary assertion (spec 4.2)', () => {
   });
 
   it('refuses a schema requiring an unknown vocabulary; an optional one is ignored', () => {
-    expectRefused({ $vocabulary: { 'https://example.test/vocab/money': true } }, 'SCHEMA_INVALID', /requires the unknown vocabulary "https:\/\/example.test\/vocab\/money"/);
+    expectRefused(
+      { $vocabulary: { 'https://example.test/vocab/money': true } },
+      'SCHEMA_INVALID',
+      /requires the unknown vocabulary "https:\/\/example.test\/vocab\/money"/,
+    );
     expectValid({ $vocabulary: { 'https://example.test/vocab/money': false }, type: 'string' }, 'a');
   });
 
   it('refuses a schema whose metaschema requires an unknown vocabulary', () => {
     const meta = 'https://example.test/meta/money';
-    const metaschema = { $schema: D, $id: meta, $vocabulary: { 'https://json-schema.org/draft/2020-12/vocab/core': true, 'https://example.test/vocab/money': true } };
+    const metaschema = {
+      $schema: D,
+      $id: meta,
+      $vocabulary: { 'https://json-schema.org/draft/2020-12/vocab/core': true, 'https://example.test/vocab/money': true },
+    };
     const c = compiler({ external: knownSchemas([[meta, metaschema]]) });
     const result = c.validate({ $schema: meta, type: 'string' }, 'a');
     expect(result).to.deep.include({ code: 'SCHEMA_INVALID' });
@@ -169,7 +241,8 @@ describe('never a wrong verdict: forms Ajv answers wrongly go to the direct eval
     expectDataInvalid(ifOnly, { c: 1 }, 'unevaluatedProperties');
     // The outermost resource binds the dynamic anchor, however the evaluation got there.
     const extendible = {
-      $id: 'https://example.test/strict', $ref: 'base',
+      $id: 'https://example.test/strict',
+      $ref: 'base',
       $defs: {
         elements: { $dynamicAnchor: 'elements', required: ['a'] },
         base: { $id: 'base', properties: { list: { items: { $dynamicRef: '#elements' } } }, $defs: { e: { $dynamicAnchor: 'elements' } } },

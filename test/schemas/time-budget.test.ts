@@ -40,7 +40,9 @@ describe('time budget (spec 4.2: validation time grows with complexity; a hostil
     expect(slow.result).to.deep.equal({ ok: false, code: 'SCHEMA_INVALID', message: TIME_BUDGET_MESSAGE, budgetExceeded: true });
     // Bounds, not speed: it waited for its budget and did not run on unchecked (a loaded CI
     // machine may be slow, so the upper bound is loose).
-    expect(slow.ms).to.be.at.least(BUDGET_MS - 50).and.below(BUDGET_MS + 5000);
+    expect(slow.ms)
+      .to.be.at.least(BUDGET_MS - 50)
+      .and.below(BUDGET_MS + 5000);
     for (const other of others) {
       expect(other.result).to.deep.equal({ ok: true });
       expect(other.at, 'answered before the hostile validation gave up').to.be.at.most(slow.at);

@@ -2,7 +2,13 @@
 export type Reply = { status: number; headers: Headers; body: Record<string, unknown> };
 
 export function client(baseUrl: string) {
-  const call = async (method: string, path: string, body?: unknown, token?: string, headers: Record<string, string> = {}): Promise<Reply> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
       headers: {
@@ -19,6 +25,7 @@ export function client(baseUrl: string) {
     post: (path: string, body?: unknown, token?: string, headers?: Record<string, string>) => call('POST', path, body, token, headers),
     get: (path: string, token?: string) => call('GET', path, undefined, token),
     /** POST /graphql; answers the GraphQL result (data, errors) with the HTTP status. */
-    graphql: async (token: string | undefined, query: string, variables: Record<string, unknown> = {}) => call('POST', '/graphql', { query, variables }, token),
+    graphql: async (token: string | undefined, query: string, variables: Record<string, unknown> = {}) =>
+      call('POST', '/graphql', { query, variables }, token),
   };
 }

@@ -15,11 +15,14 @@ import { openTestDatabase, type TestDatabase } from './databases.js';
  * An event as a decider produced it, optionally placed: in which stream (default `given`), and
  * when (default: minute n of 2026-01-01 for the n-th event given, so each event has its own time).
  */
-export type GivenEvent = DomainEvent & { readonly stream?: string; readonly occurredAt?: string };
+export type GivenEvent = DomainEvent & { readonly stream?: string; readonly occurredAt?: string; readonly schemaVersion?: number };
 
 /** Places an event at a moment, for specs that assert the time a handler stored. */
 export const at = <E extends DomainEvent>(occurredAt: string, event: E, stream?: string): GivenEvent =>
   stream === undefined ? { ...event, occurredAt } : { ...event, occurredAt, stream };
+
+/** An event as an older service wrote it, in schema version `schemaVersion` (upcast on the way in). */
+export const writtenIn = <E extends DomainEvent>(schemaVersion: number, event: E): GivenEvent => ({ ...event, schemaVersion });
 
 /**
  * Where the n-th given event (from 0) lands in the log. As on PostgreSQL, commit and prepare are
@@ -66,7 +69,7 @@ export function projectorSpecs(): Given {
     const schema = `spec_${randomBytes(6).toString('hex')}`;
     const applied = (async () => {
       await installReadModels(db, [projector], schema);
-      const outcome = await applyBatch(db, schema, projector, START, recorded(events));
+      const outcome = await applyBatch(db, schema, projector, START, recorded(projector, events));
       expect(outcome.applied, 'the batch was applied').to.equal(true);
     })();
     return then(db, schema, applied);
@@ -82,19 +85,30 @@ function then(db: SqlDb, schema: string, done: Promise<void>): Then {
     return rows.map(plain);
   };
   return {
-    thenRows: (sql, expected) => then(db, schema, done.then(async () => {
-      expect(await read(sql), sql).to.deep.equal(expected);
-    })),
-    thenRowsSatisfy: (sql, check) => then(db, schema, done.then(async () => check(await read(sql)))),
+    thenRows: (sql, expected) =>
+      then(
+        db,
+        schema,
+        done.then(async () => {
+          expect(await read(sql), sql).to.deep.equal(expected);
+        }),
+      ),
+    thenRowsSatisfy: (sql, check) =>
+      then(
+        db,
+        schema,
+        done.then(async () => check(await read(sql))),
+      ),
     then: (onFulfilled, onRejected) => done.then(onFulfilled, onRejected),
   };
 }
 
 /** The envelopes the store would hand the engine: revisions per stream, rising positions, linked hashes. */
-function recorded(events: readonly GivenEvent[]): RecordedEvent[] {
+function recorded(projector: Projector, events: readonly GivenEvent[]): RecordedEvent[] {
   const heads = new Map<string, { revision: number; hash: string }>();
   return events.map((given, i) => {
     const { stream = 'given', occurredAt = minute(i), type, data } = given;
+    const schemaVersion = given.schemaVersion ?? projector.events?.versionOf(type) ?? 1;
     const head = heads.get(stream);
     const revision = head ? head.revision + 1 : 0;
     const event: NewEvent = {
@@ -106,7 +120,7 @@ function recorded(events: readonly GivenEvent[]): RecordedEvent[] {
         actor: { kind: 'system', id: 'projector-spec' },
         correlationId: randomUUID(),
         causationId: null,
-        schemaVersion: 1,
+        schemaVersion,
       },
     };
     const metadata = linkEvent(stream, revision, event, head?.hash ?? null);

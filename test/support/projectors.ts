@@ -1,20 +1,23 @@
 import type { SqlDb } from '../../src/db/sql.js';
-import { projector, type Projector } from '../../src/projections/projector.js';
+import { logProjector, type Projector } from '../../src/projections/projector.js';
 
 /**
  * A read model that records every event it is handed, with no uniqueness, so a duplicate shows
  * up as a second row and a gap as a missing one. `seq` keeps the order of application.
  */
 export function recordingProjector(name: string, hooks: { before?: (eventId: string) => Promise<void> } = {}): Projector {
-  return projector({
+  return logProjector({
     name,
     version: 1,
     schemaSql: `CREATE TABLE IF NOT EXISTS ${name} (
       seq bigint GENERATED ALWAYS AS IDENTITY, event_id uuid NOT NULL, stream_id text NOT NULL, revision bigint NOT NULL)`,
-    on: {},
     onAny: async (tx, e) => {
       await hooks.before?.(e.metadata.eventId);
-      await tx.query(`INSERT INTO ${name} (event_id, stream_id, revision) VALUES ($1, $2, $3)`, [e.metadata.eventId, e.streamId, e.revision]);
+      await tx.query(`INSERT INTO ${name} (event_id, stream_id, revision) VALUES ($1, $2, $3)`, [
+        e.metadata.eventId,
+        e.streamId,
+        e.revision,
+      ]);
     },
   });
 }

@@ -26,5 +26,7 @@ export class RecordingMailer implements Mailer {
 export class TestClock {
   constructor(private t = Date.parse('2026-11-22T10:00:00.000Z')) {}
   now = (): Date => new Date(this.t);
-  advance(ms: number): void { this.t += ms; }
+  advance(ms: number): void {
+    this.t += ms;
+  }
 }

@@ -20,7 +20,8 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
     const sealed = await keyring.encrypt(vault, Buffer.from('{"iban":"DE89370400440532013000"}'), 'doc-1/v1');
     expect(sealed.toString('utf8')).to.not.contain('DE89');
     expect((await keyring.decrypt(vault, sealed, 'doc-1/v1')).toString()).to.contain('DE89');
-    const row = (await t.db.query<{ wrapped_key: Uint8Array }>('SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = $1', [vault])).rows[0]!;
+    const row = (await t.db.query<{ wrapped_key: Uint8Array }>('SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = $1', [vault]))
+      .rows[0]!;
     expect(Buffer.from(row.wrapped_key).equals(await keyring.dataKey(vault))).to.equal(false);
   });
 
@@ -29,7 +30,12 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
     const sealed = await keyring.encrypt(a, Buffer.from('secret'), 'doc-1/v1');
     await keyring.dataKey(b);
     for (const attempt of [() => keyring.decrypt(b, sealed, 'doc-1/v1'), () => keyring.decrypt(a, sealed, 'doc-2/v1')]) {
-      expect(await attempt().then(() => 'opened', () => 'refused')).to.equal('refused');
+      expect(
+        await attempt().then(
+          () => 'opened',
+          () => 'refused',
+        ),
+      ).to.equal('refused');
     }
   });
 
@@ -38,11 +44,19 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
     const sealedGone = await keyring.encrypt(gone, Buffer.from('erase me'), 'x');
     const sealedKept = await keyring.encrypt(kept, Buffer.from('keep me'), 'x');
     await keyring.erase(gone);
-    const error = await keyring.decrypt(gone, sealedGone, 'x').then(() => null, (e: unknown) => e);
+    const error = await keyring.decrypt(gone, sealedGone, 'x').then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(VaultKeyErasedError);
     expect((await keyring.decrypt(kept, sealedKept, 'x')).toString()).to.equal('keep me');
     // An erased vault never gets a fresh key that could be mistaken for the old one.
-    expect(await keyring.encrypt(gone, Buffer.from('new'), 'x').then(() => 'sealed', () => 'refused')).to.equal('refused');
+    expect(
+      await keyring.encrypt(gone, Buffer.from('new'), 'x').then(
+        () => 'sealed',
+        () => 'refused',
+      ),
+    ).to.equal('refused');
   });
 
   it('MASTER_KEY rotation re-wraps every data key without touching the data', async () => {
@@ -53,6 +67,11 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
     expect(await rotated.rewrapFrom(master)).to.be.greaterThan(0);
     expect(await rotated.rewrapFrom(master)).to.equal(0);
     expect((await rotated.decrypt(vault, sealed, 'x')).toString()).to.equal('survives rotation');
-    expect(await keyring.decrypt(vault, sealed, 'x').then(() => 'opened', () => 'refused')).to.equal('refused');
+    expect(
+      await keyring.decrypt(vault, sealed, 'x').then(
+        () => 'opened',
+        () => 'refused',
+      ),
+    ).to.equal('refused');
   });
 });

@@ -7,9 +7,13 @@ function silentDb(): SqlDb & { readonly executed: string[] } {
   const executed: string[] = [];
   const query = async () => ({ rows: [], rowCount: 0 });
   return {
-    kind: 'pglite', executed, query,
+    kind: 'pglite',
+    executed,
+    query,
     transaction: (fn) => fn({ query }),
-    exec: async (sql) => { executed.push(sql); },
+    exec: async (sql) => {
+      executed.push(sql);
+    },
     tryLease: async () => null,
     listen: async () => async () => undefined,
     ping: async () => true,

@@ -23,9 +23,13 @@ export function jobQueueContract(setup: () => Promise<QueueUnderTest>): void {
   let gates: Deferred[] = [];
   let name: string;
 
-  before(async () => { sut = await setup(); });
+  before(async () => {
+    sut = await setup();
+  });
   after(() => sut.dispose());
-  beforeEach(() => { name = `test-${randomUUID()}`; });
+  beforeEach(() => {
+    name = `test-${randomUUID()}`;
+  });
   afterEach(async () => {
     // A closing worker waits for its running jobs, so none may be left blocked by a failed test.
     gates.forEach((g) => g.resolve());
@@ -55,7 +59,9 @@ export function jobQueueContract(setup: () => Promise<QueueUnderTest>): void {
       expect((await queue.depth(name)).waiting).to.equal(1);
 
       const runs: Job[] = [];
-      queue.process(name, async (job) => { runs.push(job); });
+      queue.process(name, async (job) => {
+        runs.push(job);
+      });
       await waitFor(async () => (await queue.status(name, 'job-a'))?.state === 'completed');
 
       expect(runs).to.deep.equal([{ id: 'job-a', name, payload: { n: 1 }, attempt: 1 }]);
@@ -65,7 +71,9 @@ export function jobQueueContract(setup: () => Promise<QueueUnderTest>): void {
     it('a job enqueued again after it completed is not queued again', async () => {
       const queue = await openQueue();
       let runs = 0;
-      const worker = queue.process(name, async () => { runs += 1; });
+      const worker = queue.process(name, async () => {
+        runs += 1;
+      });
       await queue.enqueue(name, 'job-a', {});
       await waitFor(async () => (await queue.status(name, 'job-a'))?.state === 'completed');
       await worker.close();
@@ -125,7 +133,9 @@ export function jobQueueContract(setup: () => Promise<QueueUnderTest>): void {
 
     it('a retry waits as delayed in the depth until its backoff has passed', async () => {
       const queue = await openQueue({ ...OPTIONS, backoffMs: 60_000 });
-      const worker = queue.process(name, async () => { throw new Error('later'); });
+      const worker = queue.process(name, async () => {
+        throw new Error('later');
+      });
 
       await queue.enqueue(name, 'job-a', {});
       await waitFor(async () => (await queue.status(name, 'job-a'))?.state === 'delayed');
@@ -144,7 +154,9 @@ export function jobQueueContract(setup: () => Promise<QueueUnderTest>): void {
 
       const after = await openQueue();
       const runs: JsonObject[] = [];
-      after.process(name, async (job) => { runs.push(job.payload); });
+      after.process(name, async (job) => {
+        runs.push(job.payload);
+      });
 
       await waitFor(async () => (await after.status(name, 'job-a'))?.state === 'completed');
       expect(runs).to.deep.equal([{ n: 1 }]);
@@ -164,7 +176,9 @@ export function jobQueueContract(setup: () => Promise<QueueUnderTest>): void {
 
       const restarted = await openQueue();
       const runs: string[] = [];
-      restarted.process(name, async (job) => { runs.push(job.id); });
+      restarted.process(name, async (job) => {
+        runs.push(job.id);
+      });
 
       await waitFor(async () => (await restarted.status(name, 'job-a'))?.state === 'completed');
       expect(runs).to.deep.equal(['job-a']);
@@ -179,7 +193,10 @@ export function jobQueueContract(setup: () => Promise<QueueUnderTest>): void {
 
       const release = gate();
       let started = 0;
-      queue.process(name, async () => { started += 1; await release.promise; });
+      queue.process(name, async () => {
+        started += 1;
+        await release.promise;
+      });
       await waitFor(async () => started === 1);
 
       expect(await queue.depth(name)).to.deep.equal({ waiting: 2, active: 1, delayed: 0, failed: 0 });
@@ -190,13 +207,17 @@ export function jobQueueContract(setup: () => Promise<QueueUnderTest>): void {
       let running = 0;
       let most = 0;
       let done = 0;
-      queue.process(name, async () => {
-        running += 1;
-        most = Math.max(most, running);
-        await sleep(40);
-        running -= 1;
-        done += 1;
-      }, { concurrency: 2 });
+      queue.process(
+        name,
+        async () => {
+          running += 1;
+          most = Math.max(most, running);
+          await sleep(40);
+          running -= 1;
+          done += 1;
+        },
+        { concurrency: 2 },
+      );
 
       for (let i = 0; i < 6; i += 1) await queue.enqueue(name, `job-${i}`, {});
       await waitFor(async () => done === 6);
@@ -207,7 +228,10 @@ export function jobQueueContract(setup: () => Promise<QueueUnderTest>): void {
 }
 
 async function expectRefused(p: Promise<unknown>): Promise<void> {
-  const error = await p.then(() => null, (e: unknown) => e);
+  const error = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).to.be.instanceOf(InvalidJobKeyError);
 }
 
@@ -227,6 +251,8 @@ type Deferred = { promise: Promise<void>; resolve: () => void };
 
 function deferred(): Deferred {
   let resolve = (): void => undefined;
-  const promise = new Promise<void>((r) => { resolve = r; });
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
   return { promise, resolve };
 }

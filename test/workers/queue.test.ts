@@ -11,7 +11,7 @@ for (const backend of mainBackend === 'postgres' ? (['pglite', 'postgres'] as co
       return {
         // A short poll so a job enqueued by another instance is found quickly.
         open: (options) => SqlJobQueue.open(t.db, { ...options, pollMs: 25 }),
-        dispose: t.drop,
+        dispose: () => t.drop(),
       };
     });
   });

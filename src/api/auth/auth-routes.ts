@@ -51,7 +51,13 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
   router.post('/auth/verify-email/confirm', auth.require('user', { beforeRegister: true }), async (req: Request, res) => {
     const input = emailAndCode(req.body);
     if (isRefusal(input)) return sendRefusal(res, input);
-    const refused = await identities.confirmEmailVerification(callerOf(res), input.email, input.code, clientAddress(req.ip), eventContext(req, actorOf(res), now()));
+    const refused = await identities.confirmEmailVerification(
+      callerOf(res),
+      input.email,
+      input.code,
+      clientAddress(req.ip),
+      eventContext(req, actorOf(res), now()),
+    );
     if (refused) return sendRefusal(res, refused);
     res.json({ verified: true });
   });

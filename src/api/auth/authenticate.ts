@@ -51,20 +51,22 @@ export function authenticator(verifier: TokenVerifier, identities: IdentityServi
   };
   return {
     check,
-    require: (audience, options = {}) => async (req: Request, res: Response, next: NextFunction) => {
-      try {
-        const ok = await check(req.get('authorization'), audience);
-        if (!ok) return sendRefusal(res, refuse('unauthenticated', 'a valid access token is required'));
-        if (audience === 'user' && !options.beforeRegister && !(await identities.isRegistered(ok.caller))) {
-          return sendRefusal(res, refuse('forbidden', 'register first: call user.register before anything else'));
+    require:
+      (audience, options = {}) =>
+      async (req: Request, res: Response, next: NextFunction) => {
+        try {
+          const ok = await check(req.get('authorization'), audience);
+          if (!ok) return sendRefusal(res, refuse('unauthenticated', 'a valid access token is required'));
+          if (audience === 'user' && !options.beforeRegister && !(await identities.isRegistered(ok.caller))) {
+            return sendRefusal(res, refuse('forbidden', 'register first: call user.register before anything else'));
+          }
+          res.locals.caller = ok.caller;
+          res.locals.claims = ok.claims;
+          next();
+        } catch (e) {
+          next(e);
         }
-        res.locals.caller = ok.caller;
-        res.locals.claims = ok.claims;
-        next();
-      } catch (e) {
-        next(e);
-      }
-    },
+      },
   };
 }
 

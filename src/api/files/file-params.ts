@@ -12,7 +12,9 @@ const DEFAULT_MIME_TYPE = 'application/octet-stream';
 
 /** RFC 9110 media-type: type/subtype with parameters, each value a token or a quoted string. */
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
-const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|"(?:[^"\\\\\\x00-\\x1f\\x7f]|\\\\[\\t\\x20-\\x7e])*"))*$`);
+const MEDIA_TYPE = new RegExp(
+  `^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|"(?:[^"\\\\\\x00-\\x1f\\x7f]|\\\\[\\t\\x20-\\x7e])*"))*$`,
+);
 
 /** POST /vault/files?fileName=..&label=..&owner=.. with the Content-Type of the bytes. */
 export function newFileParams(req: Request): NewFile | Refusal {
@@ -31,7 +33,8 @@ export function fileMeta(req: Request): FileMeta | Refusal {
   if (isRefusal(fileName)) return fileName;
   const mimeType = mimeTypeOf(req.get('content-type'));
   if (isRefusal(mimeType)) return mimeType;
-  if (!identityEncoded(req.get('content-encoding'))) return refuse('unsupported_media_type', 'send the file unencoded (no Content-Encoding)');
+  if (!identityEncoded(req.get('content-encoding')))
+    return refuse('unsupported_media_type', 'send the file unencoded (no Content-Encoding)');
   return { fileName, mimeType };
 }
 
@@ -84,4 +87,3 @@ function mimeTypeOf(header: string | undefined): string | Refusal {
 function identityEncoded(header: string | undefined): boolean {
   return header === undefined || header.trim() === '' || header.trim().toLowerCase() === 'identity';
 }
-

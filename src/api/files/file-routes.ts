@@ -9,7 +9,12 @@ import { fileMeta, newFileParams, uploadBody, versionParam } from './file-params
 import { uploadSlots, type InFlightGauge, type UploadSlotLimits } from './upload-slots.js';
 
 /** Contract §6 (user token). Bodies are raw bytes, streamed into the files service, never parsed. */
-export function fileRoutes(files: FileService, auth: Authenticator, uploads: UploadSlotLimits & { readonly inFlight: InFlightGauge }, now: () => Date): Router {
+export function fileRoutes(
+  files: FileService,
+  auth: Authenticator,
+  uploads: UploadSlotLimits & { readonly inFlight: InFlightGauge },
+  now: () => Date,
+): Router {
   const router = Router();
   const slot = uploadSlots(uploads, uploads.inFlight);
   const context = (req: Request, res: Response) => eventContext(req, { kind: 'user', id: callerOf(res).identityId }, now());

@@ -28,7 +28,8 @@ export function uploadSlots(limits: UploadSlotLimits, inFlight: InFlightGauge): 
     if (mine >= limits.perUser || total >= limits.total) {
       // The body is never read: close the connection after the answer instead of draining it.
       res.set('Connection', 'close');
-      const whose = mine >= limits.perUser ? `at most ${limits.perUser} uploads at once per user` : 'the service is taking too many uploads at once';
+      const whose =
+        mine >= limits.perUser ? `at most ${limits.perUser} uploads at once per user` : 'the service is taking too many uploads at once';
       return sendRefusal(res, refuse('rate_limited', `${whose}; try again shortly`, 1));
     }
     perUser.set(user, mine + 1);

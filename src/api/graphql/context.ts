@@ -19,7 +19,13 @@ export type GraphqlContext = {
   readonly requireRegistered: () => Promise<void>;
 };
 
-export type GraphqlServices = { readonly identities: IdentityService; readonly documents: DocumentService; readonly entities: EntityService; readonly requests: PersonRequests; readonly now: () => Date };
+export type GraphqlServices = {
+  readonly identities: IdentityService;
+  readonly documents: DocumentService;
+  readonly entities: EntityService;
+  readonly requests: PersonRequests;
+  readonly now: () => Date;
+};
 
 export function graphqlContext(req: Request, caller: Caller, services: GraphqlServices): GraphqlContext {
   let registered: Promise<boolean> | null = null;

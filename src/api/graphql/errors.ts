@@ -13,6 +13,7 @@ export function graphqlError(code: string, message: string, extensions: Record<s
 
 /** Throws the refusal as a GraphQL error, or hands back the value. */
 export function orThrow<T>(result: T | Refusal): T {
-  if (typeof result === 'object' && result !== null && (result as { kind?: unknown }).kind === 'refusal') throw refusalError(result as Refusal);
+  if (typeof result === 'object' && result !== null && (result as { kind?: unknown }).kind === 'refusal')
+    throw refusalError(result as Refusal);
   return result as T;
 }

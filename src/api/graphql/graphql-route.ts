@@ -36,7 +36,8 @@ export function graphqlRoute(auth: Authenticator, services: GraphqlServices, log
       if (error.extensions.code) return error;
       // No path: the request itself was refused before any resolver ran (a variable of the
       // wrong type, a null for a non-null input): the client's mistake, never ours.
-      if (!error.path) return new GraphQLError(error.message, { ...(error.nodes ? { nodes: error.nodes } : {}), extensions: { code: 'BAD_USER_INPUT' } });
+      if (!error.path)
+        return new GraphQLError(error.message, { ...(error.nodes ? { nodes: error.nodes } : {}), extensions: { code: 'BAD_USER_INPUT' } });
       if (!error.originalError) return error;
       const refused = refusalForError(error.originalError);
       const path = { path: error.path };

@@ -23,7 +23,11 @@ const ANY_OTHER_STRING: TextRule = { kind: 'line', maxLength: 1000 };
  * Why the arguments of `Type.field` break a rule, naming the argument by its path
  * (`input.displayName`, `input.data/items/0`), or null when they keep every rule.
  */
-export function argumentsProblem(owner: string, args: readonly GraphQLArgument[], values: Readonly<Record<string, unknown>>): string | null {
+export function argumentsProblem(
+  owner: string,
+  args: readonly GraphQLArgument[],
+  values: Readonly<Record<string, unknown>>,
+): string | null {
   for (const arg of args) {
     const problem = inputProblem(arg.type, values[arg.name], arg.name, `${owner}(${arg.name})`);
     if (problem) return problem;
@@ -45,7 +49,12 @@ function inputProblem(type: GraphQLInputType, value: unknown, path: string, rule
   }
   if (isInputObjectType(type)) {
     for (const field of Object.values(type.getFields())) {
-      const problem = inputProblem(field.type, (value as Record<string, unknown>)[field.name], `${path}.${field.name}`, `${type.name}.${field.name}`);
+      const problem = inputProblem(
+        field.type,
+        (value as Record<string, unknown>)[field.name],
+        `${path}.${field.name}`,
+        `${type.name}.${field.name}`,
+      );
       if (problem) return problem;
     }
     return null;

@@ -1,5 +1,15 @@
 import {
-  GraphQLError, Kind, Lexer, parse, Source, TokenKind, type ASTNode, type DefinitionNode, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode,
+  GraphQLError,
+  Kind,
+  Lexer,
+  parse,
+  Source,
+  TokenKind,
+  type ASTNode,
+  type DefinitionNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type SelectionSetNode,
 } from 'graphql';
 
 /** Contract §5: a query document nested deeper than 15 levels or selecting more than 200 fields is refused. */
@@ -30,9 +40,16 @@ const DOCUMENT_MUTATIONS: ReadonlySet<string> = new Set(['create', 'validate', '
  * `document` fields; `direct` counts the mutation-named fields of this very level, for the
  * `document` field around it to add.
  */
-type Measure = { readonly depth: number; readonly fields: number; readonly cost: number; readonly mutations: number; readonly direct: number };
+type Measure = {
+  readonly depth: number;
+  readonly fields: number;
+  readonly cost: number;
+  readonly mutations: number;
+  readonly direct: number;
+};
 
-const badInput = (message: string, node?: ASTNode) => new GraphQLError(message, { ...(node ? { nodes: [node] } : {}), extensions: { code: 'BAD_USER_INPUT' } });
+const badInput = (message: string, node?: ASTNode) =>
+  new GraphQLError(message, { ...(node ? { nodes: [node] } : {}), extensions: { code: 'BAD_USER_INPUT' } });
 
 /**
  * graphql's parse, after one flat pass of its lexer has bounded the tokens and the nesting; a
@@ -54,7 +71,8 @@ function boundTokens(source: Source): void {
   let depth = 0;
   for (let tokens = 1, token = lexer.advance(); token.kind !== TokenKind.EOF; tokens++, token = lexer.advance()) {
     if (tokens > MAX_QUERY_TOKENS) throw badInput(`document holds more than ${MAX_QUERY_TOKENS} tokens`);
-    if (OPENING.has(token.kind) && ++depth > MAX_QUERY_NESTING) throw badInput(`document is nested more than ${MAX_QUERY_NESTING} levels deep`);
+    if (OPENING.has(token.kind) && ++depth > MAX_QUERY_NESTING)
+      throw badInput(`document is nested more than ${MAX_QUERY_NESTING} levels deep`);
     if (CLOSING.has(token.kind)) depth--;
   }
 }
@@ -90,7 +108,11 @@ export function queryLimitErrors(document: DocumentNode): readonly GraphQLError[
   };
 
   const measure = (set: SelectionSetNode): Measure => {
-    let depth = 0, fields = 0, cost = 0, mutations = 0, direct = 0;
+    let depth = 0,
+      fields = 0,
+      cost = 0,
+      mutations = 0,
+      direct = 0;
     for (const s of set.selections) {
       let inner: Measure;
       if (s.kind === Kind.FIELD) {
@@ -119,10 +141,12 @@ export function queryLimitErrors(document: DocumentNode): readonly GraphQLError[
   };
 
   const within = (m: Measure, node: ASTNode): Measure => {
-    if (m.depth > MAX_QUERY_DEPTH) throw new Refused(badInput(`query is nested ${m.depth} levels deep; at most ${MAX_QUERY_DEPTH} are allowed`, node));
+    if (m.depth > MAX_QUERY_DEPTH)
+      throw new Refused(badInput(`query is nested ${m.depth} levels deep; at most ${MAX_QUERY_DEPTH} are allowed`, node));
     if (m.fields > MAX_QUERY_FIELDS) throw new Refused(badInput(`query selects more than ${MAX_QUERY_FIELDS} fields`, node));
     if (m.cost > MAX_QUERY_COST) throw new Refused(badInput(`query expands to more than ${MAX_QUERY_COST} selections`, node));
-    if (m.mutations > MAX_DOCUMENT_MUTATIONS) throw new Refused(badInput(`a request may run at most ${MAX_DOCUMENT_MUTATIONS} document mutations`, node));
+    if (m.mutations > MAX_DOCUMENT_MUTATIONS)
+      throw new Refused(badInput(`a request may run at most ${MAX_DOCUMENT_MUTATIONS} document mutations`, node));
     return m;
   };
 

@@ -1,4 +1,4 @@
-import { GraphQLScalarType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { GraphQLScalarType, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import type { DocumentInput, DocumentUpdateInput } from '../../documents/document-service.js';
 import type { EntityRole } from '../../events/entity-events.js';
 import type { GrantInput } from '../../requests/index.js';
@@ -36,7 +36,8 @@ export const resolvers: Record<string, Resolver> = {
     await ctx.requireRegistered();
     return {};
   },
-  'DocumentMutation.create': async (_p, args, ctx) => orThrow(await ctx.documents.create(ctx.caller, args.input as DocumentInput, ctx.eventContext())),
+  'DocumentMutation.create': async (_p, args, ctx) =>
+    orThrow(await ctx.documents.create(ctx.caller, args.input as DocumentInput, ctx.eventContext())),
   'DocumentMutation.validate': async (_p, args, ctx) => orThrow(await ctx.documents.validate(ctx.caller, args.input as DocumentInput)),
   'DocumentMutation.update': async (_p, args, ctx) =>
     orThrow(await ctx.documents.update(ctx.caller, String(args.id), args.input as DocumentUpdateInput, ctx.eventContext())),
@@ -56,7 +57,9 @@ export const resolvers: Record<string, Resolver> = {
   },
   'EntityMutation.create': async (_p, args, ctx) => orThrow(await ctx.entities.create(ctx.caller, String(args.name), ctx.eventContext())),
   'EntityMutation.setMember': async (_p, args, ctx) =>
-    orThrow(await ctx.entities.setMember(ctx.caller, String(args.entityId), String(args.email), args.role as EntityRole, ctx.eventContext())),
+    orThrow(
+      await ctx.entities.setMember(ctx.caller, String(args.entityId), String(args.email), args.role as EntityRole, ctx.eventContext()),
+    ),
   'EntityMutation.removeMember': async (_p, args, ctx) =>
     orThrow(await ctx.entities.removeMember(ctx.caller, String(args.entityId), String(args.email), ctx.eventContext())),
   'UserQuery.entities': async (_p, _a, ctx) => {
@@ -77,10 +80,14 @@ export const resolvers: Record<string, Resolver> = {
     orThrow(await ctx.requests.grant(ctx.caller, String(args.requestId), args.grant as GrantInput, ctx.eventContext())),
   'RequestMutation.withdraw': async (_p, args, ctx) =>
     orThrow(await ctx.requests.withdraw(ctx.caller, String(args.requestId), String(args.slotId), ctx.eventContext())),
-  'RequestMutation.reject': async (_p, args, ctx) => orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'reject', ctx.eventContext())),
-  'RequestMutation.revoke': async (_p, args, ctx) => orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'revoke', ctx.eventContext())),
-  'RequestMutation.suspend': async (_p, args, ctx) => orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'suspend', ctx.eventContext())),
-  'RequestMutation.resume': async (_p, args, ctx) => orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'resume', ctx.eventContext())),
+  'RequestMutation.reject': async (_p, args, ctx) =>
+    orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'reject', ctx.eventContext())),
+  'RequestMutation.revoke': async (_p, args, ctx) =>
+    orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'revoke', ctx.eventContext())),
+  'RequestMutation.suspend': async (_p, args, ctx) =>
+    orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'suspend', ctx.eventContext())),
+  'RequestMutation.resume': async (_p, args, ctx) =>
+    orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'resume', ctx.eventContext())),
   'UserQuery.requests': async (_p, _a, ctx) => {
     await ctx.requireRegistered();
     return ctx.requests.mine(ctx.caller);
@@ -97,7 +104,7 @@ export function attachResolvers(schema: GraphQLSchema, map: Record<string, Resol
     const type = schema.getType(typeName);
     const field = type && 'getFields' in type ? type.getFields()[fieldName] : undefined;
     if (!field || !('resolve' in field)) throw new Error(`no field ${path} in the GraphQL schema`);
-    field.resolve = (parent, args, ctx, info) => {
+    field.resolve = (parent: unknown, args: Record<string, unknown>, ctx: GraphqlContext, info: GraphQLResolveInfo) => {
       const problem = argumentsProblem(path, field.args, args);
       if (problem) throw graphqlError('BAD_USER_INPUT', problem);
       return resolve(parent, args, ctx, info);

@@ -14,8 +14,13 @@ const BODY_ERRORS: Readonly<Record<string, Refusal>> = {
 };
 
 const BY_STATUS: Readonly<Record<number, RefusalCode>> = {
-  400: 'invalid_request', 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found', 409: 'conflict',
-  413: 'payload_too_large', 415: 'unsupported_media_type',
+  400: 'invalid_request',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
 };
 
 function field(value: unknown, name: string): unknown {

@@ -14,7 +14,10 @@ export function httpMetrics(metrics: Pick<Metrics, 'httpDuration'>): RequestHand
       if (observed) return;
       observed = true;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      metrics.httpDuration.observe({ method: req.method, route: routeTemplate(req) ?? 'unmatched', status: String(res.statusCode) }, seconds);
+      metrics.httpDuration.observe(
+        { method: req.method, route: routeTemplate(req) ?? 'unmatched', status: String(res.statusCode) },
+        seconds,
+      );
     };
     // 'close' alone also covers a client that hung up before the response finished.
     res.once('finish', observe);

@@ -18,7 +18,7 @@ export function captureRouteTemplate(): RequestHandler {
       set: (value: unknown) => {
         route = value;
         const path = typeof value === 'object' && value !== null ? (value as { path?: unknown }).path : undefined;
-        if (path !== undefined) templates.set(req, `${req.baseUrl}${String(path)}`);
+        if (typeof path === 'string') templates.set(req, `${req.baseUrl}${path}`);
       },
     });
     next();

@@ -26,7 +26,11 @@ export function versionBody(body: unknown): ManifestBody | Refusal {
   const fields = objectAt(body, 'body');
   if (isRefusal(fields)) return fields;
   const retention = fields.retention;
-  if (typeof retention !== 'string') return refuse('invalid_request', retention === undefined || retention === null ? 'retention is required' : 'retention must be a string');
+  if (typeof retention !== 'string')
+    return refuse(
+      'invalid_request',
+      retention === undefined || retention === null ? 'retention is required' : 'retention must be a string',
+    );
   const problem = retentionProblem(retention);
   if (problem) return refuse('invalid_request', `retention ${problem}`);
   const slots = slotsAt(fields.slots);
@@ -74,6 +78,7 @@ function slotAt(value: unknown, path: string): SlotDraft | Refusal {
 
 function optionalSlotId(f: Fields, path: string): string | null | Refusal {
   if (f.slotId === undefined || f.slotId === null) return null;
-  if (typeof f.slotId !== 'string' || !isUuid(f.slotId)) return refuse('invalid_request', `${path}.slotId must be the id of a slot of the previous version`);
+  if (typeof f.slotId !== 'string' || !isUuid(f.slotId))
+    return refuse('invalid_request', `${path}.slotId must be the id of a slot of the previous version`);
   return f.slotId.toLowerCase();
 }

@@ -13,7 +13,12 @@ import { memberOf } from './org-access.js';
 const MAX_APP_NAME = 200;
 
 /** Contract §2's member routes: members, the key, apps. Each addresses the token's own organization only. */
-export function memberRoutes(organizations: OrganizationService, key: OrganizationKey, access: (p: Permission) => RequestHandler[], now: () => Date): Router {
+export function memberRoutes(
+  organizations: OrganizationService,
+  key: OrganizationKey,
+  access: (p: Permission) => RequestHandler[],
+  now: () => Date,
+): Router {
   const router = Router();
   const context = (req: Request, res: Response): EventContext => eventContext(req, { kind: 'member', id: memberOf(res).identityId }, now());
 

@@ -20,20 +20,27 @@ declare global {
  * removal bites on the very next request); then 403 forbidden unless the membership, not the
  * token's perms claim, holds `permission`. Routes then answer 404 for anything not of this organization.
  */
-export function orgAccess(auth: Authenticator, organizations: Pick<OrganizationService, 'membership'>): (permission: Permission) => RequestHandler[] {
+export function orgAccess(
+  auth: Authenticator,
+  organizations: Pick<OrganizationService, 'membership'>,
+): (permission: Permission) => RequestHandler[] {
   const authenticate = auth.require('org');
   const asMember: RequestHandler = async (_req, res, next) => {
     const claims = res.locals.claims;
     const caller = callerOf(res);
     const permissions = claims?.aud === 'org' ? await organizations.membership(claims.org, caller.email) : null;
-    if (!claims || claims.aud !== 'org' || !permissions) return sendRefusal(res, refuse('unauthenticated', 'this token no longer belongs to a member of the organization'));
+    if (!claims || claims.aud !== 'org' || !permissions)
+      return sendRefusal(res, refuse('unauthenticated', 'this token no longer belongs to a member of the organization'));
     res.locals.member = { organizationId: claims.org, identityId: caller.identityId, email: caller.email, permissions };
     next();
   };
-  const holding = (permission: Permission): RequestHandler => (_req, res, next) => {
-    if (!memberOf(res).permissions.includes(permission)) return sendRefusal(res, refuse('forbidden', `this needs the ${permission} permission`));
-    next();
-  };
+  const holding =
+    (permission: Permission): RequestHandler =>
+    (_req, res, next) => {
+      if (!memberOf(res).permissions.includes(permission))
+        return sendRefusal(res, refuse('forbidden', `this needs the ${permission} permission`));
+      next();
+    };
   return (permission) => [authenticate, asMember, holding(permission)];
 }
 

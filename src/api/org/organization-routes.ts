@@ -30,7 +30,8 @@ export function organizationRoutes(organizations: OrganizationService, key: Orga
     const body = objectAt(req.body, 'body');
     if (isRefusal(body)) return sendRefusal(res, body);
     const { organizationId } = body;
-    if (organizationId === undefined || organizationId === null) return sendRefusal(res, refuse('invalid_request', 'organizationId is required'));
+    if (organizationId === undefined || organizationId === null)
+      return sendRefusal(res, refuse('invalid_request', 'organizationId is required'));
     if (typeof organizationId !== 'string') return sendRefusal(res, refuse('invalid_request', 'organizationId must be a string'));
     // Any string is looked up: a malformed id is as unknown as any other (contract §8: 404).
     const signedIn = await key.signIn(callerOf(res), organizationId.toLowerCase(), eventContext(req, asUser(res), now()));

@@ -30,7 +30,8 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
 
   router.get('/org/v1/requests', ...access('request_read'), async (req, res) => {
     const email = req.query.email;
-    if (email !== undefined && typeof email !== 'string') return sendRefusal(res, refuse('invalid_request', 'email must be a single string'));
+    if (email !== undefined && typeof email !== 'string')
+      return sendRefusal(res, refuse('invalid_request', 'email must be a single string'));
     const list = await requests.list(memberOf(res).organizationId, email ?? null);
     if (isRefusal(list)) return sendRefusal(res, list);
     res.json({ requests: list });

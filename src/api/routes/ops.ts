@@ -25,7 +25,9 @@ export function opsRoutes(deps: {
       res.json({ status: 'ready', checks });
       return;
     }
-    const failed = Object.entries(checks).filter(([, c]) => c.status === 'failed').map(([name]) => name);
+    const failed = Object.entries(checks)
+      .filter(([, c]) => c.status === 'failed')
+      .map(([name]) => name);
     if (checks.projections.status === 'failed' && checks.projections.reason === 'behind') {
       deps.logger.warn({ lagSeconds: checks.projections.lagSeconds }, 'projections behind the readiness bound');
     }

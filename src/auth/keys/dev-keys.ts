@@ -23,7 +23,9 @@ export async function loadOrCreateDevKeys(dataDir: string): Promise<DevKeys & { 
 
   await privateDir(dataDir);
   const keys: DevKeys = { jwtPrivateKey: serializeJwkSet([await generatePrivateJwk()]), masterKey: generateMasterKey().toString('base64') };
-  const body = `${JSON.stringify({ note: 'development keys: never use in production', jwtPrivateKey: JSON.parse(keys.jwtPrivateKey) as unknown, masterKey: keys.masterKey }, null, 2)}\n`;
+  const note = 'development keys: never use in production';
+  const jwtPrivateKey = JSON.parse(keys.jwtPrivateKey) as unknown;
+  const body = `${JSON.stringify({ note, jwtPrivateKey, masterKey: keys.masterKey }, null, 2)}\n`;
   // Written aside, then linked into place: link fails if the file already exists, so two
   // processes starting together agree on one set of keys and nobody reads a half-written file.
   const temp = `${path}.${randomUUID()}.tmp`;

@@ -27,8 +27,9 @@ export async function checkPrivateJwk(input: unknown, where: string): Promise<Pr
   }
   if (d === undefined) throw new KeyProblem(`${where} is a public key: it needs its private part "d"`);
   if (typeof d !== 'string' || !D.test(d)) throw new KeyProblem(`${where} has a "d" that is not 32 bytes of base64url`);
-  if (alg !== undefined && alg !== 'EdDSA' && alg !== 'Ed25519') throw new KeyProblem(`${where} has alg ${String(alg)}: only EdDSA is accepted`);
-  if (use !== undefined && use !== 'sig') throw new KeyProblem(`${where} has use ${String(use)}: it must be "sig"`);
+  if (alg !== undefined && alg !== 'EdDSA' && alg !== 'Ed25519')
+    throw new KeyProblem(`${where} has alg ${JSON.stringify(alg)}: only EdDSA is accepted`);
+  if (use !== undefined && use !== 'sig') throw new KeyProblem(`${where} has use ${JSON.stringify(use)}: it must be "sig"`);
 
   const derivedX = publicXOf(d, where);
   if (x !== undefined && x !== derivedX) throw new KeyProblem(`${where} has an "x" that does not belong to its "d"`);

@@ -58,13 +58,29 @@ export class OtpService {
     const sendId = randomUUID();
     const at = now();
     const sendLimits: OtpLimit[] = [
-      { bucket: `otp-send:${subject}`, max: OTP_LIMITS.sendsPerHour, windowMs: OTP_LIMITS.windowMs, message: 'too many codes sent to this address; try again later' },
-      { bucket: `otp-send-client:${client}`, max: this.deps.sendsPerClientPerHour, windowMs: OTP_LIMITS.windowMs, message: 'too many codes requested from this network address; try again later' },
+      {
+        bucket: `otp-send:${subject}`,
+        max: OTP_LIMITS.sendsPerHour,
+        windowMs: OTP_LIMITS.windowMs,
+        message: 'too many codes sent to this address; try again later',
+      },
+      {
+        bucket: `otp-send-client:${client}`,
+        max: this.deps.sendsPerClientPerHour,
+        windowMs: OTP_LIMITS.windowMs,
+        message: 'too many codes requested from this network address; try again later',
+      },
     ];
     const reserved = await db.transaction(async (tx) => {
       const blocked = await windows.take(tx, sendLimits, sendId, at);
       if (blocked) return refuse('rate_limited', blocked.limit.message, blocked.retryAfter);
-      await tx.query(q.replaceCode, [subject, purpose, secrets.codeHash(subject, purpose, code), sendId, new Date(at.getTime() + OTP_LIMITS.codeLifetimeMs)]);
+      await tx.query(q.replaceCode, [
+        subject,
+        purpose,
+        secrets.codeHash(subject, purpose, code),
+        sendId,
+        new Date(at.getTime() + OTP_LIMITS.codeLifetimeMs),
+      ]);
       return null;
     });
     if (reserved) return reserved;
@@ -86,14 +102,26 @@ export class OtpService {
     const { db, windows, secrets, now } = this.deps;
     const subject = secrets.subject(email);
     const at = now();
-    const perAddress: OtpLimit = { bucket: `otp-failure:${subject}`, max: this.deps.dailyFailureCap, windowMs: OTP_LIMITS.failureWindowMs, message: 'too many failed attempts for this address; try again later' };
-    const perClient: OtpLimit = { bucket: `otp-failure-client:${client}`, max: this.deps.failuresPerClientPerHour, windowMs: OTP_LIMITS.windowMs, message: 'too many failed attempts from this network address; try again later' };
+    const perAddress: OtpLimit = {
+      bucket: `otp-failure:${subject}`,
+      max: this.deps.dailyFailureCap,
+      windowMs: OTP_LIMITS.failureWindowMs,
+      message: 'too many failed attempts for this address; try again later',
+    };
+    const perClient: OtpLimit = {
+      bucket: `otp-failure-client:${client}`,
+      max: this.deps.failuresPerClientPerHour,
+      windowMs: OTP_LIMITS.windowMs,
+      message: 'too many failed attempts from this network address; try again later',
+    };
     // Hash before taking the lock, and for every input, so timing says nothing about the row.
     const offered = secrets.codeHash(subject, purpose, hasCodeShape(code) ? code : '\u0000invalid');
     return db.transaction(async (tx) => {
       const blocked = await windows.check(tx, [perAddress, perClient], at);
       if (blocked) return refuse('too_many_attempts', blocked.limit.message, blocked.retryAfter);
-      const row = (await tx.query<{ code_hash: string; expires_at: Date | string; attempts: number; used_at: unknown }>(q.lockCode, [subject, purpose])).rows[0];
+      const row = (
+        await tx.query<{ code_hash: string; expires_at: Date | string; attempts: number; used_at: unknown }>(q.lockCode, [subject, purpose])
+      ).rows[0];
       const wrong = async (countedAgainst: OtpLimit[]) => {
         await windows.record(tx, countedAgainst, randomUUID(), at);
         return refuse('invalid_code', 'the code is invalid or has expired');

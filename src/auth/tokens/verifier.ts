@@ -58,7 +58,8 @@ export class TokenVerifier {
     // jose accepts an aud array containing ours; we issue a single string, so anything else is foreign.
     if (payload.aud !== audience) return refused('wrong_audience');
     // jose leaves iat unchecked without maxTokenAge; a token from the future was not made by our clock.
-    if (typeof payload.iat === 'number' && payload.iat > Math.floor(now.getTime() / 1000) + this.#tolerance) return refused('not_yet_valid');
+    if (typeof payload.iat === 'number' && payload.iat > Math.floor(now.getTime() / 1000) + this.#tolerance)
+      return refused('not_yet_valid');
     const claims = readClaims(payload, audience);
     return claims ? { ok: true, claims } : refused('bad_claims');
   }

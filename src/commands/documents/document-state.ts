@@ -4,15 +4,15 @@ import type { DocumentEvent } from '../../events/document-events.js';
 export type DocumentState =
   | { readonly status: 'none' }
   | {
-    readonly status: 'live' | 'deleted';
-    readonly vaultId: string;
-    readonly name: string;
-    readonly description: string | null;
-    readonly schemaRef: string | null;
-    readonly documentSchema: JsonValue;
-    /** The spec's sourceVersion: how many versions were published. */
-    readonly version: number;
-  };
+      readonly status: 'live' | 'deleted';
+      readonly vaultId: string;
+      readonly name: string;
+      readonly description: string | null;
+      readonly schemaRef: string | null;
+      readonly documentSchema: JsonValue;
+      /** The spec's sourceVersion: how many versions were published. */
+      readonly version: number;
+    };
 
 export const noDocument: DocumentState = { status: 'none' };
 
@@ -23,7 +23,9 @@ export function evolveDocument(state: DocumentState, event: DocumentEvent): Docu
       return { status: 'live', vaultId, name, description, schemaRef, documentSchema, version };
     }
     case 'DocumentUpdated':
-      return state.status === 'none' ? state : { ...state, name: event.data.name, description: event.data.description, version: event.data.version };
+      return state.status === 'none'
+        ? state
+        : { ...state, name: event.data.name, description: event.data.description, version: event.data.version };
     case 'DocumentDeleted':
       return state.status === 'none' ? state : { ...state, status: 'deleted' };
     default: {

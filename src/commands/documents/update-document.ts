@@ -20,14 +20,18 @@ export const updateDocument: Decider<DocumentState, UpdateDocument, DocumentEven
   decide: (state, cmd) => {
     if (state.status !== 'live' || state.vaultId !== cmd.vaultId) return refuse('not_found', 'no such document');
     const version = state.version + 1;
-    return [{
-      type: 'DocumentUpdated',
-      data: {
-        resourceId: cmd.resourceId, vaultId: state.vaultId, version,
-        name: cmd.name ?? state.name,
-        description: cmd.description === undefined ? state.description : cmd.description,
-        sealedData: cmd.sealedFor(version),
+    return [
+      {
+        type: 'DocumentUpdated',
+        data: {
+          resourceId: cmd.resourceId,
+          vaultId: state.vaultId,
+          version,
+          name: cmd.name ?? state.name,
+          description: cmd.description === undefined ? state.description : cmd.description,
+          sealedData: cmd.sealedFor(version),
+        },
       },
-    }];
+    ];
   },
 };

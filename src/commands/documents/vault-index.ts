@@ -6,7 +6,13 @@ type Entry = { readonly schemaKey: string; readonly uniquePerVault: boolean };
 export type VaultIndex = ReadonlyMap<string, Entry>;
 
 export type VaultIndexCommand =
-  | { readonly kind: 'register'; readonly vaultId: string; readonly resourceId: string; readonly schemaKey: string; readonly uniquePerVault: boolean }
+  | {
+      readonly kind: 'register';
+      readonly vaultId: string;
+      readonly resourceId: string;
+      readonly schemaKey: string;
+      readonly uniquePerVault: boolean;
+    }
   | { readonly kind: 'unregister'; readonly vaultId: string; readonly resourceId: string };
 
 /**
@@ -18,16 +24,24 @@ export const vaultIndex: Decider<VaultIndex, VaultIndexCommand, VaultIndexEvent>
   initialState: new Map(),
   evolve: (state, e) => {
     const next = new Map(state);
-    if (e.type === 'DocumentRegistered') next.set(e.data.resourceId, { schemaKey: e.data.schemaKey, uniquePerVault: e.data.uniquePerVault });
+    if (e.type === 'DocumentRegistered')
+      next.set(e.data.resourceId, { schemaKey: e.data.schemaKey, uniquePerVault: e.data.uniquePerVault });
     else next.delete(e.data.resourceId);
     return next;
   },
   decide: (state, cmd) => {
     if (cmd.kind === 'unregister') {
-      return state.has(cmd.resourceId) ? [{ type: 'DocumentUnregistered', data: { vaultId: cmd.vaultId, resourceId: cmd.resourceId } }] : [];
+      return state.has(cmd.resourceId)
+        ? [{ type: 'DocumentUnregistered', data: { vaultId: cmd.vaultId, resourceId: cmd.resourceId } }]
+        : [];
     }
     const collides = [...state.values()].some((e) => e.schemaKey === cmd.schemaKey && (e.uniquePerVault || cmd.uniquePerVault));
     if (collides) return refuse('document_schema_exists', 'document schema already exists in vault');
-    return [{ type: 'DocumentRegistered', data: { vaultId: cmd.vaultId, resourceId: cmd.resourceId, schemaKey: cmd.schemaKey, uniquePerVault: cmd.uniquePerVault } }];
+    return [
+      {
+        type: 'DocumentRegistered',
+        data: { vaultId: cmd.vaultId, resourceId: cmd.resourceId, schemaKey: cmd.schemaKey, uniquePerVault: cmd.uniquePerVault },
+      },
+    ];
   },
 };

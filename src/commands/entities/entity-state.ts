@@ -10,7 +10,12 @@ export const noEntity: EntityState = { status: 'none' };
 export function evolveEntity(state: EntityState, event: EntityEvent): EntityState {
   switch (event.type) {
     case 'EntityCreated':
-      return { status: 'active', entityId: event.data.entityId, name: event.data.name, members: new Map([[event.data.managerEmail, 'MANAGER']]) };
+      return {
+        status: 'active',
+        entityId: event.data.entityId,
+        name: event.data.name,
+        members: new Map([[event.data.managerEmail, 'MANAGER']]),
+      };
     case 'EntityMemberSet':
       return state.status === 'none' ? state : { ...state, members: new Map(state.members).set(event.data.email, event.data.role) };
     case 'EntityMemberRemoved': {

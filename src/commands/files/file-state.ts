@@ -3,12 +3,12 @@ import type { FileEvent } from '../../events/file-events.js';
 export type FileState =
   | { readonly status: 'none' }
   | {
-    readonly status: 'live';
-    readonly vaultId: string;
-    readonly label: string | null;
-    /** The spec's sourceVersion: how many versions were published. */
-    readonly version: number;
-  };
+      readonly status: 'live';
+      readonly vaultId: string;
+      readonly label: string | null;
+      /** The spec's sourceVersion: how many versions were published. */
+      readonly version: number;
+    };
 
 export const noFile: FileState = { status: 'none' };
 

@@ -8,5 +8,6 @@ export type RegisterUser = { readonly identityId: string; readonly displayName: 
 export const registerUser: Decider<UserState, RegisterUser, UserEvent> = {
   initialState: newUser,
   evolve: evolveUser,
-  decide: (state, cmd) => (state.registered ? [] : [{ type: 'UserRegistered', data: { identityId: cmd.identityId, displayName: cmd.displayName } }]),
+  decide: (state, cmd) =>
+    state.registered ? [] : [{ type: 'UserRegistered', data: { identityId: cmd.identityId, displayName: cmd.displayName } }],
 };

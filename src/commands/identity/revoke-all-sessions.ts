@@ -9,5 +9,7 @@ export const revokeAllSessions: Decider<UserState, RevokeAllSessions, UserEvent>
   initialState: newUser,
   evolve: evolveUser,
   decide: (_state, cmd) =>
-    cmd.liveSessionIds.length === 0 ? [] : [{ type: 'SessionsRevoked', data: { identityId: cmd.identityId, sessionIds: [...cmd.liveSessionIds] } }],
+    cmd.liveSessionIds.length === 0
+      ? []
+      : [{ type: 'SessionsRevoked', data: { identityId: cmd.identityId, sessionIds: [...cmd.liveSessionIds] } }],
 };

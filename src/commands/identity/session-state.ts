@@ -1,8 +1,7 @@
 import type { SessionEvent } from '../../events/identity-events.js';
 
 export type SessionState =
-  | { readonly status: 'none' }
-  | { readonly status: 'active' | 'revoked'; readonly identityId: string; readonly expiresAt: string };
+  { readonly status: 'none' } | { readonly status: 'active' | 'revoked'; readonly identityId: string; readonly expiresAt: string };
 
 export const noSession: SessionState = { status: 'none' };
 

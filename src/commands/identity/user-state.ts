@@ -9,7 +9,9 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'UserRegistered':
       return { ...state, registered: true };
     case 'SecondaryEmailVerified':
-      return state.verifiedEmails.includes(event.data.email) ? state : { ...state, verifiedEmails: [...state.verifiedEmails, event.data.email] };
+      return state.verifiedEmails.includes(event.data.email)
+        ? state
+        : { ...state, verifiedEmails: [...state.verifiedEmails, event.data.email] };
     case 'SessionsRevoked':
       return state;
     default: {

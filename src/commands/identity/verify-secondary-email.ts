@@ -8,5 +8,7 @@ export type VerifySecondaryEmail = { readonly identityId: string; readonly email
 export const verifySecondaryEmail: Decider<UserState, VerifySecondaryEmail, UserEvent> = {
   initialState: newUser,
   evolve: evolveUser,
-  decide: (_state, cmd) => [{ type: 'SecondaryEmailVerified', data: { identityId: cmd.identityId, email: cmd.email, sessionId: cmd.sessionId } }],
+  decide: (_state, cmd) => [
+    { type: 'SecondaryEmailVerified', data: { identityId: cmd.identityId, email: cmd.email, sessionId: cmd.sessionId } },
+  ],
 };

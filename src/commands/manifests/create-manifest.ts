@@ -22,9 +22,19 @@ export const createManifest: Decider<ManifestState, CreateManifest, ManifestEven
     if (state.status !== 'none') return refuse('conflict', 'a manifest with this id exists');
     const slots = resolveSlots([], cmd.slots, cmd.freshSlotIds);
     if (isRefusal(slots)) return slots;
-    return [{
-      type: 'ManifestPublished',
-      data: { manifestId: cmd.manifestId, organizationId: cmd.organizationId, name: cmd.name, version: 1, retention: cmd.retention, slots, publishedAt: cmd.now.toISOString() },
-    }];
+    return [
+      {
+        type: 'ManifestPublished',
+        data: {
+          manifestId: cmd.manifestId,
+          organizationId: cmd.organizationId,
+          name: cmd.name,
+          version: 1,
+          retention: cmd.retention,
+          slots,
+          publishedAt: cmd.now.toISOString(),
+        },
+      },
+    ];
   },
 };

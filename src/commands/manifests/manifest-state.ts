@@ -4,14 +4,26 @@ import { refuse, type Refusal } from '../refusal.js';
 
 export type ManifestState =
   | { readonly status: 'none' }
-  | { readonly status: 'published'; readonly organizationId: string; readonly name: string; readonly version: number; readonly slots: readonly Slot[] };
+  | {
+      readonly status: 'published';
+      readonly organizationId: string;
+      readonly name: string;
+      readonly version: number;
+      readonly slots: readonly Slot[];
+    };
 
 export const noManifest: ManifestState = { status: 'none' };
 
 export function evolveManifest(state: ManifestState, event: ManifestEvent): ManifestState {
   switch (event.type) {
     case 'ManifestPublished':
-      return { status: 'published', organizationId: event.data.organizationId, name: event.data.name, version: event.data.version, slots: event.data.slots };
+      return {
+        status: 'published',
+        organizationId: event.data.organizationId,
+        name: event.data.name,
+        version: event.data.version,
+        slots: event.data.slots,
+      };
     default: {
       // A union of one type does not narrow to never; its type tag does.
       const unknown: never = event.type;
@@ -44,7 +56,8 @@ export function resolveSlots(previous: readonly Slot[], drafts: readonly SlotDra
     if (draft.kind === 'schema' && !builtins.includes(draft.target)) {
       return refuse('invalid_request', `${field}.target must name a built-in schema for kind schema (GET /schemas/core lists them)`);
     }
-    if (draft.adoption === 'auto' && !draft.verbs.includes('keep')) return refuse('invalid_request', `${field}.adoption auto needs the keep verb in ${field}.verbs`);
+    if (draft.adoption === 'auto' && !draft.verbs.includes('keep'))
+      return refuse('invalid_request', `${field}.adoption auto needs the keep verb in ${field}.verbs`);
     const slotId = draft.slotId ?? freshIds[i];
     if (slotId === undefined) throw new RangeError('one fresh slot id per slot draft is required');
     slots.push({ ...draft, slotId });

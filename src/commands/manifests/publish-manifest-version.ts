@@ -24,12 +24,19 @@ export const publishManifestVersion: Decider<ManifestState, PublishManifestVersi
     if (state.status !== 'published' || state.organizationId !== cmd.organizationId) return refuse('not_found', 'no such manifest');
     const slots = resolveSlots(state.slots, cmd.slots, cmd.freshSlotIds);
     if (isRefusal(slots)) return slots;
-    return [{
-      type: 'ManifestPublished',
-      data: {
-        manifestId: cmd.manifestId, organizationId: cmd.organizationId, name: state.name, version: state.version + 1,
-        retention: cmd.retention, slots, publishedAt: cmd.now.toISOString(),
+    return [
+      {
+        type: 'ManifestPublished',
+        data: {
+          manifestId: cmd.manifestId,
+          organizationId: cmd.organizationId,
+          name: state.name,
+          version: state.version + 1,
+          retention: cmd.retention,
+          slots,
+          publishedAt: cmd.now.toISOString(),
+        },
       },
-    }];
+    ];
   },
 };

@@ -4,7 +4,12 @@ import { refuse } from '../refusal.js';
 import { evolveOrganization, noOrganization, type OrganizationState } from './organization-state.js';
 
 /** `name` arrives checked at the edge; the creator's address arrives normalized. */
-export type CreateOrganization = { readonly organizationId: string; readonly name: string; readonly createdBy: string; readonly creatorEmail: string };
+export type CreateOrganization = {
+  readonly organizationId: string;
+  readonly name: string;
+  readonly createdBy: string;
+  readonly creatorEmail: string;
+};
 
 /** Contract §2: the creator becomes a member with every permission. */
 export const createOrganization: Decider<OrganizationState, CreateOrganization, OrganizationEvent> = {

@@ -18,7 +18,13 @@ export const noOrganization: OrganizationState = { status: 'none' };
 export function evolveOrganization(state: OrganizationState, event: OrganizationEvent): OrganizationState {
   switch (event.type) {
     case 'OrganizationCreated':
-      return { status: 'active', organizationId: event.data.organizationId, name: event.data.name, members: new Map(), keyWarmedSinceSeal: false };
+      return {
+        status: 'active',
+        organizationId: event.data.organizationId,
+        name: event.data.name,
+        members: new Map(),
+        keyWarmedSinceSeal: false,
+      };
     case 'MemberSet':
       return state.status === 'none' ? state : { ...state, members: new Map(state.members).set(event.data.email, event.data.permissions) };
     case 'MemberRemoved': {
@@ -54,8 +60,14 @@ export function actingAs(state: OrganizationState, actorEmail: string, permissio
 }
 
 /** Someone must always be able to manage the members, or nobody ever could again. */
-export function leavesNoMemberManager(members: ReadonlyMap<string, readonly Permission[]>, email: string, next: readonly Permission[] | null): Refusal | null {
+export function leavesNoMemberManager(
+  members: ReadonlyMap<string, readonly Permission[]>,
+  email: string,
+  next: readonly Permission[] | null,
+): Refusal | null {
   if (!members.get(email)?.includes('member_manage') || next?.includes('member_manage')) return null;
   const managers = [...members.values()].filter((p) => p.includes('member_manage')).length;
-  return managers > 1 ? null : refuse('conflict', 'the organization needs at least one member with member_manage: give it to another member first');
+  return managers > 1
+    ? null
+    : refuse('conflict', 'the organization needs at least one member with member_manage: give it to another member first');
 }

@@ -3,7 +3,12 @@ import type { Decider } from '../decider.js';
 import { isRefusal } from '../refusal.js';
 import { actingAs, evolveOrganization, noOrganization, type OrganizationState } from './organization-state.js';
 
-export type RegisterApp = { readonly organizationId: string; readonly actorEmail: string; readonly clientId: string; readonly name: string };
+export type RegisterApp = {
+  readonly organizationId: string;
+  readonly actorEmail: string;
+  readonly clientId: string;
+  readonly name: string;
+};
 
 /** POST /org/v1/apps: an app for recipient-initiated requests; each call registers a new one. */
 export const registerApp: Decider<OrganizationState, RegisterApp, OrganizationEvent> = {

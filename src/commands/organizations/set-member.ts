@@ -4,7 +4,12 @@ import { isRefusal, refuse } from '../refusal.js';
 import { actingAs, evolveOrganization, leavesNoMemberManager, noOrganization, type OrganizationState } from './organization-state.js';
 
 /** Addresses arrive normalized; the member need not have an account yet. */
-export type SetMember = { readonly organizationId: string; readonly actorEmail: string; readonly email: string; readonly permissions: readonly Permission[] };
+export type SetMember = {
+  readonly organizationId: string;
+  readonly actorEmail: string;
+  readonly email: string;
+  readonly permissions: readonly Permission[];
+};
 
 /** PUT /org/v1/members/{email}: adds a member or replaces their permissions; the same set again changes nothing. */
 export const setMember: Decider<OrganizationState, SetMember, OrganizationEvent> = {

@@ -15,7 +15,13 @@ export const acceptRequest = requestDecider<AcceptRequest>((s, cmd) => {
     const crowded = onePerParty(g.records, g.multiple);
     if (crowded) return crowded;
   }
-  const events: RequestEvent[] = [{ type: 'RequestAccepted', data: { requestId: s.requestId, retention: cmd.retention, retentionMs: cmd.retentionMs, acceptedAt: cmd.now.toISOString() } }];
-  for (const g of cmd.grants) events.push({ type: 'SlotGranted', data: { requestId: s.requestId, slotId: g.slotId, records: [...g.records] } });
+  const events: RequestEvent[] = [
+    {
+      type: 'RequestAccepted',
+      data: { requestId: s.requestId, retention: cmd.retention, retentionMs: cmd.retentionMs, acceptedAt: cmd.now.toISOString() },
+    },
+  ];
+  for (const g of cmd.grants)
+    events.push({ type: 'SlotGranted', data: { requestId: s.requestId, slotId: g.slotId, records: [...g.records] } });
   return events;
 });

@@ -5,7 +5,9 @@ import { refuse, type Refusal } from '../refusal.js';
 import { evaluateState, type RequestStateName } from '../../requests/request-status.js';
 
 /** Every request command folds the same stream; only decide differs. */
-export function requestDecider<C>(decide: (state: RequestState, command: C) => readonly RequestEvent[] | Refusal): Decider<RequestState, C, RequestEvent> {
+export function requestDecider<C>(
+  decide: (state: RequestState, command: C) => readonly RequestEvent[] | Refusal,
+): Decider<RequestState, C, RequestEvent> {
   return { initialState: noRequest, evolve: evolveRequest, decide };
 }
 

@@ -18,29 +18,52 @@ export type RequestState = {
 };
 
 export const noRequest: RequestState = {
-  phase: 'none', requestId: '', organizationId: '', manifestId: '', manifestVersion: 0, recipientEmail: '',
-  invitationExpiresAt: '', acceptedAt: null, retentionMs: null, grants: new Map(),
+  phase: 'none',
+  requestId: '',
+  organizationId: '',
+  manifestId: '',
+  manifestVersion: 0,
+  recipientEmail: '',
+  invitationExpiresAt: '',
+  acceptedAt: null,
+  retentionMs: null,
+  grants: new Map(),
 };
 
 export function evolveRequest(state: RequestState, event: RequestEvent): RequestState {
   switch (event.type) {
     case 'RequestSent': {
       const d = event.data;
-      return { ...noRequest, phase: 'pending', requestId: d.requestId, organizationId: d.organizationId, manifestId: d.manifestId,
-        manifestVersion: d.manifestVersion, recipientEmail: d.recipientEmail, invitationExpiresAt: d.invitationExpiresAt };
+      return {
+        ...noRequest,
+        phase: 'pending',
+        requestId: d.requestId,
+        organizationId: d.organizationId,
+        manifestId: d.manifestId,
+        manifestVersion: d.manifestVersion,
+        recipientEmail: d.recipientEmail,
+        invitationExpiresAt: d.invitationExpiresAt,
+      };
     }
-    case 'RequestCancelled': return { ...state, phase: 'cancelled' };
-    case 'RequestRejected': return { ...state, phase: 'rejected' };
-    case 'RequestAccepted': return { ...state, phase: 'active', acceptedAt: event.data.acceptedAt, retentionMs: event.data.retentionMs };
-    case 'SlotGranted': return { ...state, grants: new Map(state.grants).set(event.data.slotId, event.data.records) };
+    case 'RequestCancelled':
+      return { ...state, phase: 'cancelled' };
+    case 'RequestRejected':
+      return { ...state, phase: 'rejected' };
+    case 'RequestAccepted':
+      return { ...state, phase: 'active', acceptedAt: event.data.acceptedAt, retentionMs: event.data.retentionMs };
+    case 'SlotGranted':
+      return { ...state, grants: new Map(state.grants).set(event.data.slotId, event.data.records) };
     case 'SlotWithdrawn': {
       const grants = new Map(state.grants);
       grants.delete(event.data.slotId);
       return { ...state, grants };
     }
-    case 'RequestRevoked': return { ...state, phase: 'revoked' };
-    case 'RequestSuspended': return { ...state, phase: 'suspended' };
-    case 'RequestResumed': return { ...state, phase: 'active' };
+    case 'RequestRevoked':
+      return { ...state, phase: 'revoked' };
+    case 'RequestSuspended':
+      return { ...state, phase: 'suspended' };
+    case 'RequestResumed':
+      return { ...state, phase: 'active' };
     default: {
       const unknown: never = event;
       return unknown;

@@ -19,7 +19,15 @@ import { linkBatch } from '../hash-chain.js';
 import { START, type Position } from '../position.js';
 import type { EventStore, ReadAllOptions, ReadStreamOptions, Subscription } from '../store.js';
 import {
-  isAfter, isSameBatch, isSystemEventType, readFrom, satisfies, toEventData, toPosition, toRecordedEvent, toRevision,
+  isAfter,
+  isSameBatch,
+  isSystemEventType,
+  readFrom,
+  satisfies,
+  toEventData,
+  toPosition,
+  toRecordedEvent,
+  toRevision,
 } from './mapping.js';
 
 const DEFAULT_PAGE = 1000;
@@ -136,7 +144,9 @@ export class EventStoreDbStore implements EventStore {
     while (found.length < maxCount) {
       // One more than needed: a read from a position starts with the event at it, already answered.
       const want = maxCount - found.length + 1;
-      const page = await collect(this.client.readAll({ fromPosition: readFrom(cursor), maxCount: want, direction: FORWARDS, resolveLinkTos: false }));
+      const page = await collect(
+        this.client.readAll({ fromPosition: readFrom(cursor), maxCount: want, direction: FORWARDS, resolveLinkTos: false }),
+      );
       for (const { event } of page) {
         if (!event || !isAfter(event.position, cursor)) continue;
         cursor = toPosition(event.position);
@@ -156,9 +166,14 @@ export class EventStoreDbStore implements EventStore {
   async headPosition(): Promise<Position | null> {
     let cursor: Position | null = null;
     for (;;) {
-      const page: AllStreamResolvedEvent[] = await collect(this.client.readAll({
-        fromPosition: cursor ?? END, maxCount: HEAD_PAGE, direction: BACKWARDS, resolveLinkTos: false,
-      }));
+      const page: AllStreamResolvedEvent[] = await collect(
+        this.client.readAll({
+          fromPosition: cursor ?? END,
+          maxCount: HEAD_PAGE,
+          direction: BACKWARDS,
+          resolveLinkTos: false,
+        }),
+      );
       for (const { event } of page) {
         if (!event || (cursor && !isAfter(cursor, event.position))) continue;
         cursor = toPosition(event.position);
@@ -173,7 +188,9 @@ export class EventStoreDbStore implements EventStore {
     void (async () => {
       for await (const _ of feed) listener();
     })().catch(() => undefined);
-    return () => { void feed.close(); };
+    return () => {
+      void feed.close();
+    };
   }
 
   async close(): Promise<void> {
@@ -239,7 +256,11 @@ function followAll<T>(client: EventStoreDBClient, start: Position | typeof END, 
   function pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
-      function done() { clearTimeout(timer); wake = null; resolve(); }
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
       wake = done;
     });
   }

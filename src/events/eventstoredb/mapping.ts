@@ -19,10 +19,14 @@ export function isSystemEventType(type: string): boolean {
 /** Whether a stream at `actual` satisfies the writer's expectation. */
 export function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
   switch (expected) {
-    case 'any': return true;
-    case 'no_stream': return actual === 'no_stream';
-    case 'stream_exists': return actual !== 'no_stream';
-    default: return actual === expected;
+    case 'any':
+      return true;
+    case 'no_stream':
+      return actual === 'no_stream';
+    case 'stream_exists':
+      return actual !== 'no_stream';
+    default:
+      return actual === expected;
   }
 }
 
@@ -76,8 +80,10 @@ export function toEventData(events: readonly NewEvent[], linked: readonly EventM
  * append that committed although its answer was lost.
  */
 export function isSameBatch(tail: readonly RecordedEvent[], batch: readonly NewEvent[]): boolean {
-  return tail.length === batch.length
-    && tail.every((e, i) => e.metadata.eventId === batch[i]!.metadata.eventId && e.revision === tail[0]!.revision + i);
+  return (
+    tail.length === batch.length &&
+    tail.every((e, i) => e.metadata.eventId === batch[i]!.metadata.eventId && e.revision === tail[0]!.revision + i)
+  );
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -94,13 +100,15 @@ const ACTOR_KINDS: readonly unknown[] = ['user', 'member', 'system'] satisfies A
 function isEventMetadata(v: unknown): v is EventMetadata {
   if (!isRecord(v) || !isRecord(v.actor)) return false;
   const nullableString = (x: unknown) => x === null || typeof x === 'string';
-  return typeof v.eventId === 'string'
-    && typeof v.schemaVersion === 'number'
-    && typeof v.occurredAt === 'string'
-    && typeof v.correlationId === 'string'
-    && nullableString(v.causationId)
-    && ACTOR_KINDS.includes(v.actor.kind)
-    && typeof v.actor.id === 'string'
-    && nullableString(v.prevHash)
-    && typeof v.hash === 'string';
+  return (
+    typeof v.eventId === 'string' &&
+    typeof v.schemaVersion === 'number' &&
+    typeof v.occurredAt === 'string' &&
+    typeof v.correlationId === 'string' &&
+    nullableString(v.causationId) &&
+    ACTOR_KINDS.includes(v.actor.kind) &&
+    typeof v.actor.id === 'string' &&
+    nullableString(v.prevHash) &&
+    typeof v.hash === 'string'
+  );
 }

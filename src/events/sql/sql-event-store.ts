@@ -12,8 +12,13 @@ const UNIQUE_VIOLATION = '23505';
 const DEFAULT_PAGE = 1000;
 
 type EventRow = {
-  stream_id: string; revision: string; commit: string; prepare: string;
-  type: string; data: JsonObject; metadata: EventMetadata;
+  stream_id: string;
+  revision: string;
+  commit: string;
+  prepare: string;
+  type: string;
+  data: JsonObject;
+  metadata: EventMetadata;
 };
 
 /** The event store on PostgreSQL or PGlite: one schema (schema.sql), one set of queries. */
@@ -57,7 +62,12 @@ export class SqlEventStore implements EventStore {
     return this.appendIn(tx, streamId, events, expected);
   }
 
-  private async appendIn(tx: SqlExecutor, streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  private async appendIn(
+    tx: SqlExecutor,
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     const head = (await tx.query<{ revision: string; last_hash: string }>(q.lockStream, [streamId])).rows[0];
     const actual = head ? Number(head.revision) : 'no_stream';
     if (!satisfies(expected, actual)) throw new WrongExpectedVersionError(streamId, expected, actual);
@@ -98,7 +108,9 @@ export class SqlEventStore implements EventStore {
   }
 
   private async currentRevision(streamId: string): Promise<number | 'no_stream'> {
-    const r = await this.db.query<{ revision: string }>('SELECT revision::text AS revision FROM es.streams WHERE stream_id = $1', [streamId]);
+    const r = await this.db.query<{ revision: string }>('SELECT revision::text AS revision FROM es.streams WHERE stream_id = $1', [
+      streamId,
+    ]);
     return r.rows[0] ? Number(r.rows[0].revision) : 'no_stream';
   }
 
@@ -136,7 +148,9 @@ export class SqlEventStore implements EventStore {
 
   onAppended(listener: () => void): () => void {
     const stop = this.db.listen('es_appended', listener);
-    return () => { void stop.then((s) => s()).catch(() => undefined); };
+    return () => {
+      void stop.then((s) => s()).catch(() => undefined);
+    };
   }
 
   /** The database belongs to whoever opened it (the read models share it), so it stays open. */
@@ -145,10 +159,14 @@ export class SqlEventStore implements EventStore {
 
 function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
   switch (expected) {
-    case 'any': return true;
-    case 'no_stream': return actual === 'no_stream';
-    case 'stream_exists': return actual !== 'no_stream';
-    default: return actual === expected;
+    case 'any':
+      return true;
+    case 'no_stream':
+      return actual === 'no_stream';
+    case 'stream_exists':
+      return actual !== 'no_stream';
+    default:
+      return actual === expected;
   }
 }
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { entityEvents } from '../../events/entity-events.js';
 import { projector } from '../projector.js';
 
 const sql = {
@@ -12,6 +13,7 @@ export const entitiesProjector = projector({
   name: 'entities',
   version: 1,
   schemaSql: readFileSync(new URL('./entities.sql', import.meta.url), 'utf8'),
+  events: entityEvents,
   on: {
     EntityCreated: async (tx, e) => {
       await tx.query(sql.insertEntity, [e.data.entityId, e.data.name, e.data.createdBy, e.metadata.occurredAt]);

@@ -1,18 +1,30 @@
 import { readFileSync } from 'node:fs';
+import { eitherOf } from '../../events/decoder.js';
+import { emailEvents, userEvents } from '../../events/identity-events.js';
 import { projector } from '../projector.js';
 
 export const identitiesProjector = projector({
   name: 'identities',
   version: 1,
   schemaSql: readFileSync(new URL('./identities.sql', import.meta.url), 'utf8'),
+  events: eitherOf(emailEvents, userEvents),
   on: {
     EmailClaimed: (tx, e) =>
-      tx.query(`INSERT INTO identities (identity_id, email, created_at) VALUES ($1, $2, $3)`, [e.data.identityId, e.data.email, e.metadata.occurredAt]),
+      tx.query(`INSERT INTO identities (identity_id, email, created_at) VALUES ($1, $2, $3)`, [
+        e.data.identityId,
+        e.data.email,
+        e.metadata.occurredAt,
+      ]),
     UserRegistered: (tx, e) =>
-      tx.query(`UPDATE identities SET registered_at = $2, display_name = $3 WHERE identity_id = $1`,
-        [e.data.identityId, e.metadata.occurredAt, e.data.displayName]),
+      tx.query(`UPDATE identities SET registered_at = $2, display_name = $3 WHERE identity_id = $1`, [
+        e.data.identityId,
+        e.metadata.occurredAt,
+        e.data.displayName,
+      ]),
     SecondaryEmailVerified: (tx, e) =>
-      tx.query(`UPDATE identities SET verified_emails = verified_emails || to_jsonb($2::text) WHERE identity_id = $1 AND NOT verified_emails ? $2`,
-        [e.data.identityId, e.data.email]),
+      tx.query(
+        `UPDATE identities SET verified_emails = verified_emails || to_jsonb($2::text) WHERE identity_id = $1 AND NOT verified_emails ? $2`,
+        [e.data.identityId, e.data.email],
+      ),
   },
 });

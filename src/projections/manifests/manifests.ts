@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { manifestEvents } from '../../events/manifest-events.js';
 import { projector } from '../projector.js';
 
 const sql = {
@@ -12,10 +13,19 @@ export const manifestsProjector = projector({
   name: 'manifests',
   version: 1,
   schemaSql: readFileSync(new URL('./manifests.sql', import.meta.url), 'utf8'),
+  events: manifestEvents,
   on: {
     ManifestPublished: async (tx, e) => {
       const d = e.data;
-      await tx.query(sql.insertVersion, [d.manifestId, d.version, d.organizationId, d.name, d.retention, JSON.stringify(d.slots), d.publishedAt]);
+      await tx.query(sql.insertVersion, [
+        d.manifestId,
+        d.version,
+        d.organizationId,
+        d.name,
+        d.retention,
+        JSON.stringify(d.slots),
+        d.publishedAt,
+      ]);
       await tx.query(sql.upsertHead, [d.manifestId, d.organizationId, d.name, d.version, d.publishedAt]);
     },
   },

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { organizationEvents } from '../../events/organization-events.js';
 import { projector } from '../projector.js';
 
 const sql = {
@@ -15,9 +16,12 @@ export const organizationsProjector = projector({
   name: 'organizations',
   version: 1,
   schemaSql: readFileSync(new URL('./organizations.sql', import.meta.url), 'utf8'),
+  events: organizationEvents,
   on: {
-    OrganizationCreated: (tx, e) => tx.query(sql.insertOrganization, [e.data.organizationId, e.data.name, e.data.createdBy, e.metadata.occurredAt]),
-    MemberSet: (tx, e) => tx.query(sql.upsertMember, [e.data.organizationId, e.data.email, JSON.stringify(e.data.permissions), e.metadata.occurredAt]),
+    OrganizationCreated: (tx, e) =>
+      tx.query(sql.insertOrganization, [e.data.organizationId, e.data.name, e.data.createdBy, e.metadata.occurredAt]),
+    MemberSet: (tx, e) =>
+      tx.query(sql.upsertMember, [e.data.organizationId, e.data.email, JSON.stringify(e.data.permissions), e.metadata.occurredAt]),
     MemberRemoved: (tx, e) => tx.query(sql.deleteMember, [e.data.organizationId, e.data.email]),
     KeyWarmed: (tx, e) => tx.query(sql.warm, [e.data.organizationId, e.data.until, e.metadata.occurredAt]),
     KeySealed: (tx, e) => tx.query(sql.seal, [e.data.organizationId, e.metadata.occurredAt]),

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { SqlExecutor } from '../../db/sql.js';
-import type { RecordedEvent } from '../../events/envelope.js';
-import type { RequestEvent } from '../../events/request-events.js';
+import { requestEvents } from '../../events/request-events.js';
 import { projector } from '../projector.js';
 
 const sql = {
@@ -16,20 +15,32 @@ const sql = {
   withdraw: `UPDATE request_grants SET withdrawn_at = $3 WHERE request_id = $1 AND slot_id = $2 AND withdrawn_at IS NULL`,
 };
 
-type Of<T extends RequestEvent['type']> = Extract<RequestEvent, { type: T }>['data'];
-/** Events reach here only from the request deciders: the data has their shape. */
-const data = <T extends RequestEvent['type']>(e: RecordedEvent): Of<T> => e.data as Of<T>;
-const setPhase = (phase: string) => (tx: SqlExecutor, e: RecordedEvent) => tx.query(sql.phase, [data<'RequestCancelled'>(e).requestId, phase]);
+const setPhase =
+  (phase: string) =>
+  (tx: SqlExecutor, e: { readonly data: { readonly requestId: string } }): Promise<unknown> =>
+    tx.query(sql.phase, [e.data.requestId, phase]);
 
 export const requestsProjector = projector({
   name: 'requests',
   version: 1,
   schemaSql: readFileSync(new URL('./requests.sql', import.meta.url), 'utf8'),
+  events: requestEvents,
   on: {
     RequestSent: async (tx, e) => {
-      const d = data<'RequestSent'>(e);
-      await tx.query(sql.insert, [d.requestId, d.organizationId, d.manifestId, d.manifestVersion, d.recipientEmail, d.initiatedBy,
-        d.initiatingClientId, d.invitationExpiresAt, e.metadata.occurredAt, e.position.commit.toString(), e.position.prepare.toString()]);
+      const d = e.data;
+      await tx.query(sql.insert, [
+        d.requestId,
+        d.organizationId,
+        d.manifestId,
+        d.manifestVersion,
+        d.recipientEmail,
+        d.initiatedBy,
+        d.initiatingClientId,
+        d.invitationExpiresAt,
+        e.metadata.occurredAt,
+        e.position.commit.toString(),
+        e.position.prepare.toString(),
+      ]);
     },
     RequestCancelled: setPhase('cancelled'),
     RequestRejected: setPhase('rejected'),
@@ -37,15 +48,15 @@ export const requestsProjector = projector({
     RequestSuspended: setPhase('suspended'),
     RequestResumed: setPhase('active'),
     RequestAccepted: async (tx, e) => {
-      const d = data<'RequestAccepted'>(e);
+      const d = e.data;
       await tx.query(sql.accepted, [d.requestId, d.acceptedAt, d.retentionMs]);
     },
     SlotGranted: async (tx, e) => {
-      const d = data<'SlotGranted'>(e);
+      const d = e.data;
       for (const r of d.records) await tx.query(sql.grant, [d.requestId, d.slotId, r.resourceId, r.entityId, e.metadata.occurredAt]);
     },
     SlotWithdrawn: async (tx, e) => {
-      const d = data<'SlotWithdrawn'>(e);
+      const d = e.data;
       await tx.query(sql.withdraw, [d.requestId, d.slotId, e.metadata.occurredAt]);
     },
   },

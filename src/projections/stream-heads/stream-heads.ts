@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { streamCategory } from '../../events/envelope.js';
-import { projector } from '../projector.js';
+import { logProjector } from '../projector.js';
 
 const upsert = `
   INSERT INTO stream_heads (stream_id, category, revision, event_count, first_type, last_type, created_at, last_occurred_at)
@@ -9,10 +9,9 @@ const upsert = `
   SET revision = EXCLUDED.revision, event_count = stream_heads.event_count + 1,
       last_type = EXCLUDED.last_type, last_occurred_at = EXCLUDED.last_occurred_at`;
 
-export const streamHeadsProjector = projector({
+export const streamHeadsProjector = logProjector({
   name: 'stream_heads',
   version: 1,
   schemaSql: readFileSync(new URL('./stream-heads.sql', import.meta.url), 'utf8'),
-  on: {},
   onAny: (tx, e) => tx.query(upsert, [e.streamId, streamCategory(e.streamId), e.revision, e.type, e.metadata.occurredAt]),
 });

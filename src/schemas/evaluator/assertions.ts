@@ -20,13 +20,14 @@ export function assertionErrors(node: SchemaObject, data: JsonValue, path: strin
 
   if (node.type !== undefined) {
     const types = Array.isArray(node.type) ? node.type : [node.type];
-    if (!types.some((t) => typeof t === 'string' && hasType(data, t))) fail('type', `must be ${types.join(',')}`);
+    if (!types.some((t) => typeof t === 'string' && hasType(data, t)))
+      fail('type', `must be ${types.filter((t) => typeof t === 'string').join(',')}`);
   }
   if (node.const !== undefined && !jsonEqual(node.const, data)) fail('const', 'must be equal to constant');
   if (Array.isArray(node.enum) && !node.enum.some((v) => jsonEqual(v, data))) fail('enum', 'must be equal to one of the allowed values');
 
   if (typeof data === 'number') {
-    const n = (k: string) => (typeof node[k] === 'number' ? (node[k] as number) : undefined);
+    const n = (k: string) => (typeof node[k] === 'number' ? node[k] : undefined);
     const multipleOf = n('multipleOf');
     if (multipleOf !== undefined && !isMultipleOf(data, multipleOf)) fail('multipleOf', `must be multiple of ${multipleOf}`);
     const max = n('maximum');
@@ -42,8 +43,10 @@ export function assertionErrors(node: SchemaObject, data: JsonValue, path: strin
   if (typeof data === 'string') {
     if (typeof node.maxLength === 'number' || typeof node.minLength === 'number') {
       const length = codePoints(data);
-      if (typeof node.maxLength === 'number' && length > node.maxLength) fail('maxLength', `must NOT have more than ${node.maxLength} characters`);
-      if (typeof node.minLength === 'number' && length < node.minLength) fail('minLength', `must NOT have fewer than ${node.minLength} characters`);
+      if (typeof node.maxLength === 'number' && length > node.maxLength)
+        fail('maxLength', `must NOT have more than ${node.maxLength} characters`);
+      if (typeof node.minLength === 'number' && length < node.minLength)
+        fail('minLength', `must NOT have fewer than ${node.minLength} characters`);
     }
     if (typeof node.pattern === 'string' && !ctx.regex(node.pattern).test(data)) fail('pattern', `must match pattern "${node.pattern}"`);
     if (ctx.formats && typeof node.format === 'string') {
@@ -57,8 +60,10 @@ export function assertionErrors(node: SchemaObject, data: JsonValue, path: strin
   }
 
   if (Array.isArray(data)) {
-    if (typeof node.maxItems === 'number' && data.length > node.maxItems) fail('maxItems', `must NOT have more than ${node.maxItems} items`);
-    if (typeof node.minItems === 'number' && data.length < node.minItems) fail('minItems', `must NOT have fewer than ${node.minItems} items`);
+    if (typeof node.maxItems === 'number' && data.length > node.maxItems)
+      fail('maxItems', `must NOT have more than ${node.maxItems} items`);
+    if (typeof node.minItems === 'number' && data.length < node.minItems)
+      fail('minItems', `must NOT have fewer than ${node.minItems} items`);
     if (node.uniqueItems === true) {
       const dup = firstDuplicate(data);
       if (dup) fail('uniqueItems', `must NOT have duplicate items (items ## ${dup[1]} and ${dup[0]} are identical)`);
@@ -67,8 +72,10 @@ export function assertionErrors(node: SchemaObject, data: JsonValue, path: strin
 
   if (isSchemaObject(data)) {
     const count = Object.keys(data).length;
-    if (typeof node.maxProperties === 'number' && count > node.maxProperties) fail('maxProperties', `must NOT have more than ${node.maxProperties} properties`);
-    if (typeof node.minProperties === 'number' && count < node.minProperties) fail('minProperties', `must NOT have fewer than ${node.minProperties} properties`);
+    if (typeof node.maxProperties === 'number' && count > node.maxProperties)
+      fail('maxProperties', `must NOT have more than ${node.maxProperties} properties`);
+    if (typeof node.minProperties === 'number' && count < node.minProperties)
+      fail('minProperties', `must NOT have fewer than ${node.minProperties} properties`);
     if (Array.isArray(node.required)) {
       for (const name of node.required) {
         if (typeof name === 'string' && !Object.hasOwn(data, name)) fail('required', `must have required property '${name}'`);
@@ -90,14 +97,22 @@ export function assertionErrors(node: SchemaObject, data: JsonValue, path: strin
 
 function hasType(data: JsonValue, type: string): boolean {
   switch (type) {
-    case 'null': return data === null;
-    case 'boolean': return typeof data === 'boolean';
-    case 'string': return typeof data === 'string';
-    case 'number': return typeof data === 'number';
-    case 'integer': return typeof data === 'number' && Number.isInteger(data);
-    case 'array': return Array.isArray(data);
-    case 'object': return isSchemaObject(data);
-    default: return false;
+    case 'null':
+      return data === null;
+    case 'boolean':
+      return typeof data === 'boolean';
+    case 'string':
+      return typeof data === 'string';
+    case 'number':
+      return typeof data === 'number';
+    case 'integer':
+      return typeof data === 'number' && Number.isInteger(data);
+    case 'array':
+      return Array.isArray(data);
+    case 'object':
+      return isSchemaObject(data);
+    default:
+      return false;
   }
 }
 

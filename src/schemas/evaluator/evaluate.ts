@@ -61,7 +61,16 @@ function schemas(value: JsonValue | undefined): Schema[] {
   return Array.isArray(value) ? value.filter(isSchema) : [];
 }
 
-function inPlaceApplicators(node: SchemaObject, at: At, inPlace: (s: Schema) => Outcome, fail: Fail, data: JsonValue, path: string, seen: Seen, errors: DataError[]): void {
+function inPlaceApplicators(
+  node: SchemaObject,
+  at: At,
+  inPlace: (s: Schema) => Outcome,
+  fail: Fail,
+  data: JsonValue,
+  path: string,
+  seen: Seen,
+  errors: DataError[],
+): void {
   for (const s of schemas(node.allOf)) inPlace(s);
 
   if (Array.isArray(node.anyOf)) {
@@ -102,7 +111,16 @@ function inPlaceApplicators(node: SchemaObject, at: At, inPlace: (s: Schema) => 
   }
 }
 
-function objectApplicators(node: SchemaObject, data: SchemaObject, path: string, at: At, fail: Fail, seen: Seen, errors: DataError[], regex: (source: string) => RegExp): void {
+function objectApplicators(
+  node: SchemaObject,
+  data: SchemaObject,
+  path: string,
+  at: At,
+  fail: Fail,
+  seen: Seen,
+  errors: DataError[],
+  regex: (source: string) => RegExp,
+): void {
   const properties = isSchemaObject(node.properties) ? node.properties : null;
   const patterns = isSchemaObject(node.patternProperties) ? Object.keys(node.patternProperties) : [];
   const regexes = patterns.map(regex);
@@ -114,7 +132,7 @@ function objectApplicators(node: SchemaObject, data: SchemaObject, path: string,
   for (const key of Object.keys(data)) {
     let matched = false;
     if (properties && Object.hasOwn(properties, key) && isSchema(properties[key])) {
-      child(key, properties[key] as Schema);
+      child(key, properties[key]);
       matched = true;
     }
     regexes.forEach((regex, i) => {
@@ -126,7 +144,11 @@ function objectApplicators(node: SchemaObject, data: SchemaObject, path: string,
       const before = errors.length;
       child(key, node.additionalProperties);
       if (node.additionalProperties === false && errors.length > before) {
-        errors.splice(before, errors.length - before, { instancePath: path, keyword: 'additionalProperties', message: `must NOT have additional property '${key}'` });
+        errors.splice(before, errors.length - before, {
+          instancePath: path,
+          keyword: 'additionalProperties',
+          message: `must NOT have additional property '${key}'`,
+        });
       }
     }
     if (isSchema(node.propertyNames) && !at(node.propertyNames, key, path).valid) {
@@ -168,14 +190,19 @@ function arrayApplicators(node: SchemaObject, data: JsonValue[], path: string, a
     }
     const min = typeof node.minContains === 'number' ? node.minContains : 1;
     if (matches < min) fail('contains', `must contain at least ${min} valid item(s)`);
-    if (typeof node.maxContains === 'number' && matches > node.maxContains) fail('contains', `must contain at most ${node.maxContains} valid item(s)`);
+    if (typeof node.maxContains === 'number' && matches > node.maxContains)
+      fail('contains', `must contain at most ${node.maxContains} valid item(s)`);
   }
   if (isSchema(node.unevaluatedItems)) {
     for (let i = 0; i < data.length; i++) {
       if (seen.hasItem(i)) continue;
       const before = errors.length;
       if (!item(node.unevaluatedItems, i) && node.unevaluatedItems === false) {
-        errors.splice(before, errors.length - before, { instancePath: path, keyword: 'unevaluatedItems', message: `must NOT have unevaluated item ${i}` });
+        errors.splice(before, errors.length - before, {
+          instancePath: path,
+          keyword: 'unevaluatedItems',
+          message: `must NOT have unevaluated item ${i}`,
+        });
       }
     }
     seen.allItems = true;

@@ -1,9 +1,19 @@
 import { Queue, Worker, type Job as BullJob, type JobsOptions } from 'bullmq';
 import type { JsonObject } from '../../events/envelope.js';
 import {
-  assertJobId, assertQueueName, resolveConcurrency, resolveQueueOptions,
-  type JobHandler, type JobQueue, type JobState, type JobStatus, type JobWorker, type ProcessOptions,
-  type QueueDepth, type QueueOptions, type ResolvedQueueOptions,
+  assertJobId,
+  assertQueueName,
+  resolveConcurrency,
+  resolveQueueOptions,
+  type JobHandler,
+  type JobQueue,
+  type JobState,
+  type JobStatus,
+  type JobWorker,
+  type ProcessOptions,
+  type QueueDepth,
+  type QueueOptions,
+  type ResolvedQueueOptions,
 } from './queue.js';
 
 export type BullmqQueueOptions = QueueOptions & {
@@ -23,7 +33,10 @@ export class BullmqJobQueue implements JobQueue {
   private readonly prefix: string;
   private readonly jobOptions: JobsOptions;
 
-  constructor(private readonly url: string, options: BullmqQueueOptions = {}) {
+  constructor(
+    private readonly url: string,
+    options: BullmqQueueOptions = {},
+  ) {
     this.options = resolveQueueOptions(options);
     this.prefix = options.prefix ?? 'dss';
     this.jobOptions = {
@@ -58,8 +71,14 @@ export class BullmqJobQueue implements JobQueue {
     // Without a listener an 'error' event would crash the process.
     worker.on('error', (error) => this.options.onError(error));
     const handle: JobWorker = {
-      close: async () => { this.workers.delete(handle); await worker.close(); },
-      abandon: async () => { this.workers.delete(handle); await worker.close(true); },
+      close: async () => {
+        this.workers.delete(handle);
+        await worker.close();
+      },
+      abandon: async () => {
+        this.workers.delete(handle);
+        await worker.close(true);
+      },
     };
     this.workers.add(handle);
     return handle;
@@ -99,8 +118,16 @@ export class BullmqJobQueue implements JobQueue {
 
 function toJobState(state: string): JobState | null {
   switch (state) {
-    case 'waiting': case 'prioritized': case 'waiting-children': return 'waiting';
-    case 'delayed': case 'active': case 'completed': case 'failed': return state;
-    default: return null;
+    case 'waiting':
+    case 'prioritized':
+    case 'waiting-children':
+      return 'waiting';
+    case 'delayed':
+    case 'active':
+    case 'completed':
+    case 'failed':
+      return state;
+    default:
+      return null;
   }
 }

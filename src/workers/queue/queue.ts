@@ -89,11 +89,13 @@ export function resolveConcurrency(options: ProcessOptions = {}): number {
  * so both adapters refuse them: a name that works on one backend works on the other.
  */
 export function assertQueueName(name: string): void {
-  if (name === '' || name.includes(':')) throw new InvalidJobKeyError(`queue name ${JSON.stringify(name)} must be non-empty and contain no ':'`);
+  if (name === '' || name.includes(':'))
+    throw new InvalidJobKeyError(`queue name ${JSON.stringify(name)} must be non-empty and contain no ':'`);
 }
 
 export function assertJobId(jobId: string): void {
-  if (jobId === '' || jobId.includes(':')) throw new InvalidJobKeyError(`job id ${JSON.stringify(jobId)} must be non-empty and contain no ':'`);
+  if (jobId === '' || jobId.includes(':'))
+    throw new InvalidJobKeyError(`job id ${JSON.stringify(jobId)} must be non-empty and contain no ':'`);
   if (/^\d+$/.test(jobId)) throw new InvalidJobKeyError(`job id ${JSON.stringify(jobId)} must not be a bare number`);
 }
 

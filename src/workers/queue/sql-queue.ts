@@ -2,9 +2,19 @@ import { readFile } from 'node:fs/promises';
 import type { JsonObject } from '../../events/envelope.js';
 import type { SqlDb } from '../../db/sql.js';
 import {
-  assertJobId, assertQueueName, resolveConcurrency, resolveQueueOptions,
-  type JobHandler, type JobQueue, type JobState, type JobStatus, type JobWorker, type ProcessOptions,
-  type QueueDepth, type QueueOptions, type ResolvedQueueOptions,
+  assertJobId,
+  assertQueueName,
+  resolveConcurrency,
+  resolveQueueOptions,
+  type JobHandler,
+  type JobQueue,
+  type JobState,
+  type JobStatus,
+  type JobWorker,
+  type ProcessOptions,
+  type QueueDepth,
+  type QueueOptions,
+  type ResolvedQueueOptions,
 } from './queue.js';
 import * as q from './queries.js';
 import { SqlWorker } from './sql-worker.js';
@@ -56,13 +66,24 @@ export class SqlJobQueue implements JobQueue {
   process(name: string, handler: JobHandler, options?: ProcessOptions): JobWorker {
     assertQueueName(name);
     const worker = new SqlWorker({
-      db: this.db, name, handler, concurrency: resolveConcurrency(options), pollMs: this.pollMs, options: this.options,
+      db: this.db,
+      name,
+      handler,
+      concurrency: resolveConcurrency(options),
+      pollMs: this.pollMs,
+      options: this.options,
       onEnqueued: (wake) => this.onEnqueued(name, wake),
     });
     this.workers.add(worker);
     return {
-      close: async () => { this.workers.delete(worker); await worker.close(); },
-      abandon: async () => { this.workers.delete(worker); await worker.abandon(); },
+      close: async () => {
+        this.workers.delete(worker);
+        await worker.close();
+      },
+      abandon: async () => {
+        this.workers.delete(worker);
+        await worker.abandon();
+      },
     };
   }
 
@@ -70,7 +91,9 @@ export class SqlJobQueue implements JobQueue {
     const set = this.wakers.get(name) ?? new Set<() => void>();
     this.wakers.set(name, set);
     set.add(wake);
-    return () => { set.delete(wake); };
+    return () => {
+      set.delete(wake);
+    };
   }
 
   async depth(name: string): Promise<QueueDepth> {

@@ -88,9 +88,12 @@ export class SqlWorker implements JobWorker {
   private async runJob(row: ClaimedRow): Promise<void> {
     const { db, name, options } = this.s;
     const key = [name, row.job_id, row.lock_token];
-    const renew = setInterval(() => {
-      db.query(q.renewLease, [...key, options.leaseMs]).catch((error: unknown) => options.onError(error));
-    }, Math.max(1, Math.floor(options.leaseMs / 2)));
+    const renew = setInterval(
+      () => {
+        db.query(q.renewLease, [...key, options.leaseMs]).catch((error: unknown) => options.onError(error));
+      },
+      Math.max(1, Math.floor(options.leaseMs / 2)),
+    );
     this.renewals.add(renew);
     let failure: unknown = null;
     try {

@@ -33,7 +33,9 @@ describe(`login and sessions over HTTP (spec 4.1, 7, 8; ${mainBackend})`, functi
   }
 
   const problem = (r: { status: number; headers: Headers; body: Record<string, unknown> }) => ({
-    status: r.status, code: r.body.code, type: r.headers.get('content-type')?.split(';')[0],
+    status: r.status,
+    code: r.body.code,
+    type: r.headers.get('content-type')?.split(';')[0],
   });
 
   describe('send-otp', () => {
@@ -44,18 +46,29 @@ describe(`login and sessions over HTTP (spec 4.1, 7, 8; ${mainBackend})`, functi
       expect(a.status).to.equal(200);
       expect(a.body).to.deep.equal({ success: true });
       expect(b.body).to.deep.equal(a.body);
-      const comparable = (h: Headers) => [...h.entries()].filter(([k]) => !['date', 'x-request-id', 'x-correlation-id', 'content-length', 'etag'].includes(k));
+      const comparable = (h: Headers) =>
+        [...h.entries()].filter(([k]) => !['date', 'x-request-id', 'x-correlation-id', 'content-length', 'etag'].includes(k));
       expect(comparable(b.headers)).to.deep.equal(comparable(a.headers));
     });
 
     it('400 invalid_email for a malformed address, 400 invalid_request for a missing or non-string one', async () => {
-      expect(problem(await api.post('/auth/send-otp', { email: 'not-an-address' }))).to.include({ status: 400, code: 'invalid_email', type: 'application/problem+json' });
+      expect(problem(await api.post('/auth/send-otp', { email: 'not-an-address' }))).to.include({
+        status: 400,
+        code: 'invalid_email',
+        type: 'application/problem+json',
+      });
       expect(problem(await api.post('/auth/send-otp', { email: 'a\u200b@x.com' }))).to.include({ status: 400, code: 'invalid_email' });
       expect(problem(await api.post('/auth/send-otp', { email: 'a\u0000b@x.com' }))).to.include({ status: 400, code: 'invalid_email' });
-      expect(problem(await api.post('/auth/verify-otp', { email: 'a\u0007b@x.com', code: '123456' }))).to.include({ status: 400, code: 'invalid_email' });
+      expect(problem(await api.post('/auth/verify-otp', { email: 'a\u0007b@x.com', code: '123456' }))).to.include({
+        status: 400,
+        code: 'invalid_email',
+      });
       expect(problem(await api.post('/auth/send-otp', {}))).to.include({ status: 400, code: 'invalid_request' });
       expect(problem(await api.post('/auth/send-otp', { email: 42 }))).to.include({ status: 400, code: 'invalid_request' });
-      expect(problem(await api.post('/auth/send-otp', { email: `${'a'.repeat(400)}@x.com` }))).to.include({ status: 400, code: 'invalid_request' });
+      expect(problem(await api.post('/auth/send-otp', { email: `${'a'.repeat(400)}@x.com` }))).to.include({
+        status: 400,
+        code: 'invalid_request',
+      });
     });
 
     it('the fourth send in an hour is 429 rate_limited with Retry-After; the bucket is the normalized address', async () => {
@@ -97,8 +110,17 @@ describe(`login and sessions over HTTP (spec 4.1, 7, 8; ${mainBackend})`, functi
     });
 
     it('400 invalid_request for a missing or non-string email or code', async () => {
-      for (const body of [{}, { email: 'a@x.com' }, { code: '123456' }, { email: 'a@x.com', code: 123456 }, { email: ['a@x.com'], code: '123456' }]) {
-        expect(problem(await api.post('/auth/verify-otp', body)), JSON.stringify(body)).to.include({ status: 400, code: 'invalid_request' });
+      for (const body of [
+        {},
+        { email: 'a@x.com' },
+        { code: '123456' },
+        { email: 'a@x.com', code: 123456 },
+        { email: ['a@x.com'], code: '123456' },
+      ]) {
+        expect(problem(await api.post('/auth/verify-otp', body)), JSON.stringify(body)).to.include({
+          status: 400,
+          code: 'invalid_request',
+        });
       }
     });
 
@@ -107,7 +129,8 @@ describe(`login and sessions over HTTP (spec 4.1, 7, 8; ${mainBackend})`, functi
       await api.post('/auth/send-otp', { email });
       const right = mailer.lastCodeFor(email);
       const answers = [];
-      for (const code of [right === '000000' ? '000001' : '000000', '12345', '１２３４５６']) answers.push(await api.post('/auth/verify-otp', { email, code }));
+      for (const code of [right === '000000' ? '000001' : '000000', '12345', '１２３４５６'])
+        answers.push(await api.post('/auth/verify-otp', { email, code }));
       answers.push(await api.post('/auth/verify-otp', { email: freshEmail(), code: '123456' }));
       expect((await api.post('/auth/verify-otp', { email, code: right })).status).to.equal(200);
       answers.push(await api.post('/auth/verify-otp', { email, code: right }));
@@ -139,7 +162,9 @@ describe(`login and sessions over HTTP (spec 4.1, 7, 8; ${mainBackend})`, functi
       expect(r.status).to.equal(200);
       expect(Date.parse(r.body.expiresAt as string)).to.be.greaterThan(Date.parse(s.expiresAt));
       const me = await api.graphql(r.body.token as string, '{ user { me { sessions { current } } } }');
-      expect((me.body.data as { user: { me: { sessions: Array<{ current: boolean }> } } }).user.me.sessions.filter((x) => x.current)).to.have.length(1);
+      expect(
+        (me.body.data as { user: { me: { sessions: Array<{ current: boolean }> } } }).user.me.sessions.filter((x) => x.current),
+      ).to.have.length(1);
       expect((await api.graphql(s.token, '{ user { me { email } } }')).status).to.equal(200);
     });
 
@@ -148,18 +173,20 @@ describe(`login and sessions over HTTP (spec 4.1, 7, 8; ${mainBackend})`, functi
       expect(problem(await api.post('/auth/renew', undefined, 'abc.def.ghi'))).to.include({ status: 401, code: 'unauthenticated' });
     });
 
-    it('a revoked session\'s token fails on the very next request', async () => {
+    it("a revoked session's token fails on the very next request", async () => {
       const s = await login();
       await api.graphql(s.token, 'mutation { user { register(input: {}) { userId } } }');
       const me = await api.graphql(s.token, '{ user { me { sessions { sessionId current } } } }');
-      const sid = (me.body.data as { user: { me: { sessions: Array<{ sessionId: string; current: boolean }> } } }).user.me.sessions.find((x) => x.current)!.sessionId;
+      const sid = (me.body.data as { user: { me: { sessions: Array<{ sessionId: string; current: boolean }> } } }).user.me.sessions.find(
+        (x) => x.current,
+      )!.sessionId;
       const revoked = await api.graphql(s.token, `mutation { user { security { revokeSession(sessionId: "${sid}") } } }`);
       expect(revoked.body).to.deep.equal({ data: { user: { security: { revokeSession: true } } } });
       expect(problem(await api.post('/auth/renew', undefined, s.token))).to.include({ status: 401, code: 'unauthenticated' });
       expect((await api.graphql(s.token, '{ user { me { email } } }')).status).to.equal(401);
     });
 
-    it('revokeAllSessions ends every other session of the caller and no other user\'s', async () => {
+    it("revokeAllSessions ends every other session of the caller and no other user's", async () => {
       const email = freshEmail();
       const [a, b, c] = [await login(email), await login(email), await login(email)];
       const other = await login();
@@ -175,7 +202,7 @@ describe(`login and sessions over HTTP (spec 4.1, 7, 8; ${mainBackend})`, functi
       expect((await api.post('/auth/renew', undefined, a.token)).status).to.equal(401);
     });
 
-    it('another user\'s session id answers NOT_FOUND, as an unknown one does', async () => {
+    it("another user's session id answers NOT_FOUND, as an unknown one does", async () => {
       const a = await login();
       const b = await login();
       await api.graphql(a.token, 'mutation { user { register(input: {}) { userId } } }');
@@ -212,8 +239,12 @@ describe(`login and sessions over HTTP (spec 4.1, 7, 8; ${mainBackend})`, functi
       expect((me.body.data as { user: { me: { userId: unknown } } }).user.me.userId).to.equal(null);
     });
 
-    it('POST /graphql without a token, or with a user token\'s signature stripped, is HTTP 401 problem+json', async () => {
-      expect(problem(await api.graphql(undefined, '{ user { me { email } } }'))).to.include({ status: 401, code: 'unauthenticated', type: 'application/problem+json' });
+    it("POST /graphql without a token, or with a user token's signature stripped, is HTTP 401 problem+json", async () => {
+      expect(problem(await api.graphql(undefined, '{ user { me { email } } }'))).to.include({
+        status: 401,
+        code: 'unauthenticated',
+        type: 'application/problem+json',
+      });
       const s = await login();
       const stripped = s.token.slice(0, s.token.lastIndexOf('.') + 1);
       expect(problem(await api.graphql(stripped, '{ user { me { email } } }'))).to.include({ status: 401, code: 'unauthenticated' });
@@ -238,8 +269,9 @@ describe(`login and sessions over HTTP (spec 4.1, 7, 8; ${mainBackend})`, functi
       expect(sent.status).to.equal(200);
       expect(sent.body).to.deep.equal({ success: true });
       const code = mailer.lastCodeFor(secondary);
-      expect(problem(await api.post('/auth/verify-email/confirm', { email: secondary, code: code === '111111' ? '111112' : '111111' }, s.token)))
-        .to.include({ status: 401, code: 'invalid_code' });
+      expect(
+        problem(await api.post('/auth/verify-email/confirm', { email: secondary, code: code === '111111' ? '111112' : '111111' }, s.token)),
+      ).to.include({ status: 401, code: 'invalid_code' });
       const ok = await api.post('/auth/verify-email/confirm', { email: secondary, code }, s.token);
       expect(ok.body).to.deep.equal({ verified: true });
       const me = await api.graphql(s.token, '{ user { me { verifiedEmails } } }');
@@ -250,7 +282,10 @@ describe(`login and sessions over HTTP (spec 4.1, 7, 8; ${mainBackend})`, functi
       const s = await login();
       const secondary = freshEmail();
       for (let i = 0; i < 3; i++) await api.post('/auth/verify-email/send', { email: secondary }, s.token);
-      expect(problem(await api.post('/auth/verify-email/send', { email: secondary }, s.token))).to.include({ status: 429, code: 'rate_limited' });
+      expect(problem(await api.post('/auth/verify-email/send', { email: secondary }, s.token))).to.include({
+        status: 429,
+        code: 'rate_limited',
+      });
       expect(problem(await api.post('/auth/verify-email/send', { email: secondary }))).to.include({ status: 401, code: 'unauthenticated' });
     });
   });
@@ -262,7 +297,7 @@ describe(`login and sessions over HTTP (spec 4.1, 7, 8; ${mainBackend})`, functi
     expect(keys[0]).to.not.have.property('d');
     const { createLocalJWKSet, jwtVerify } = await import('jose');
     const s = await login();
-    const verified = await jwtVerify(s.token, createLocalJWKSet({ keys: keys as never }), { audience: 'user' });
+    const verified = await jwtVerify(s.token, createLocalJWKSet({ keys: keys }), { audience: 'user' });
     expect(verified.payload).to.include.keys('sub', 'sid', 'email', 'iat', 'exp', 'iss');
   });
 });

@@ -5,7 +5,10 @@ import { client } from '../../support/http.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-type GqlError = { message: string; extensions: { code: string; errors?: Array<{ instancePath: string; keyword: string; message: string }> } };
+type GqlError = {
+  message: string;
+  extensions: { code: string; errors?: Array<{ instancePath: string; keyword: string; message: string }> };
+};
 type Gql = { data?: Record<string, any>; errors?: GqlError[] };
 
 const BASE = 'http://service.test/schemas/core';
@@ -44,7 +47,8 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
     await api.graphql(token, 'mutation { user { register(input: {}) { userId } } }');
     return token;
   }
-  const gql = async (token: string, query: string, variables: Record<string, unknown> = {}) => (await api.graphql(token, query, variables)).body as Gql;
+  const gql = async (token: string, query: string, variables: Record<string, unknown> = {}) =>
+    (await api.graphql(token, query, variables)).body as Gql;
   const errorOf = (r: Gql) => r.errors?.[0];
   const create = (token: string, input: Record<string, unknown>) => gql(token, CREATE, { input });
   const count = async (token: string) => ((await gql(token, DOCUMENTS)).data!.user.documents as unknown[]).length;
@@ -70,7 +74,9 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
       const none = errorOf(await create(ann, { name: 'x', data: {} }))!;
       expect(none.extensions.code).to.equal('NO_SCHEMA_DEFINITION');
       expect(none.message).to.contain('no schema definition');
-      const both = errorOf(await create(ann, { name: 'x', data: {}, schemaRef: `${BASE}/PersonFullName.json`, documentSchema: { type: 'object' } }))!;
+      const both = errorOf(
+        await create(ann, { name: 'x', data: {}, schemaRef: `${BASE}/PersonFullName.json`, documentSchema: { type: 'object' } }),
+      )!;
       expect(both.extensions.code).to.equal('BOTH_SCHEMA_DEFINITIONS');
       expect(both.message).to.contain('both schema definitions');
     });
@@ -89,7 +95,9 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
 
     it('data that fails answers DATA_INVALID with instance path and the validator message; nothing is persisted', async () => {
       const before = await count(ann);
-      const e = errorOf(await create(ann, { name: 'bad', schemaRef: `${BASE}/PersonBankAccount.json`, data: { ...bank, iban: 'not an iban' } }))!;
+      const e = errorOf(
+        await create(ann, { name: 'bad', schemaRef: `${BASE}/PersonBankAccount.json`, data: { ...bank, iban: 'not an iban' } }),
+      )!;
       expect(e.extensions.code).to.equal('DATA_INVALID');
       expect(e.extensions.errors).to.deep.include({ instancePath: '/iban', keyword: 'pattern', message: e.extensions.errors![0]!.message });
       expect(e.message).to.contain('/iban');
@@ -104,24 +112,33 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
     it('the composition recipe (allOf + $ref + required) makes an optional built-in field mandatory', async () => {
       const documentSchema = { allOf: [{ $ref: `${BASE}/PersonBankAccount.json` }, { required: ['bic'] }] };
       expect(errorOf(await create(ann, { name: 'x', documentSchema, data: bank }))!.extensions.code).to.equal('DATA_INVALID');
-      expect((await create(ann, { name: 'x', documentSchema, data: { ...bank, bic: 'DEUTDEFF' } })).data!.user.document.create.version).to.equal(1);
+      expect(
+        (await create(ann, { name: 'x', documentSchema, data: { ...bank, bic: 'DEUTDEFF' } })).data!.user.document.create.version,
+      ).to.equal(1);
     });
   });
 
   describe('validate', () => {
     it('is a dry run: valid answers {valid: true}, failures are GraphQL errors, nothing is persisted', async () => {
       const before = await count(ann);
-      expect((await gql(ann, VALIDATE, { input: { name: 'x', schemaRef: `${BASE}/PersonBankAccount.json`, data: bank } })).data)
-        .to.deep.equal({ user: { document: { validate: { valid: true } } } });
-      expect(errorOf(await gql(ann, VALIDATE, { input: { name: 'x', schemaRef: `${BASE}/PersonBankAccount.json`, data: {} } }))!.extensions.code).to.equal('DATA_INVALID');
+      expect(
+        (await gql(ann, VALIDATE, { input: { name: 'x', schemaRef: `${BASE}/PersonBankAccount.json`, data: bank } })).data,
+      ).to.deep.equal({ user: { document: { validate: { valid: true } } } });
+      expect(
+        errorOf(await gql(ann, VALIDATE, { input: { name: 'x', schemaRef: `${BASE}/PersonBankAccount.json`, data: {} } }))!.extensions.code,
+      ).to.equal('DATA_INVALID');
       expect(await count(ann)).to.equal(before);
     });
   });
 
   describe('update and delete', () => {
     it('update publishes version n+1, keeps the schema (ignoring schema fields) and validates against it', async () => {
-      const id = (await create(ann, { name: 'acc', schemaRef: `${BASE}/PersonBankAccount.json`, data: bank })).data!.user.document.create.id;
-      const v2 = await gql(ann, UPDATE, { id, input: { data: { ...bank, bankName: 'Bank' }, schemaRef: `${BASE}/PersonFullName.json`, documentSchema: { type: 'string' } } });
+      const id = (await create(ann, { name: 'acc', schemaRef: `${BASE}/PersonBankAccount.json`, data: bank })).data!.user.document.create
+        .id;
+      const v2 = await gql(ann, UPDATE, {
+        id,
+        input: { data: { ...bank, bankName: 'Bank' }, schemaRef: `${BASE}/PersonFullName.json`, documentSchema: { type: 'string' } },
+      });
       expect(v2.data!.user.document.update).to.deep.equal({ id, version: 2 });
       const doc = (await gql(ann, DOCUMENT, { id })).data!.user.document;
       expect(doc.schemaRef).to.equal(`${BASE}/PersonBankAccount.json`);
@@ -131,7 +148,8 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
     });
 
     it('delete makes the resource no longer resolve', async () => {
-      const id = (await create(ann, { name: 'tmp', schemaRef: `${BASE}/PersonFullName.json`, data: { givenName: 'A', familyName: 'B' } })).data!.user.document.create.id;
+      const id = (await create(ann, { name: 'tmp', schemaRef: `${BASE}/PersonFullName.json`, data: { givenName: 'A', familyName: 'B' } }))
+        .data!.user.document.create.id;
       expect((await gql(ann, DELETE, { id })).data).to.deep.equal({ user: { document: { delete: true } } });
       expect((await gql(ann, DOCUMENT, { id })).data!.user.document).to.equal(null);
       expect(errorOf(await gql(ann, UPDATE, { id, input: { data: {} } }))!.extensions.code).to.equal('NOT_FOUND');
@@ -150,7 +168,9 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
         expect(e.extensions.code).to.equal('DOCUMENT_SCHEMA_EXISTS');
         expect(e.message).to.equal('document schema already exists in vault');
       }
-      expect(await create(await registered(), { name: 'other vault', schemaRef: ref, data: birth, uniquePerVault: true })).to.not.have.property('errors');
+      expect(
+        await create(await registered(), { name: 'other vault', schemaRef: ref, data: birth, uniquePerVault: true }),
+      ).to.not.have.property('errors');
       await gql(user, DELETE, { id });
       expect(await create(user, { name: 'c', schemaRef: ref, data: birth, uniquePerVault: true })).to.not.have.property('errors');
     });
@@ -167,14 +187,20 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
 
     it('concurrent unique creates: exactly one wins', async () => {
       const user = await registered();
-      const results = await Promise.all([1, 2, 3, 4].map((i) => create(user, { name: `n${i}`, schemaRef: `${BASE}/PersonNationality.json`, data: nationality, uniquePerVault: true })));
+      const results = await Promise.all(
+        [1, 2, 3, 4].map((i) =>
+          create(user, { name: `n${i}`, schemaRef: `${BASE}/PersonNationality.json`, data: nationality, uniquePerVault: true }),
+        ),
+      );
       expect(results.filter((r) => !r.errors)).to.have.length(1);
     });
   });
 
   describe('isolation (contract 0: 404, not 403)', () => {
     it('another user cannot read, update or delete a document: exactly as an unknown id', async () => {
-      const id = (await create(ann, { name: 'mine', schemaRef: `${BASE}/PersonFullName.json`, data: { givenName: 'Ann', familyName: 'Example' } })).data!.user.document.create.id;
+      const id = (
+        await create(ann, { name: 'mine', schemaRef: `${BASE}/PersonFullName.json`, data: { givenName: 'Ann', familyName: 'Example' } })
+      ).data!.user.document.create.id;
       expect((await gql(bob, DOCUMENT, { id })).data!.user.document).to.equal(null);
       expect(errorOf(await gql(bob, UPDATE, { id, input: { data: {} } }))!.extensions.code).to.equal('NOT_FOUND');
       expect(errorOf(await gql(bob, DELETE, { id }))!.extensions.code).to.equal('NOT_FOUND');
@@ -187,13 +213,14 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
   it('stores document data only encrypted: the log and the read model hold no plaintext', async () => {
     const secret = `IBAN-MARKER-${randomBytes(6).toString('hex').toUpperCase()}`;
     await create(ann, { name: 'secret', documentSchema: { type: 'object' }, data: { marker: secret } });
-    const dump = JSON.stringify((await service.db.query('SELECT data, metadata FROM es.events')).rows) +
+    const dump =
+      JSON.stringify((await service.db.query('SELECT data, metadata FROM es.events')).rows) +
       JSON.stringify((await service.db.query('SELECT * FROM rm.documents')).rows);
     expect(dump).to.contain('secret');
     expect(dump).to.not.contain(secret);
   });
 
-  it('erasing a vault key: that vault\'s documents no longer open, other vaults\' still do (issue 6)', async () => {
+  it("erasing a vault key: that vault's documents no longer open, other vaults' still do (issue 6)", async () => {
     const [gone, kept] = [await registered(), await registered()];
     const goneId = (await create(gone, { name: 'g', documentSchema: { type: 'object' }, data: { v: 1 } })).data!.user.document.create.id;
     const keptId = (await create(kept, { name: 'k', documentSchema: { type: 'object' }, data: { v: 2 } })).data!.user.document.create.id;
@@ -210,8 +237,12 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
     const slow = gql(ann, VALIDATE, { input: { name: 'x', documentSchema: hostile, data: `${'a'.repeat(40)}!` } });
     await new Promise((r) => setTimeout(r, 50));
     let slowDone = false;
-    void slow.then(() => { slowDone = true; });
-    const quick = await gql(bob, VALIDATE, { input: { name: 'x', schemaRef: `${BASE}/PersonFullName.json`, data: { givenName: 'B', familyName: 'C' } } });
+    void slow.then(() => {
+      slowDone = true;
+    });
+    const quick = await gql(bob, VALIDATE, {
+      input: { name: 'x', schemaRef: `${BASE}/PersonFullName.json`, data: { givenName: 'B', familyName: 'C' } },
+    });
     expect(quick.data).to.deep.equal({ user: { document: { validate: { valid: true } } } });
     expect(slowDone, 'the other user was answered while the hostile schema still ran').to.equal(false);
     const e = errorOf(await slow)!;
@@ -224,7 +255,13 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
     const r = await api.get('/schemas/core');
     const schemas = r.body.schemas as Array<{ name: string; id: string }>;
     expect(schemas).to.have.length(24);
-    expect(schemas.map((s) => s.name)).to.include.members(['PersonFullName', 'PersonAddress', 'PersonBankAccount', 'LegalEntity', 'UBOStructure']);
+    expect(schemas.map((s) => s.name)).to.include.members([
+      'PersonFullName',
+      'PersonAddress',
+      'PersonBankAccount',
+      'LegalEntity',
+      'UBOStructure',
+    ]);
     const one = await api.get('/schemas/core/PersonFullName.json');
     expect(one.body.$id).to.equal(`${BASE}/PersonFullName.json`);
     expect(one.body.$schema).to.equal('https://json-schema.org/draft/2020-12/schema');

@@ -11,7 +11,10 @@ const BUDGET_MS = 1000;
 // Catastrophic backtracking: each validation holds its worker until the budget kills it.
 const hostileInput = { name: 'x', documentSchema: { type: 'string', pattern: '^(a+)+$' }, data: `${'a'.repeat(40)}b` };
 const aliasedValidates = (n: number) =>
-  `mutation($input: DocumentInput!) { user { document { ${Array.from({ length: n }, (_, i) => `v${i}: validate(input: $input) { valid }`).join(' ')} } } }`;
+  `mutation($input: DocumentInput!) { user { document { ${Array.from(
+    { length: n },
+    (_, i) => `v${i}: validate(input: $input) { valid }`,
+  ).join(' ')} } } }`;
 
 describe(`embedded-schema validation under a flood (spec 4.2; ${mainBackend})`, function () {
   this.timeout(90_000);
@@ -30,7 +33,9 @@ describe(`embedded-schema validation under a flood (spec 4.2; ${mainBackend})`, 
   it("another caller's validation answers within its budget, correctly, all through one caller's flood", async () => {
     const [mallory, ann] = [await registered(), await registered()];
     // Warm both workers up, so their start is not counted against anyone's budget below.
-    await Promise.all([ann, mallory].map((t) => api.graphql(t, aliasedValidates(1), { input: { name: 'w', documentSchema: {}, data: 1 } })));
+    await Promise.all(
+      [ann, mallory].map((t) => api.graphql(t, aliasedValidates(1), { input: { name: 'w', documentSchema: {}, data: 1 } })),
+    );
 
     // Mallory keeps requests of 10 aliased hostile validations coming for as long as Ann asks. A
     // request with a refused field is answered at once, its other fields running on unseen: being
@@ -50,9 +55,15 @@ describe(`embedded-schema validation under a flood (spec 4.2; ${mainBackend})`, 
     for (let i = 0; i < 6; i++) {
       await new Promise((resolve) => setTimeout(resolve, 400));
       const started = performance.now();
-      const answer = (await api.graphql(ann, aliasedValidates(1), {
-        input: { name: 'nick', documentSchema: { type: 'object', properties: { nickname: { type: 'string', maxLength: 20 } } }, data: { nickname: `annie${i}` } },
-      })).body as Gql;
+      const answer = (
+        await api.graphql(ann, aliasedValidates(1), {
+          input: {
+            name: 'nick',
+            documentSchema: { type: 'object', properties: { nickname: { type: 'string', maxLength: 20 } } },
+            data: { nickname: `annie${i}` },
+          },
+        })
+      ).body as Gql;
       probes.push(performance.now() - started);
       expect(answer.errors).to.equal(undefined);
       expect(answer.data!.user.document.v0).to.deep.equal({ valid: true });

@@ -12,18 +12,26 @@ type Entity = { entityId: string; name: string; role: string; members: Member[] 
 
 const ENTITY = 'entityId name role members { email role }';
 const CREATE_ENTITY = `mutation($name: String!) { user { entity { create(name: $name) { ${ENTITY} } } } }`;
-const SET_MEMBER = `mutation($entityId: ID!, $email: String!, $role: EntityRole!) { user { entity { setMember(entityId: $entityId, email: $email, role: $role) { ${ENTITY} } } } }`;
-const REMOVE_MEMBER = `mutation($entityId: ID!, $email: String!) { user { entity { removeMember(entityId: $entityId, email: $email) { ${ENTITY} } } } }`;
+const SET_MEMBER = `mutation($entityId: ID!, $email: String!, $role: EntityRole!) {
+  user { entity { setMember(entityId: $entityId, email: $email, role: $role) { ${ENTITY} } } } }`;
+const REMOVE_MEMBER = `mutation($entityId: ID!, $email: String!) {
+  user { entity { removeMember(entityId: $entityId, email: $email) { ${ENTITY} } } } }`;
 const ENTITIES = `{ user { entities { ${ENTITY} } } }`;
 
 const CREATE_DOC = `mutation($input: DocumentInput!) { user { document { create(input: $input) { id version } } } }`;
-const UPDATE_DOC = `mutation($id: ID!, $input: DocumentUpdateInput!) { user { document { update(id: $id, input: $input) { id version } } } }`;
+const UPDATE_DOC = `mutation($id: ID!, $input: DocumentUpdateInput!) {
+  user { document { update(id: $id, input: $input) { id version } } } }`;
 const DELETE_DOC = `mutation($id: ID!) { user { document { delete(id: $id) } } }`;
 const DOCUMENTS = `{ user { documents { id owner data } } }`;
 const DOCUMENT = `query($id: ID!) { user { document(id: $id) { id owner version data } } }`;
 
 const registration = { registeredNumber: 'HRB 12345' };
-const docInput = (owner: string | null, data: unknown = registration) => ({ name: 'Registration', documentSchema: { type: 'object' }, data, ...(owner ? { owner } : {}) });
+const docInput = (owner: string | null, data: unknown = registration) => ({
+  name: 'Registration',
+  documentSchema: { type: 'object' },
+  data,
+  ...(owner ? { owner } : {}),
+});
 
 describe(`legal entities (contract 5 EntityMutation, issue 6 "Entity roles"; ${mainBackend})`, function () {
   this.timeout(60_000);
@@ -47,7 +55,8 @@ describe(`legal entities (contract 5 EntityMutation, issue 6 "Entity roles"; ${m
   }
   const user = () => login(address());
 
-  const gql = async (u: User, query: string, variables: Record<string, unknown> = {}) => (await api.graphql(u.token, query, variables)).body as Gql;
+  const gql = async (u: User, query: string, variables: Record<string, unknown> = {}) =>
+    (await api.graphql(u.token, query, variables)).body as Gql;
   const errorOf = (r: Gql) => {
     if (!r.errors?.[0]) expect.fail(`expected an error, got ${JSON.stringify(r.data)}`);
     return r.errors[0];
@@ -61,8 +70,10 @@ describe(`legal entities (contract 5 EntityMutation, issue 6 "Entity roles"; ${m
   const removeMember = (u: User, entityId: string, email: string) => gql(u, REMOVE_MEMBER, { entityId, email });
   const entities = async (u: User): Promise<Entity[]> => ok(await gql(u, ENTITIES)).user.entities;
   const createDoc = (u: User, owner: string | null) => gql(u, CREATE_DOC, { input: docInput(owner) });
-  const docIds = async (u: User): Promise<string[]> => (ok(await gql(u, DOCUMENTS)).user.documents as Array<{ id: string }>).map((d) => d.id);
-  const doc = async (u: User, id: string) => ok(await gql(u, DOCUMENT, { id })).user.document as { id: string; owner: string | null; version: number } | null;
+  const docIds = async (u: User): Promise<string[]> =>
+    (ok(await gql(u, DOCUMENTS)).user.documents as Array<{ id: string }>).map((d) => d.id);
+  const doc = async (u: User, id: string) =>
+    ok(await gql(u, DOCUMENT, { id })).user.document as { id: string; owner: string | null; version: number } | null;
   const sorted = (members: Member[]) => [...members].sort((a, b) => (a.email < b.email ? -1 : 1));
 
   it('create makes the caller MANAGER; the name is kept trimmed', async () => {
@@ -73,13 +84,16 @@ describe(`legal entities (contract 5 EntityMutation, issue 6 "Entity roles"; ${m
     expect(errorOf(await gql(ann, CREATE_ENTITY, { name: '   ' })).extensions.code).to.equal('BAD_USER_INPUT');
   });
 
-  it('entities lists only the caller\'s entities, each with the caller\'s role and every member', async () => {
+  it("entities lists only the caller's entities, each with the caller's role and every member", async () => {
     const [ann, bob, cem] = [await user(), await user(), await user()];
     const acme = await createEntity(ann, 'Acme');
     const bobCo = await createEntity(bob, 'Bob & Co');
     ok(await setMember(ann, acme.entityId, bob.email, 'MEMBER'));
 
-    const members = sorted([{ email: ann.email, role: 'MANAGER' }, { email: bob.email, role: 'MEMBER' }]);
+    const members = sorted([
+      { email: ann.email, role: 'MANAGER' },
+      { email: bob.email, role: 'MEMBER' },
+    ]);
     expect(await entities(bob)).to.deep.equal([
       { entityId: acme.entityId, name: 'Acme', role: 'MEMBER', members },
       { entityId: bobCo.entityId, name: 'Bob & Co', role: 'MANAGER', members: [{ email: bob.email, role: 'MANAGER' }] },
@@ -94,7 +108,12 @@ describe(`legal entities (contract 5 EntityMutation, issue 6 "Entity roles"; ${m
     const dana = address();
     const answered = ok(await setMember(ann, acme.entityId, `  ${dana.toUpperCase()} `, 'MEMBER')).user.entity.setMember as Entity;
     expect(answered.role).to.equal('MANAGER');
-    expect(sorted(answered.members)).to.deep.equal(sorted([{ email: ann.email, role: 'MANAGER' }, { email: dana, role: 'MEMBER' }]));
+    expect(sorted(answered.members)).to.deep.equal(
+      sorted([
+        { email: ann.email, role: 'MANAGER' },
+        { email: dana, role: 'MEMBER' },
+      ]),
+    );
     const id = ok(await createDoc(ann, acme.entityId)).user.document.create.id as string;
 
     const danaUser = await login(dana);
@@ -114,7 +133,7 @@ describe(`legal entities (contract 5 EntityMutation, issue 6 "Entity roles"; ${m
     expect(again.members).to.deep.include({ email: bob.email, role: 'MANAGER' });
   });
 
-  it('a MEMBER reads the entity\'s documents but cannot write them (create with owner, update, delete) nor change members', async () => {
+  it("a MEMBER reads the entity's documents but cannot write them (create with owner, update, delete) nor change members", async () => {
     const [ann, bob, cem] = [await user(), await user(), await user()];
     const acme = await createEntity(ann);
     ok(await setMember(ann, acme.entityId, bob.email, 'MEMBER'));
@@ -140,11 +159,14 @@ describe(`legal entities (contract 5 EntityMutation, issue 6 "Entity roles"; ${m
     expect(await doc(ann, own)).to.equal(null);
   });
 
-  it('a MANAGER writes the entity\'s documents: create with owner, update, delete', async () => {
+  it("a MANAGER writes the entity's documents: create with owner, update, delete", async () => {
     const ann = await user();
     const acme = await createEntity(ann);
     const id = ok(await createDoc(ann, acme.entityId)).user.document.create.id as string;
-    expect(ok(await gql(ann, UPDATE_DOC, { id, input: { data: { registeredNumber: 'HRB 2' } } })).user.document.update).to.deep.equal({ id, version: 2 });
+    expect(ok(await gql(ann, UPDATE_DOC, { id, input: { data: { registeredNumber: 'HRB 2' } } })).user.document.update).to.deep.equal({
+      id,
+      version: 2,
+    });
     expect(await docIds(ann)).to.include(id);
     expect(ok(await gql(ann, DELETE_DOC, { id })).user.document.delete).to.equal(true);
     expect(await doc(ann, id)).to.equal(null);
@@ -218,7 +240,12 @@ describe(`legal entities (contract 5 EntityMutation, issue 6 "Entity roles"; ${m
     expect(errorOf(await setMember(bob, acme.entityId, bob.email, 'MEMBER')).extensions.code).to.equal('CONFLICT');
     ok(await setMember(bob, acme.entityId, ann.email, 'MANAGER'));
     const left = ok(await removeMember(ann, acme.entityId, ann.email)).user.entity.removeMember as Entity;
-    expect(left).to.deep.equal({ entityId: acme.entityId, name: 'Acme GmbH', role: 'MANAGER', members: [{ email: bob.email, role: 'MANAGER' }] });
+    expect(left).to.deep.equal({
+      entityId: acme.entityId,
+      name: 'Acme GmbH',
+      role: 'MANAGER',
+      members: [{ email: bob.email, role: 'MANAGER' }],
+    });
     expect(await entities(ann)).to.deep.equal([]);
   });
 
@@ -228,7 +255,9 @@ describe(`legal entities (contract 5 EntityMutation, issue 6 "Entity roles"; ${m
     ok(await setMember(ann, acme.entityId, bob.email, 'MANAGER'));
     const results = await Promise.all([removeMember(ann, acme.entityId, bob.email), removeMember(bob, acme.entityId, ann.email)]);
     expect(results.filter((r) => !r.errors)).to.have.length(1);
-    expect(results.map((r) => r.errors?.[0]?.extensions.code).filter(Boolean)).to.satisfy((codes: string[]) => codes.every((c) => c === 'CONFLICT' || c === 'NOT_FOUND'));
+    expect(results.map((r) => r.errors?.[0]?.extensions.code).filter(Boolean)).to.satisfy((codes: string[]) =>
+      codes.every((c) => c === 'CONFLICT' || c === 'NOT_FOUND'),
+    );
     const remaining = [...(await entities(ann)), ...(await entities(bob))];
     expect(remaining).to.have.length(1);
     expect(remaining[0]!.members).to.deep.equal([{ email: remaining[0]!.members[0]!.email, role: 'MANAGER' }]);
@@ -243,7 +272,11 @@ describe(`legal entities (contract 5 EntityMutation, issue 6 "Entity roles"; ${m
   it('stores members by address in the read model, one row per member', async () => {
     const ann = await user();
     const acme = await createEntity(ann);
-    const rows = (await service.db.query<{ email: string; role: string }>('SELECT email, role FROM rm.entity_members WHERE entity_id = $1', [acme.entityId])).rows;
+    const rows = (
+      await service.db.query<{ email: string; role: string }>('SELECT email, role FROM rm.entity_members WHERE entity_id = $1', [
+        acme.entityId,
+      ])
+    ).rows;
     expect(rows).to.deep.equal([{ email: ann.email, role: 'MANAGER' }]);
   });
 });

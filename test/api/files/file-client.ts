@@ -4,7 +4,13 @@ export type FileReply = { status: number; headers: Headers; bytes: Buffer; json:
 export type UploadBytes = Uint8Array | ReadableStream<Uint8Array>;
 
 export function fileClient(baseUrl: string) {
-  const call = async (method: string, path: string, token: string | undefined, body?: UploadBytes, contentType?: string): Promise<FileReply> => {
+  const call = async (
+    method: string,
+    path: string,
+    token: string | undefined,
+    body?: UploadBytes,
+    contentType?: string,
+  ): Promise<FileReply> => {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
     if (contentType) headers['content-type'] = contentType;
@@ -19,8 +25,13 @@ export function fileClient(baseUrl: string) {
   return {
     upload: (token: string | undefined, params: Record<string, string>, body: UploadBytes, contentType = 'application/octet-stream') =>
       call('POST', `/vault/files?${query(params)}`, token, body, contentType),
-    addVersion: (token: string | undefined, fileId: string, params: Record<string, string>, body: UploadBytes, contentType = 'application/octet-stream') =>
-      call('POST', `/vault/files/${encodeURIComponent(fileId)}/versions?${query(params)}`, token, body, contentType),
+    addVersion: (
+      token: string | undefined,
+      fileId: string,
+      params: Record<string, string>,
+      body: UploadBytes,
+      contentType = 'application/octet-stream',
+    ) => call('POST', `/vault/files/${encodeURIComponent(fileId)}/versions?${query(params)}`, token, body, contentType),
     download: (token: string | undefined, fileId: string, version?: number | string) =>
       call('GET', `/vault/files/${encodeURIComponent(fileId)}${version === undefined ? '' : `?version=${version}`}`, token),
   };

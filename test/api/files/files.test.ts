@@ -36,7 +36,12 @@ describe(`files (contract 6, issue 6; ${mainBackend})`, function () {
     return { token, email, userId: (r.body as { data: { user: { register: { userId: string } } } }).data.user.register.userId };
   }
 
-  async function uploaded(user: User, bytes: Uint8Array, params: Record<string, string> = { fileName: 'f.bin' }, type?: string): Promise<string> {
+  async function uploaded(
+    user: User,
+    bytes: Uint8Array,
+    params: Record<string, string> = { fileName: 'f.bin' },
+    type?: string,
+  ): Promise<string> {
     const r = await files.upload(user.token, params, bytes, type);
     expect(r.status, JSON.stringify(r.json)).to.equal(201);
     return r.json.fileId as string;
@@ -116,7 +121,11 @@ describe(`files (contract 6, issue 6; ${mainBackend})`, function () {
     it('keeps the content type as sent, parameters included; none sent is application/octet-stream', async () => {
       const typed = await uploaded(ann, Buffer.from('hi'), { fileName: 'a.txt' }, 'text/plain; charset=utf-8');
       expect((await files.download(ann.token, typed)).headers.get('content-type')).to.equal('text/plain; charset=utf-8');
-      const r = await fetch(`${service.url}/vault/files?fileName=raw`, { method: 'POST', headers: { authorization: `Bearer ${ann.token}` }, body: new Uint8Array([1, 2]) });
+      const r = await fetch(`${service.url}/vault/files?fileName=raw`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ann.token}` },
+        body: new Uint8Array([1, 2]),
+      });
       const untyped = ((await r.json()) as { fileId: string }).fileId;
       expect((await files.download(ann.token, untyped)).headers.get('content-type')).to.equal('application/octet-stream');
     });
@@ -133,7 +142,9 @@ describe(`files (contract 6, issue 6; ${mainBackend})`, function () {
       const name = 'Päß (copy) 100%; "ok".pdf';
       const fileId = await uploaded(ann, Buffer.from('x'), { fileName: name });
       const header = (await files.download(ann.token, fileId)).headers.get('content-disposition')!;
-      expect(header).to.equal(`attachment; filename="P__ (copy) 100_; _ok_.pdf"; filename*=UTF-8''P%C3%A4%C3%9F%20%28copy%29%20100%25%3B%20%22ok%22.pdf`);
+      expect(header).to.equal(
+        `attachment; filename="P__ (copy) 100_; _ok_.pdf"; filename*=UTF-8''P%C3%A4%C3%9F%20%28copy%29%20100%25%3B%20%22ok%22.pdf`,
+      );
       const encoded = /filename\*=UTF-8''(.*)$/.exec(header)![1]!;
       expect(decodeURIComponent(encoded)).to.equal(name);
     });
@@ -203,7 +214,9 @@ describe(`files (contract 6, issue 6; ${mainBackend})`, function () {
     it('refuses a Content-Type that is no media type, and a Content-Encoding', async () => {
       expect((await files.upload(ann.token, { fileName: 'a' }, Buffer.from('x'), 'not a type')).json.code).to.equal('invalid_request');
       const encoded = await fetch(`${service.url}/vault/files?fileName=a`, {
-        method: 'POST', headers: { authorization: `Bearer ${ann.token}`, 'content-encoding': 'gzip' }, body: new Uint8Array([1]),
+        method: 'POST',
+        headers: { authorization: `Bearer ${ann.token}`, 'content-encoding': 'gzip' },
+        body: new Uint8Array([1]),
       });
       expect(encoded.status).to.equal(415);
     });
@@ -260,8 +273,9 @@ describe(`files (contract 6, issue 6; ${mainBackend})`, function () {
     });
 
     it("a document's id is no file", async () => {
-      const r = await api.graphql(ann.token, 'mutation($i: DocumentInput!) { user { document { create(input: $i) { id } } } }',
-        { i: { name: 'd', documentSchema: { type: 'object' }, data: {} } });
+      const r = await api.graphql(ann.token, 'mutation($i: DocumentInput!) { user { document { create(input: $i) { id } } } }', {
+        i: { name: 'd', documentSchema: { type: 'object' }, data: {} },
+      });
       const documentId = (r.body as { data: { user: { document: { create: { id: string } } } } }).data.user.document.create.id;
       expect((await files.download(ann.token, documentId)).status).to.equal(404);
       expect((await files.addVersion(ann.token, documentId, { fileName: 'x' }, Buffer.from('x'))).status).to.equal(404);
@@ -283,7 +297,10 @@ describe(`files (contract 6, issue 6; ${mainBackend})`, function () {
       const fileId = await uploaded(ann, Buffer.from('register extract'), { fileName: 'extract.pdf', owner: entityId }, 'application/pdf');
       expect((await files.download(bob.token, fileId)).status).to.equal(404);
 
-      await api.graphql(ann.token, `mutation { user { entity { setMember(entityId: "${entityId}", email: "${bob.email}", role: MEMBER) { entityId } } } }`);
+      await api.graphql(
+        ann.token,
+        `mutation { user { entity { setMember(entityId: "${entityId}", email: "${bob.email}", role: MEMBER) { entityId } } } }`,
+      );
       expect((await files.download(bob.token, fileId)).bytes.toString()).to.equal('register extract');
       expect((await files.addVersion(bob.token, fileId, { fileName: 'x' }, Buffer.from('x'))).status).to.equal(403);
       expect((await files.upload(bob.token, { fileName: 'x', owner: entityId }, Buffer.from('x'))).status).to.equal(403);
@@ -306,9 +323,15 @@ describe(`files (contract 6, issue 6; ${mainBackend})`, function () {
 
   it('stores file bytes only encrypted: the log, the read models and the blob table hold no plaintext', async () => {
     const marker = `FILE-MARKER-${randomBytes(8).toString('hex').toUpperCase()}`;
-    const fileId = await uploaded(ann, Buffer.from(`header ${marker} trailer`), { fileName: 'secret-report.txt', label: 'Report' }, 'text/plain');
+    const fileId = await uploaded(
+      ann,
+      Buffer.from(`header ${marker} trailer`),
+      { fileName: 'secret-report.txt', label: 'Report' },
+      'text/plain',
+    );
     await files.addVersion(ann.token, fileId, { fileName: 'secret-report.txt' }, Buffer.from(marker));
-    const text = JSON.stringify((await service.db.query('SELECT data, metadata FROM es.events')).rows) +
+    const text =
+      JSON.stringify((await service.db.query('SELECT data, metadata FROM es.events')).rows) +
       JSON.stringify((await service.db.query('SELECT * FROM rm.files')).rows) +
       JSON.stringify((await service.db.query('SELECT * FROM rm.file_versions')).rows);
     expect(text).to.contain('secret-report.txt');

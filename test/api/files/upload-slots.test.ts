@@ -8,13 +8,17 @@ import { fileClient } from './file-client.js';
 /** A body that sends `head`, then waits until `finish()` before sending `tail` and closing. */
 function heldBody(head: Buffer, tail: Buffer): { stream: ReadableStream<Uint8Array>; finish: () => void } {
   let finish!: () => void;
-  const gate = new Promise<void>((r) => { finish = r; });
+  const gate = new Promise<void>((r) => {
+    finish = r;
+  });
   let step = 0;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (step === 0) controller.enqueue(head);
-      else if (step === 1) { await gate; controller.enqueue(tail); }
-      else controller.close();
+      else if (step === 1) {
+        await gate;
+        controller.enqueue(tail);
+      } else controller.close();
       step++;
     },
   });

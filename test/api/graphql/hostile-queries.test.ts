@@ -36,7 +36,7 @@ describe(`hostile GraphQL documents are refused before they cost anything (contr
   /** Sends the document while /healthz is asked too; both must answer fast. */
   async function sendHostile(query: string): Promise<Gql> {
     const started = performance.now();
-    const graphql = api.graphql(token, query).then((r) => ({ body: r.body as Gql, ms: performance.now() - started }));
+    const graphql = api.graphql(token, query).then((r) => ({ body: r.body, ms: performance.now() - started }));
     const health = fetch(`${service.url}/healthz`).then((r) => ({ status: r.status, ms: performance.now() - started }));
     const [answer, healthz] = await Promise.all([graphql, health]);
     console.log(`      refused in ${answer.ms.toFixed(1)} ms (${query.length} bytes); /healthz in ${healthz.ms.toFixed(1)} ms`);
@@ -79,14 +79,17 @@ describe(`hostile GraphQL documents are refused before they cost anything (contr
 
   it('refuses more than 10 document mutations in one request, aliases counted', async () => {
     const validate = (i: number) => `v${i}: validate(input: { name: "n", documentSchema: {}, data: {} }) { valid }`;
-    const r = (await api.graphql(token, `mutation { user { document { ${Array.from({ length: 11 }, (_, i) => validate(i)).join(' ')} } } }`)).body as Gql;
+    const r = (
+      await api.graphql(token, `mutation { user { document { ${Array.from({ length: 11 }, (_, i) => validate(i)).join(' ')} } } }`)
+    ).body as Gql;
     expect(r.errors?.[0]?.extensions.code).to.equal('BAD_USER_INPUT');
     expect(r.errors?.[0]?.message).to.equal('a request may run at most 10 document mutations');
     expect(r.data).to.equal(undefined);
   });
 
   it('still answers a plain query with fragments', async () => {
-    const r = (await api.graphql(token, '{ user { ...A } } fragment A on UserQuery { me { ...B } } fragment B on Me { email }')).body as Gql;
+    const r = (await api.graphql(token, '{ user { ...A } } fragment A on UserQuery { me { ...B } } fragment B on Me { email }'))
+      .body as Gql;
     expect(r.errors).to.equal(undefined);
   });
 });

@@ -32,6 +32,8 @@ describe('GraphQL query limits (contract 5)', () => {
   });
 
   it('refuses a fragment that spreads itself, also when no operation uses it', () => {
-    expect(check(`{ node { id } } fragment A on Node { ...B } fragment B on Node { child { ...A } }`)[0]).to.match(/fragment [AB] spreads itself/);
+    expect(check(`{ node { id } } fragment A on Node { ...B } fragment B on Node { child { ...A } }`)[0]).to.match(
+      /fragment [AB] spreads itself/,
+    );
   });
 });

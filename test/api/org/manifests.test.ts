@@ -8,8 +8,25 @@ type Slot = { slotId: string; label: string; subject?: string; kind: string; tar
 type Manifest = { manifestId: string; name: string; version: number; retention: string; slots: Slot[]; publishedAt: string };
 
 const NOBODY = '00000000-0000-4000-8000-000000000000';
-const nameSlot = { label: 'Full name', group: 'Identity', multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['fill', 'keep'], adoption: 'manual' };
-const companySlot = { label: 'Register extract', group: 'Company', subject: 'company', multiple: true, kind: 'file', target: 'RegisterExtract', verbs: ['keep', 'edit'], adoption: 'auto' };
+const nameSlot = {
+  label: 'Full name',
+  group: 'Identity',
+  multiple: false,
+  kind: 'schema',
+  target: 'PersonFullName',
+  verbs: ['fill', 'keep'],
+  adoption: 'manual',
+};
+const companySlot = {
+  label: 'Register extract',
+  group: 'Company',
+  subject: 'company',
+  multiple: true,
+  kind: 'file',
+  target: 'RegisterExtract',
+  verbs: ['keep', 'edit'],
+  adoption: 'auto',
+};
 
 describe(`manifests (contract 3; ${mainBackend})`, function () {
   this.timeout(60_000);
@@ -41,19 +58,28 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
     expect(kyc.manifestId).to.match(/^[0-9a-f-]{36}$/);
     const [name, company] = kyc.slots;
     expect(name!.slotId).to.match(/^[0-9a-f-]{36}$/);
-    expect(company!.slotId).to.match(/^[0-9a-f-]{36}$/).and.not.equal(name!.slotId);
+    expect(company!.slotId)
+      .to.match(/^[0-9a-f-]{36}$/)
+      .and.not.equal(name!.slotId);
     expect(name).to.deep.equal({ slotId: name!.slotId, ...nameSlot });
     expect(company).to.deep.equal({ slotId: company!.slotId, ...companySlot, verbs: ['edit', 'keep'] });
   });
 
   it('POST /manifests/{id}/versions: 201 version + 1; a slotId carries a slot over, a new slot gets a fresh id; the old version stays', async () => {
-    const m = (await api.post('/org/v1/manifests', token, { name: 'Onboarding', retention: 'P30D', slots: [nameSlot] })).body.manifest as Manifest;
+    const m = (await api.post('/org/v1/manifests', token, { name: 'Onboarding', retention: 'P30D', slots: [nameSlot] })).body
+      .manifest as Manifest;
     clock.advance(1000);
     const carried = { ...nameSlot, slotId: m.slots[0]!.slotId, label: 'Legal name' };
     const r = await api.post(`/org/v1/manifests/${m.manifestId}/versions`, token, { retention: 'PT2S', slots: [carried, companySlot] });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     const v2 = manifestOf(r);
-    expect(v2).to.deep.include({ manifestId: m.manifestId, name: 'Onboarding', version: 2, retention: 'PT2S', publishedAt: clock.now().toISOString() });
+    expect(v2).to.deep.include({
+      manifestId: m.manifestId,
+      name: 'Onboarding',
+      version: 2,
+      retention: 'PT2S',
+      publishedAt: clock.now().toISOString(),
+    });
     expect(v2.slots[0]).to.deep.equal(carried);
     expect(v2.slots[1]!.slotId).to.not.equal(m.slots[0]!.slotId);
 
@@ -64,7 +90,10 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
     expect(list.find((x) => x.manifestId === m.manifestId)).to.deep.equal(v2);
     expect(list.find((x) => x.manifestId === kyc.manifestId)).to.deep.equal(kyc);
 
-    const unknownSlot = await api.post(`/org/v1/manifests/${m.manifestId}/versions`, token, { retention: 'P1D', slots: [{ ...nameSlot, slotId: NOBODY }] });
+    const unknownSlot = await api.post(`/org/v1/manifests/${m.manifestId}/versions`, token, {
+      retention: 'P1D',
+      slots: [{ ...nameSlot, slotId: NOBODY }],
+    });
     expect(problem(unknownSlot)).to.deep.equal({ status: 400, code: 'invalid_request' });
     expect(unknownSlot.body.detail).to.match(/^slots\[0\]\.slotId/);
   });
@@ -74,7 +103,10 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
       expect(problem(await api.get(path, token)), path).to.deep.equal({ status: 404, code: 'not_found' });
     }
     for (const v of ['0', 'abc', '1.5', '-1']) {
-      expect(problem(await api.get(`/org/v1/manifests/${kyc.manifestId}?version=${v}`, token)), v).to.deep.equal({ status: 400, code: 'invalid_request' });
+      expect(problem(await api.get(`/org/v1/manifests/${kyc.manifestId}?version=${v}`, token)), v).to.deep.equal({
+        status: 400,
+        code: 'invalid_request',
+      });
     }
   });
 
@@ -97,7 +129,10 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
       [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, verbs: [] }] }, /^slots\[0\]\.verbs/],
       [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, verbs: ['keep', 'share'] }] }, /^slots\[0\]\.verbs\[1\]/],
       [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, adoption: 'sometimes' }] }, /^slots\[0\]\.adoption/],
-      [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, adoption: 'auto', verbs: ['fill'] }] }, /^slots\[0\]\.adoption auto needs the keep verb/],
+      [
+        { name: 'x', retention: 'P1D', slots: [{ ...nameSlot, adoption: 'auto', verbs: ['fill'] }] },
+        /^slots\[0\]\.adoption auto needs the keep verb/,
+      ],
       [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, slotId: 'not-an-id' }] }, /^slots\[0\]\.slotId/],
       [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, slotId: NOBODY }] }, /^slots\[0\]\.slotId/],
     ];
@@ -110,9 +145,12 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
     expect(list.map((m) => m.name)).to.not.include('x');
   });
 
-  it('another organization\'s token: its manifests are not found and not listed (404, as unknown ids)', async () => {
+  it("another organization's token: its manifests are not found and not listed (404, as unknown ids)", async () => {
     expect(problem(await api.get(`/org/v1/manifests/${kyc.manifestId}`, otherOrgToken))).to.deep.equal({ status: 404, code: 'not_found' });
-    expect(problem(await api.get(`/org/v1/manifests/${kyc.manifestId}?version=1`, otherOrgToken))).to.deep.equal({ status: 404, code: 'not_found' });
+    expect(problem(await api.get(`/org/v1/manifests/${kyc.manifestId}?version=1`, otherOrgToken))).to.deep.equal({
+      status: 404,
+      code: 'not_found',
+    });
     const publish = await api.post(`/org/v1/manifests/${kyc.manifestId}/versions`, otherOrgToken, { retention: 'P1D', slots: [nameSlot] });
     expect(problem(publish)).to.deep.equal({ status: 404, code: 'not_found' });
     expect((await api.get('/org/v1/manifests', otherOrgToken)).body).to.deep.equal({ manifests: [] });
@@ -120,7 +158,10 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
   });
 
   it('an unknown manifest answers 404 before its body is judged (contract 8)', async () => {
-    expect(problem(await api.post(`/org/v1/manifests/${NOBODY}/versions`, token, { retention: 'nope' }))).to.deep.equal({ status: 404, code: 'not_found' });
+    expect(problem(await api.post(`/org/v1/manifests/${NOBODY}/versions`, token, { retention: 'nope' }))).to.deep.equal({
+      status: 404,
+      code: 'not_found',
+    });
     expect(problem(await api.post('/org/v1/manifests/not-an-id/versions', token, {}))).to.deep.equal({ status: 404, code: 'not_found' });
   });
 
@@ -134,7 +175,10 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
     const writerToken = await api.signIn(writer.token, organizationId);
     const body = { name: 'y', retention: 'P1D', slots: [nameSlot] };
     expect(problem(await api.post('/org/v1/manifests', readerToken, body))).to.deep.equal({ status: 403, code: 'forbidden' });
-    expect(problem(await api.post(`/org/v1/manifests/${kyc.manifestId}/versions`, readerToken, body))).to.deep.equal({ status: 403, code: 'forbidden' });
+    expect(problem(await api.post(`/org/v1/manifests/${kyc.manifestId}/versions`, readerToken, body))).to.deep.equal({
+      status: 403,
+      code: 'forbidden',
+    });
     expect((await api.get('/org/v1/manifests', readerToken)).status).to.equal(200);
     expect(problem(await api.get('/org/v1/manifests', writerToken))).to.deep.equal({ status: 403, code: 'forbidden' });
     expect(problem(await api.get(`/org/v1/manifests/${kyc.manifestId}`, writerToken))).to.deep.equal({ status: 403, code: 'forbidden' });

@@ -8,7 +8,10 @@ export function orgClient(baseUrl: string, mailer: RecordingMailer) {
   const call = async (method: string, path: string, token?: string, body?: unknown): Promise<Reply> => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();

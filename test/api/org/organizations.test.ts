@@ -26,7 +26,11 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
 
   before(async () => {
     // Fixed keys, so a second instance (the restart below) verifies the same tokens.
-    env = { ORG_KEY_WARM_SECONDS: String(WARM_SECONDS), JWT_PRIVATE_KEY: serializeJwkSet([await generatePrivateJwk()]), MASTER_KEY: generateMasterKey().toString('base64') };
+    env = {
+      ORG_KEY_WARM_SECONDS: String(WARM_SECONDS),
+      JWT_PRIVATE_KEY: serializeJwkSet([await generatePrivateJwk()]),
+      MASTER_KEY: generateMasterKey().toString('base64'),
+    };
     service = await startTestService({ domain: { mailer, now: clock.now, env } });
     api = orgClient(service.url, mailer);
     owner = await api.user();
@@ -57,9 +61,18 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
 
     it('needs a registered user: unregistered 403, no token or a member token 401; a missing or blank name 400', async () => {
       const fresh = await api.user({ register: false });
-      expect(problem(await api.post('/org/v1/organizations', fresh.token, { name: 'X' }))).to.deep.equal({ status: 403, code: 'forbidden' });
-      expect(problem(await api.post('/org/v1/organizations', undefined, { name: 'X' }))).to.deep.equal({ status: 401, code: 'unauthenticated' });
-      expect(problem(await api.post('/org/v1/organizations', ownerToken, { name: 'X' }))).to.deep.equal({ status: 401, code: 'unauthenticated' });
+      expect(problem(await api.post('/org/v1/organizations', fresh.token, { name: 'X' }))).to.deep.equal({
+        status: 403,
+        code: 'forbidden',
+      });
+      expect(problem(await api.post('/org/v1/organizations', undefined, { name: 'X' }))).to.deep.equal({
+        status: 401,
+        code: 'unauthenticated',
+      });
+      expect(problem(await api.post('/org/v1/organizations', ownerToken, { name: 'X' }))).to.deep.equal({
+        status: 401,
+        code: 'unauthenticated',
+      });
       for (const body of [{}, { name: '   ' }, { name: 7 }]) {
         const r = await api.post('/org/v1/organizations', owner.token, body);
         expect(problem(r), JSON.stringify(body)).to.deep.equal({ status: 400, code: 'invalid_request' });
@@ -69,20 +82,30 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
   });
 
   describe('POST /org/v1/token', () => {
-    it('answers a member token of the session: aud org, org and perms claims, same sid, the session\'s expiresAt', async () => {
+    it("answers a member token of the session: aud org, org and perms claims, same sid, the session's expiresAt", async () => {
       const r = await api.post('/org/v1/token', owner.token, { organizationId: org });
       expect(r.status).to.equal(200);
       expect(r.body).to.include({ organizationId: org, expiresAt: owner.expiresAt });
       expect(r.body.permissions).to.deep.equal(ALL);
       const claims = claimsOf(r.body.token as string);
       const user = claimsOf(owner.token);
-      expect(claims).to.include({ aud: 'org', org, sub: user.sub, sid: user.sid, email: owner.email, exp: Math.floor(Date.parse(owner.expiresAt) / 1000) });
+      expect(claims).to.include({
+        aud: 'org',
+        org,
+        sub: user.sub,
+        sid: user.sid,
+        email: owner.email,
+        exp: Math.floor(Date.parse(owner.expiresAt) / 1000),
+      });
       expect(claims.perms).to.deep.equal(ALL);
     });
 
     it('makes the key warm for ORG_KEY_WARM_SECONDS', async () => {
       await api.signIn(owner.token, org);
-      expect((await api.get('/org/v1/key', ownerToken)).body).to.deep.equal({ state: 'warm', warmUntil: new Date(clock.now().getTime() + WARM_SECONDS * 1000).toISOString() });
+      expect((await api.get('/org/v1/key', ownerToken)).body).to.deep.equal({
+        state: 'warm',
+        warmUntil: new Date(clock.now().getTime() + WARM_SECONDS * 1000).toISOString(),
+      });
     });
 
     it('404 not_found for a non-member, an unknown and a malformed id alike; 400 without organizationId', async () => {
@@ -95,8 +118,14 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
       ];
       for (const a of answers) expect(problem(a)).to.deep.equal({ status: 404, code: 'not_found' });
       expect(problem(await api.post('/org/v1/token', owner.token, {}))).to.deep.equal({ status: 400, code: 'invalid_request' });
-      expect(problem(await api.post('/org/v1/token', undefined, { organizationId: org }))).to.deep.equal({ status: 401, code: 'unauthenticated' });
-      expect(problem(await api.post('/org/v1/token', ownerToken, { organizationId: org }))).to.deep.equal({ status: 401, code: 'unauthenticated' });
+      expect(problem(await api.post('/org/v1/token', undefined, { organizationId: org }))).to.deep.equal({
+        status: 401,
+        code: 'unauthenticated',
+      });
+      expect(problem(await api.post('/org/v1/token', ownerToken, { organizationId: org }))).to.deep.equal({
+        status: 401,
+        code: 'unauthenticated',
+      });
     });
 
     it('a member added before their account existed signs in once registered', async () => {
@@ -113,13 +142,23 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
   describe('members', () => {
     it('PUT adds or changes a member by normalized email; GET lists them with addedAt', async () => {
       const email = `Bob${Date.now()}@Example.COM`;
-      const added = await api.put(`/org/v1/members/${encodeURIComponent(`  ${email} `)}`, ownerToken, { permissions: ['request_manage', 'request_read', 'request_read'] });
+      const added = await api.put(`/org/v1/members/${encodeURIComponent(`  ${email} `)}`, ownerToken, {
+        permissions: ['request_manage', 'request_read', 'request_read'],
+      });
       expect(added.status).to.equal(200);
       const normalized = email.toLowerCase();
-      expect(added.body.member).to.deep.equal({ email: normalized, permissions: ['request_read', 'request_manage'], addedAt: clock.now().toISOString() });
+      expect(added.body.member).to.deep.equal({
+        email: normalized,
+        permissions: ['request_read', 'request_manage'],
+        addedAt: clock.now().toISOString(),
+      });
       clock.advance(1000);
       const changed = await api.put(`/org/v1/members/${normalized}`, ownerToken, { permissions: ['manifest_manage'] });
-      expect(changed.body.member).to.deep.equal({ email: normalized, permissions: ['manifest_manage'], addedAt: (added.body.member as { addedAt: string }).addedAt });
+      expect(changed.body.member).to.deep.equal({
+        email: normalized,
+        permissions: ['manifest_manage'],
+        addedAt: (added.body.member as { addedAt: string }).addedAt,
+      });
       const list = (await api.get('/org/v1/members', ownerToken)).body.members as Array<{ email: string; addedAt: string }>;
       expect(list.find((m) => m.email === owner.email)).to.deep.include({ permissions: ALL });
       expect(list.find((m) => m.email === normalized)).to.deep.equal(changed.body.member);
@@ -128,13 +167,20 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
     });
 
     it('400 for permissions that are missing, empty, not a list or not the four names (naming the field); 400 invalid_email for a bad address', async () => {
-      for (const [body, field] of [[{}, /^permissions/], [{ permissions: [] }, /^permissions/], [{ permissions: 'request_read' }, /^permissions/],
-        [{ permissions: ['request_read', 'admin'] }, /^permissions\[1\]/]] as const) {
+      for (const [body, field] of [
+        [{}, /^permissions/],
+        [{ permissions: [] }, /^permissions/],
+        [{ permissions: 'request_read' }, /^permissions/],
+        [{ permissions: ['request_read', 'admin'] }, /^permissions\[1\]/],
+      ] as const) {
         const r = await api.put('/org/v1/members/x@example.com', ownerToken, body);
         expect(problem(r), JSON.stringify(body)).to.deep.equal({ status: 400, code: 'invalid_request' });
         expect(r.body.detail).to.match(field);
       }
-      expect(problem(await api.put('/org/v1/members/not-an-address', ownerToken, { permissions: ['request_read'] }))).to.deep.equal({ status: 400, code: 'invalid_email' });
+      expect(problem(await api.put('/org/v1/members/not-an-address', ownerToken, { permissions: ['request_read'] }))).to.deep.equal({
+        status: 400,
+        code: 'invalid_email',
+      });
     });
 
     it('DELETE removes a member: {removed: true}; then, or for any non-member, 404', async () => {
@@ -153,12 +199,15 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
       const u = await api.user();
       const solo = await api.organization(u.token, 'Solo');
       const token = await api.signIn(u.token, solo);
-      expect(problem(await api.put(`/org/v1/members/${u.email}`, token, { permissions: ['request_read'] }))).to.deep.equal({ status: 409, code: 'conflict' });
+      expect(problem(await api.put(`/org/v1/members/${u.email}`, token, { permissions: ['request_read'] }))).to.deep.equal({
+        status: 409,
+        code: 'conflict',
+      });
       expect(problem(await api.del(`/org/v1/members/${u.email}`, token))).to.deep.equal({ status: 409, code: 'conflict' });
       expect((await api.put(`/org/v1/members/${u.email}`, token, { permissions: ['request_read', 'member_manage'] })).status).to.equal(200);
     });
 
-    it('a removed member\'s token answers 401 unauthenticated from the next request', async () => {
+    it("a removed member's token answers 401 unauthenticated from the next request", async () => {
       const bob = await memberWith(['request_read']);
       expect((await api.get('/org/v1/key', bob.token)).status).to.equal(200);
       expect((await api.del(`/org/v1/members/${bob.email}`, ownerToken)).status).to.equal(200);
@@ -167,7 +216,7 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
       expect(problem(await api.post('/org/v1/token', bob.user, { organizationId: org }))).to.deep.equal({ status: 404, code: 'not_found' });
     });
 
-    it('permissions are read from the membership on each request, not from the token\'s perms claim', async () => {
+    it("permissions are read from the membership on each request, not from the token's perms claim", async () => {
       const carol = await memberWith(['request_read', 'member_manage']);
       expect((await api.get('/org/v1/members', carol.token)).status).to.equal(200);
       await api.put(`/org/v1/members/${carol.email}`, ownerToken, { permissions: ['request_read'] });
@@ -182,7 +231,9 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
 
     it('a member token dies with its session', async () => {
       const erin = await memberWith(['request_read']);
-      const revoked = await api.post('/graphql', erin.user, { query: 'mutation { user { security { revokeAllSessionsIncludingCurrent } } }' });
+      const revoked = await api.post('/graphql', erin.user, {
+        query: 'mutation { user { security { revokeAllSessionsIncludingCurrent } } }',
+      });
       expect(revoked.body).to.deep.equal({ data: { user: { security: { revokeAllSessionsIncludingCurrent: 1 } } } });
       expect(problem(await api.get('/org/v1/key', erin.token))).to.deep.equal({ status: 401, code: 'unauthenticated' });
     });
@@ -237,20 +288,36 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
   describe('the key-warmed extension point (onKeyWarmed)', () => {
     /** The plane as domain-services builds it, over this service's store, with a reaction plugged in. */
     async function planeReacting(onKeyWarmed: OnKeyWarmed) {
-      const keys = await loadKeys({ production: false, jwtPrivateKey: env.JWT_PRIVATE_KEY!, masterKey: env.MASTER_KEY!, dataDir: '/nonexistent' });
+      const keys = await loadKeys({
+        production: false,
+        jwtPrivateKey: env.JWT_PRIVATE_KEY!,
+        masterKey: env.MASTER_KEY!,
+        dataDir: '/nonexistent',
+      });
       return openOrganizationPlane({
-        store: service.store, waitFor: (p, eventTypes) => service.engine.waitFor(p, { eventTypes }), readModels: service.db, logger: createLogger('silent'), now: clock.now,
-        issuer: new TokenIssuer({ issuer: 'http://service.test', signing: keys.signing, now: clock.now }), identities: service.domain!.identities,
-        warmSeconds: WARM_SECONDS, onKeyWarmed,
+        store: service.store,
+        waitFor: (p, eventTypes) => service.engine.waitFor(p, { eventTypes }),
+        readModels: service.db,
+        logger: createLogger('silent'),
+        now: clock.now,
+        issuer: new TokenIssuer({ issuer: 'http://service.test', signing: keys.signing, now: clock.now }),
+        identities: service.domain!.identities,
+        warmSeconds: WARM_SECONDS,
+        onKeyWarmed,
       });
     }
     const caller = () => {
       const c = claimsOf(owner.token);
       return { identityId: c.sub as string, sessionId: c.sid as string, email: owner.email };
     };
-    const context = () => ({ occurredAt: clock.now().toISOString(), actor: { kind: 'user' as const, id: 'test' }, correlationId: 'c', causationId: null });
+    const context = () => ({
+      occurredAt: clock.now().toISOString(),
+      actor: { kind: 'user' as const, id: 'test' },
+      correlationId: 'c',
+      causationId: null,
+    });
 
-    it('runs after the KeyWarmed is written, with the organization and the window\'s end', async () => {
+    it("runs after the KeyWarmed is written, with the organization and the window's end", async () => {
       const seen: KeyWarmedNotice[] = [];
       const plane = await planeReacting(async (warmed) => {
         seen.push(warmed);
@@ -262,7 +329,9 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
     });
 
     it('a failing reaction does not cost the member their token', async () => {
-      const plane = await planeReacting(async () => { throw new Error('queue down'); });
+      const plane = await planeReacting(async () => {
+        throw new Error('queue down');
+      });
       const signedIn = await plane.key.signIn(caller(), org, context());
       expect(signedIn).to.include({ organizationId: org }).and.to.have.property('token');
     });
@@ -282,12 +351,25 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
 
   describe('authentication and check order (contract 8: 401, then 403, then 404)', () => {
     const memberRoutes: Array<[string, string]> = [
-      ['GET', '/org/v1/members'], ['PUT', '/org/v1/members/x@example.com'], ['DELETE', '/org/v1/members/x@example.com'],
-      ['GET', '/org/v1/key'], ['POST', '/org/v1/key/seal'], ['POST', '/org/v1/apps'],
-      ['POST', '/org/v1/manifests'], ['POST', `/org/v1/manifests/${NOBODY}/versions`], ['GET', '/org/v1/manifests'], ['GET', `/org/v1/manifests/${NOBODY}`],
+      ['GET', '/org/v1/members'],
+      ['PUT', '/org/v1/members/x@example.com'],
+      ['DELETE', '/org/v1/members/x@example.com'],
+      ['GET', '/org/v1/key'],
+      ['POST', '/org/v1/key/seal'],
+      ['POST', '/org/v1/apps'],
+      ['POST', '/org/v1/manifests'],
+      ['POST', `/org/v1/manifests/${NOBODY}/versions`],
+      ['GET', '/org/v1/manifests'],
+      ['GET', `/org/v1/manifests/${NOBODY}`],
     ];
     const send = (method: string, path: string, token?: string) =>
-      method === 'GET' ? api.get(path, token) : method === 'PUT' ? api.put(path, token, { permissions: 'bad' }) : method === 'DELETE' ? api.del(path, token) : api.post(path, token, { bad: true });
+      method === 'GET'
+        ? api.get(path, token)
+        : method === 'PUT'
+          ? api.put(path, token, { permissions: 'bad' })
+          : method === 'DELETE'
+            ? api.del(path, token)
+            : api.post(path, token, { bad: true });
 
     it('no token, a garbage token or a user token: 401 on every member route', async () => {
       for (const [method, path] of memberRoutes) {
@@ -297,7 +379,7 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
       }
     });
 
-    it('a member without the route\'s permission: 403 before any 400 or 404', async () => {
+    it("a member without the route's permission: 403 before any 400 or 404", async () => {
       const nobody = await memberWith(['request_manage']);
       for (const [method, path] of memberRoutes) {
         expect(problem(await send(method, path, nobody.token)), `${method} ${path}`).to.deep.equal({ status: 403, code: 'forbidden' });

@@ -7,7 +7,15 @@ import { startTestService, type TestService } from '../support/service.js';
 import { orgClient, problem, type OrgClient } from '../org/org-client.js';
 
 const DAY = 24 * 60 * 60_000;
-const slot = { label: 'Name', group: 'Identity', multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['keep'], adoption: 'manual' };
+const slot = {
+  label: 'Name',
+  group: 'Identity',
+  multiple: false,
+  kind: 'schema',
+  target: 'PersonFullName',
+  verbs: ['keep'],
+  adoption: 'manual',
+};
 const address = () => `i${randomBytes(4).toString('hex')}@example.com`;
 
 describe(`invitation limits: per member, organization and recipient (contract 9; ${mainBackend})`, function () {
@@ -18,7 +26,13 @@ describe(`invitation limits: per member, organization and recipient (contract 9;
   let api: OrgClient;
 
   before(async () => {
-    service = await startTestService({ domain: { mailer, now: clock.now, env: { INVITES_PER_MEMBER_PER_DAY: '3', INVITES_PER_ORG_PER_DAY: '5', INVITES_PER_RECIPIENT_PER_DAY: '2' } } });
+    service = await startTestService({
+      domain: {
+        mailer,
+        now: clock.now,
+        env: { INVITES_PER_MEMBER_PER_DAY: '3', INVITES_PER_ORG_PER_DAY: '5', INVITES_PER_RECIPIENT_PER_DAY: '2' },
+      },
+    });
     api = orgClient(service.url, mailer);
   });
   after(() => service.close());
@@ -34,10 +48,13 @@ describe(`invitation limits: per member, organization and recipient (contract 9;
   }
   async function memberOf(org: Org): Promise<string> {
     const user = await api.user();
-    expect((await api.put(`/org/v1/members/${user.email}`, org.token, { permissions: ['request_manage', 'request_read'] })).status).to.equal(200);
+    expect(
+      (await api.put(`/org/v1/members/${user.email}`, org.token, { permissions: ['request_manage', 'request_read'] })).status,
+    ).to.equal(200);
     return api.signIn(user.token, org.id);
   }
-  const invite = (org: Org, token = org.token, recipientEmail = address()) => api.post('/org/v1/requests', token, { manifestId: org.manifestId, recipientEmail });
+  const invite = (org: Org, token = org.token, recipientEmail = address()) =>
+    api.post('/org/v1/requests', token, { manifestId: org.manifestId, recipientEmail });
   const eventCount = async () => (await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM es.events')).rows[0]!.n;
   const listed = async (org: Org) => ((await api.get('/org/v1/requests', org.token)).body.requests as unknown[]).length;
 
@@ -51,7 +68,7 @@ describe(`invitation limits: per member, organization and recipient (contract 9;
     expect(mailer.sent.length).to.equal(mails);
   }
 
-  it('a member\'s fourth invitation in a day is refused, in any of their organizations; a day later they may invite again', async () => {
+  it("a member's fourth invitation in a day is refused, in any of their organizations; a day later they may invite again", async () => {
     const acme = await organization();
     for (let i = 0; i < 3; i++) expect((await invite(acme)).status).to.equal(201);
     await expectRefusedWithoutTrace(() => invite(acme));
@@ -63,7 +80,7 @@ describe(`invitation limits: per member, organization and recipient (contract 9;
     expect((await invite(acme)).status).to.equal(201);
   });
 
-  it('the organization\'s sixth invitation in a day is refused although its member has room', async () => {
+  it("the organization's sixth invitation in a day is refused although its member has room", async () => {
     const acme = await organization();
     const second = await memberOf(acme);
     for (let i = 0; i < 3; i++) expect((await invite(acme)).status).to.equal(201);
@@ -86,9 +103,15 @@ describe(`invitation limits: per member, organization and recipient (contract 9;
     const acme = await organization();
     const rival = await organization('Rival');
     for (let i = 0; i < 3; i++) {
-      const tooLate = await api.post('/org/v1/requests', acme.token, { manifestId: acme.manifestId, recipientEmail: address(), invitationExpiresAt: new Date(clock.now().getTime() + 91 * DAY).toISOString() });
+      const tooLate = await api.post('/org/v1/requests', acme.token, {
+        manifestId: acme.manifestId,
+        recipientEmail: address(),
+        invitationExpiresAt: new Date(clock.now().getTime() + 91 * DAY).toISOString(),
+      });
       expect(problem(tooLate)).to.deep.equal({ status: 400, code: 'invalid_request' });
-      expect(problem(await api.post('/org/v1/requests', acme.token, { manifestId: rival.manifestId, recipientEmail: address() }))).to.deep.equal({ status: 404, code: 'not_found' });
+      expect(
+        problem(await api.post('/org/v1/requests', acme.token, { manifestId: rival.manifestId, recipientEmail: address() })),
+      ).to.deep.equal({ status: 404, code: 'not_found' });
     }
     for (let i = 0; i < 3; i++) expect((await invite(acme)).status).to.equal(201);
   });
@@ -103,17 +126,32 @@ describe(`invitation limits: per member, organization and recipient (contract 9;
     expect(mailer.sent.filter((m) => recipients.includes(m.to))).to.have.length(3);
   });
 
-  it('the mail quotes the organization\'s names and makes them inert: nothing in them becomes a link or an address', async () => {
+  it("the mail quotes the organization's names and makes them inert: nothing in them becomes a link or an address", async () => {
     const userToken = (await api.user()).token;
     const id = await api.organization(userToken, 'Visit evil.example now');
     const token = await api.signIn(userToken, id);
     // A link is refused at the edge (contract §9); what is left of a name's look of an address is defused.
-    const linked = await api.post('/org/v1/manifests', token, { name: 'Claim at https://evil.example/x', retention: 'P30D', slots: [slot] });
+    const linked = await api.post('/org/v1/manifests', token, {
+      name: 'Claim at https://evil.example/x',
+      retention: 'P30D',
+      slots: [slot],
+    });
     expect(linked.status).to.equal(400);
     expect(linked.body.detail).to.match(/^name /);
-    const manifest = await api.post('/org/v1/manifests', token, { name: 'Claim at evil.example/x or help@evil.example', retention: 'P30D', slots: [slot] });
+    const manifest = await api.post('/org/v1/manifests', token, {
+      name: 'Claim at evil.example/x or help@evil.example',
+      retention: 'P30D',
+      slots: [slot],
+    });
     const to = address();
-    expect((await api.post('/org/v1/requests', token, { manifestId: (manifest.body.manifest as { manifestId: string }).manifestId, recipientEmail: to })).status).to.equal(201);
+    expect(
+      (
+        await api.post('/org/v1/requests', token, {
+          manifestId: (manifest.body.manifest as { manifestId: string }).manifestId,
+          recipientEmail: to,
+        })
+      ).status,
+    ).to.equal(201);
     const mail = mailer.sent.find((m) => m.to === to)!;
     expect(mail.subject).to.contain('"Visit evil[.]example now"');
     expect(mail.text).to.contain('"Claim at evil[.]example/x or help[@]evil[.]example"');

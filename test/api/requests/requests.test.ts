@@ -8,8 +8,23 @@ import { orgClient, problem, type OrgClient } from '../org/org-client.js';
 type GqlError = { message: string; extensions: { code: string } };
 // GraphQL answers are data of the shape the query names; tests read them loosely.
 type Gql = { data?: Record<string, any> | null; errors?: GqlError[] };
-type Summary = { requestId: string; state: string; recipientEmail: string; manifestVersion: number; initiatedBy: string; initiatingClientId?: string; createdAt: string; invitationExpiresAt: string };
-type RecordEntry = { resourceId: string; participant: null | { subjectId: string; type: string; alias: string }; sourceVersion?: number; status: string; reason?: string };
+type Summary = {
+  requestId: string;
+  state: string;
+  recipientEmail: string;
+  manifestVersion: number;
+  initiatedBy: string;
+  initiatingClientId?: string;
+  createdAt: string;
+  invitationExpiresAt: string;
+};
+type RecordEntry = {
+  resourceId: string;
+  participant: null | { subjectId: string; type: string; alias: string };
+  sourceVersion?: number;
+  status: string;
+  reason?: string;
+};
 type Item = { slotId: string; subject?: string; status: string; records: RecordEntry[] };
 type Detail = { request: Summary; manifestName: string; items: Item[]; adoptions: unknown[]; proposals: unknown[] };
 type User = { email: string; token: string };
@@ -17,8 +32,25 @@ type User = { email: string; token: string };
 const BASE = 'http://service.test/schemas/core';
 const DAY = 86_400_000;
 const NOBODY = '00000000-0000-4000-8000-000000000000';
-const nameSlot = { label: 'Full name', group: 'Identity', multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['fill', 'keep'], adoption: 'manual' };
-const companySlot = { label: 'Registration', group: 'Company', subject: 'company', multiple: false, kind: 'schema', target: 'LegalEntityRegistration', verbs: ['keep'], adoption: 'auto' };
+const nameSlot = {
+  label: 'Full name',
+  group: 'Identity',
+  multiple: false,
+  kind: 'schema',
+  target: 'PersonFullName',
+  verbs: ['fill', 'keep'],
+  adoption: 'manual',
+};
+const companySlot = {
+  label: 'Registration',
+  group: 'Company',
+  subject: 'company',
+  multiple: false,
+  kind: 'schema',
+  target: 'LegalEntityRegistration',
+  verbs: ['keep'],
+  adoption: 'auto',
+};
 const REQUEST = `requestId organizationId organizationName manifestId manifestName manifestVersion state initiatedBy initiatingClientId
   invitationExpiresAt createdAt items { slotId label group subject multiple kind target verbs adoption status resourceIds }`;
 
@@ -53,9 +85,11 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
     mutate(u, 'accept(requestId: $requestId, grants: $grants)', '$requestId: ID!, $grants: [GrantInput!]!', { requestId, grants });
   const grant = (u: User, requestId: string, g: unknown) =>
     mutate(u, 'grant(requestId: $requestId, grant: $grant)', '$requestId: ID!, $grant: GrantInput!', { requestId, grant: g });
-  const change = (u: User, verb: string, requestId: string) => mutate(u, `${verb}(requestId: $requestId)`, '$requestId: ID!', { requestId });
+  const change = (u: User, verb: string, requestId: string) =>
+    mutate(u, `${verb}(requestId: $requestId)`, '$requestId: ID!', { requestId });
   const createDoc = async (u: User, input: Record<string, unknown>) =>
-    ok(await gql(u, 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id version } } } }', { input })).user.document.create.id as string;
+    ok(await gql(u, 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id version } } } }', { input })).user
+      .document.create.id as string;
   const address = () => `r${randomBytes(4).toString('hex')}@example.com`;
 
   async function org(name: string) {
@@ -77,10 +111,12 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
   /** A request to ann, accepted with her own name and her company's registration. */
   async function connected(token = acme.token, manifest = kyc): Promise<string> {
     const { requestId } = await send(token, manifest.manifestId, ann.email);
-    ok(await accept(ann, requestId, [
-      { slotId: manifest.slots[0]!.slotId, resourceIds: [annName] },
-      { slotId: manifest.slots[1]!.slotId, resourceIds: [annCompany] },
-    ]));
+    ok(
+      await accept(ann, requestId, [
+        { slotId: manifest.slots[0]!.slotId, resourceIds: [annName] },
+        { slotId: manifest.slots[1]!.slotId, resourceIds: [annCompany] },
+      ]),
+    );
     return requestId;
   }
   const records = (d: Detail) => d.items.flatMap((i) => i.records);
@@ -93,27 +129,60 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
     const m = await api.post('/org/v1/manifests', acme.token, { name: 'KYC', retention: 'P30D', slots: [nameSlot, companySlot] });
     expect(m.status, JSON.stringify(m.body)).to.equal(201);
     kyc = m.body.manifest as typeof kyc;
-    rivalKyc = (await api.post('/org/v1/manifests', rival.token, { name: 'Due diligence', retention: 'P30D', slots: [nameSlot, companySlot] })).body.manifest as typeof kyc;
+    rivalKyc = (
+      await api.post('/org/v1/manifests', rival.token, { name: 'Due diligence', retention: 'P30D', slots: [nameSlot, companySlot] })
+    ).body.manifest as typeof kyc;
     ann = await api.user();
     entityId = ok(await gql(ann, 'mutation { user { entity { create(name: "Ann GmbH") { entityId } } } }')).user.entity.create.entityId;
-    annName = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: { givenName: 'Ann', familyName: 'Example' } });
-    annCompany = await createDoc(ann, { name: 'Reg', owner: entityId, schemaRef: `${BASE}/LegalEntityRegistration.json`, data: { registrationNumber: 'HRB 1', country: 'DE' } });
+    annName = await createDoc(ann, {
+      name: 'Name',
+      schemaRef: `${BASE}/PersonFullName.json`,
+      data: { givenName: 'Ann', familyName: 'Example' },
+    });
+    annCompany = await createDoc(ann, {
+      name: 'Reg',
+      owner: entityId,
+      schemaRef: `${BASE}/LegalEntityRegistration.json`,
+      data: { registrationNumber: 'HRB 1', country: 'DE' },
+    });
   });
   after(() => service.close());
 
   it('send: 201 pending, newest manifest version pinned, a 7-day window, an invitation mailed to the normalized address', async () => {
-    const v2 = await api.post(`/org/v1/manifests/${kyc.manifestId}/versions`, acme.token, { retention: 'P30D', slots: [nameSlot, companySlot].map((s, i) => ({ ...s, slotId: kyc.slots[i]!.slotId })) });
+    const v2 = await api.post(`/org/v1/manifests/${kyc.manifestId}/versions`, acme.token, {
+      retention: 'P30D',
+      slots: [nameSlot, companySlot].map((s, i) => ({ ...s, slotId: kyc.slots[i]!.slotId })),
+    });
     expect(v2.status).to.equal(201);
     const r = await send(acme.token, kyc.manifestId, `  ${ann.email.toUpperCase()} `);
-    expect(r).to.deep.include({ state: 'pending', recipientEmail: ann.email, manifestVersion: 2, initiatedBy: 'org', manifestId: kyc.manifestId, manifestName: 'KYC' });
+    expect(r).to.deep.include({
+      state: 'pending',
+      recipientEmail: ann.email,
+      manifestVersion: 2,
+      initiatedBy: 'org',
+      manifestId: kyc.manifestId,
+      manifestName: 'KYC',
+    });
     expect(r).to.not.have.property('initiatingClientId');
     expect(r.invitationExpiresAt).to.equal(new Date(clock.now().getTime() + 7 * DAY).toISOString());
     expect(mailer.sent.at(-1)!.to).to.equal(ann.email);
     expect(mailer.sent.at(-1)!.subject).to.match(/Acme/);
-    expect(problem(await api.post('/org/v1/requests', acme.token, { manifestId: rivalKyc.manifestId, recipientEmail: ann.email }))).to.deep.equal({ status: 404, code: 'not_found' });
-    expect(problem(await api.post('/org/v1/requests', acme.token, { manifestId: kyc.manifestId }))).to.deep.equal({ status: 400, code: 'invalid_request' });
-    expect(problem(await api.post('/org/v1/requests', acme.token, { manifestId: kyc.manifestId, recipientEmail: ann.email, invitationExpiresAt: new Date(clock.now().getTime() + 91 * DAY).toISOString() })))
-      .to.deep.equal({ status: 400, code: 'invalid_request' });
+    expect(
+      problem(await api.post('/org/v1/requests', acme.token, { manifestId: rivalKyc.manifestId, recipientEmail: ann.email })),
+    ).to.deep.equal({ status: 404, code: 'not_found' });
+    expect(problem(await api.post('/org/v1/requests', acme.token, { manifestId: kyc.manifestId }))).to.deep.equal({
+      status: 400,
+      code: 'invalid_request',
+    });
+    expect(
+      problem(
+        await api.post('/org/v1/requests', acme.token, {
+          manifestId: kyc.manifestId,
+          recipientEmail: ann.email,
+          invitationExpiresAt: new Date(clock.now().getTime() + 91 * DAY).toISOString(),
+        }),
+      ),
+    ).to.deep.equal({ status: 400, code: 'invalid_request' });
   });
 
   it('list: newest first, filtered by the normalized email; the person sees it under requests', async () => {
@@ -128,7 +197,10 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
     const all = (await api.get('/org/v1/requests', acme.token)).body.requests as Summary[];
     expect(all[0]!.requestId).to.equal(third.requestId);
     expect((await api.get('/org/v1/requests', rival.token)).body.requests).to.deep.equal([]);
-    const mine = ok(await gql(ann, `{ user { requests { ${REQUEST} } } }`)).user.requests as Array<{ recipientEmail?: string; organizationName: string }>;
+    const mine = ok(await gql(ann, `{ user { requests { ${REQUEST} } } }`)).user.requests as Array<{
+      recipientEmail?: string;
+      organizationName: string;
+    }>;
     expect(mine.length).to.be.greaterThan(0);
     expect(mine.every((x) => x.organizationName === 'Acme')).to.equal(true);
   });
@@ -141,21 +213,27 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
     expect(d.adoptions).to.deep.equal([]);
     expect(d.proposals).to.deep.equal([]);
     const [name, company] = d.items;
-    expect(name).to.deep.include({ status: 'granted', records: [{ resourceId: annName, participant: null, sourceVersion: 1, status: 'available' }] });
+    expect(name).to.deep.include({
+      status: 'granted',
+      records: [{ resourceId: annName, participant: null, sourceVersion: 1, status: 'available' }],
+    });
     expect(name).to.not.have.property('subject');
     expect(company!.subject).to.equal('company');
     const rec = company!.records[0]!;
     expect(rec).to.deep.include({ resourceId: annCompany, sourceVersion: 1, status: 'available' });
     expect(rec.participant).to.deep.include({ subjectId: 'company', type: 'legal_entity' });
     expect(rec.participant!.alias).to.be.a('string').and.not.include(entityId);
-    const person = ok(await gql(ann, `{ user { requests { ${REQUEST} } } }`)).user.requests.find((x: { requestId: string }) => x.requestId === requestId);
+    const person = ok(await gql(ann, `{ user { requests { ${REQUEST} } } }`)).user.requests.find(
+      (x: { requestId: string }) => x.requestId === requestId,
+    );
     expect(person.items.map((i: { resourceIds: string[] }) => i.resourceIds)).to.deep.equal([[annName], [annCompany]]);
     // A second accept is a CONFLICT.
     expect(errorOf(await accept(ann, requestId, [])).extensions.code).to.equal('CONFLICT');
   });
 
   it('aliases: the same across two requests of one organization, different between organizations, never the entity id', async () => {
-    const alias = async (requestId: string, token: string) => records(await detail(requestId, token)).find((r) => r.participant)!.participant!.alias;
+    const alias = async (requestId: string, token: string) =>
+      records(await detail(requestId, token)).find((r) => r.participant)!.participant!.alias;
     const a1 = await alias(await connected(), acme.token);
     const a2 = await alias(await connected(), acme.token);
     const b = await alias(await connected(rival.token, rivalKyc), rival.token);
@@ -165,7 +243,9 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
   });
 
   it('time: a pending invitation reads expired after its window; accepting it is a CONFLICT', async () => {
-    const { requestId } = await send(acme.token, kyc.manifestId, ann.email, { invitationExpiresAt: new Date(clock.now().getTime() + 1000).toISOString() });
+    const { requestId } = await send(acme.token, kyc.manifestId, ann.email, {
+      invitationExpiresAt: new Date(clock.now().getTime() + 1000).toISOString(),
+    });
     clock.advance(1000);
     expect((await detail(requestId)).request.state).to.equal('expired');
     expect(errorOf(await accept(ann, requestId, [])).extensions.code).to.equal('CONFLICT');
@@ -181,7 +261,7 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
     expect(errorOf(await accept(ann, requestId, [])).extensions.code).to.equal('CONFLICT');
   });
 
-  it('reject: pending becomes rejected_by_recipient; someone else\'s request is NOT_FOUND', async () => {
+  it("reject: pending becomes rejected_by_recipient; someone else's request is NOT_FOUND", async () => {
     const { requestId } = await send(acme.token, kyc.manifestId, ann.email);
     const other = await api.user();
     expect(errorOf(await change(other, 'reject', requestId)).extensions.code).to.equal('NOT_FOUND');
@@ -205,15 +285,33 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
   });
 
   it('a deleted document reads source_unavailable; losing MANAGER reads participant_ineligible, regaining it available', async () => {
-    const mine = await createDoc(ann, { name: 'Name 2', schemaRef: `${BASE}/PersonFullName.json`, data: { givenName: 'A', familyName: 'E' } });
+    const mine = await createDoc(ann, {
+      name: 'Name 2',
+      schemaRef: `${BASE}/PersonFullName.json`,
+      data: { givenName: 'A', familyName: 'E' },
+    });
     const { requestId } = await send(acme.token, kyc.manifestId, ann.email);
-    ok(await accept(ann, requestId, [{ slotId: kyc.slots[0]!.slotId, resourceIds: [mine] }, { slotId: kyc.slots[1]!.slotId, resourceIds: [annCompany] }]));
+    ok(
+      await accept(ann, requestId, [
+        { slotId: kyc.slots[0]!.slotId, resourceIds: [mine] },
+        { slotId: kyc.slots[1]!.slotId, resourceIds: [annCompany] },
+      ]),
+    );
     ok(await gql(ann, 'mutation($id: ID!) { user { document { delete(id: $id) } } }', { id: mine }));
-    expect(records(await detail(requestId))[0]).to.deep.equal({ resourceId: mine, participant: null, status: 'unavailable', reason: 'source_unavailable' });
+    expect(records(await detail(requestId))[0]).to.deep.equal({
+      resourceId: mine,
+      participant: null,
+      status: 'unavailable',
+      reason: 'source_unavailable',
+    });
 
     const partner = await api.user();
     const setMember = (u: User, email: string, role: string) =>
-      gql(u, 'mutation($e: ID!, $m: String!, $r: EntityRole!) { user { entity { setMember(entityId: $e, email: $m, role: $r) { entityId } } } }', { e: entityId, m: email, r: role });
+      gql(
+        u,
+        'mutation($e: ID!, $m: String!, $r: EntityRole!) { user { entity { setMember(entityId: $e, email: $m, role: $r) { entityId } } } }',
+        { e: entityId, m: email, r: role },
+      );
     ok(await setMember(ann, partner.email, 'MANAGER'));
     ok(await setMember(partner, ann.email, 'MEMBER'));
     const demoted = records(await detail(requestId))[1]!;
@@ -228,18 +326,26 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
   it('withdraw: the slot reads pending with no records; the grant row stays; grant adds it back', async () => {
     const requestId = await connected();
     const slotId = kyc.slots[0]!.slotId;
-    const r = ok(await mutate(ann, 'withdraw(requestId: $requestId, slotId: $slotId)', '$requestId: ID!, $slotId: ID!', { requestId, slotId })).user.request.withdraw;
+    const r = ok(
+      await mutate(ann, 'withdraw(requestId: $requestId, slotId: $slotId)', '$requestId: ID!, $slotId: ID!', { requestId, slotId }),
+    ).user.request.withdraw;
     expect(r.items[0]).to.deep.include({ status: 'pending', resourceIds: [] });
     expect((await detail(requestId)).items[0]).to.deep.include({ status: 'pending', records: [] });
-    expect((await service.db.query('SELECT 1 FROM rm.request_grants WHERE request_id = $1 AND slot_id = $2', [requestId, slotId])).rowCount).to.equal(1);
+    expect(
+      (await service.db.query('SELECT 1 FROM rm.request_grants WHERE request_id = $1 AND slot_id = $2', [requestId, slotId])).rowCount,
+    ).to.equal(1);
     ok(await grant(ann, requestId, { slotId, resourceIds: [annName] }));
     expect((await detail(requestId)).items[0]!.records.map((x) => x.status)).to.deep.equal(['available']);
   });
 
-  it('grant refusals: another vault\'s resource, a schema not matching the target, a second resource on a non-multiple slot', async () => {
+  it("grant refusals: another vault's resource, a schema not matching the target, a second resource on a non-multiple slot", async () => {
     const requestId = await connected();
     const bob = await api.user();
-    const bobs = await createDoc(bob, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: { givenName: 'Bob', familyName: 'B' } });
+    const bobs = await createDoc(bob, {
+      name: 'Name',
+      schemaRef: `${BASE}/PersonFullName.json`,
+      data: { givenName: 'Bob', familyName: 'B' },
+    });
     const nameSlotId = kyc.slots[0]!.slotId;
     const foreign = errorOf(await grant(ann, requestId, { slotId: nameSlotId, resourceIds: [bobs] }));
     expect(foreign.extensions.code).to.equal('NOT_FOUND');
@@ -247,16 +353,24 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
     const contact = await createDoc(ann, { name: 'Contact', schemaRef: `${BASE}/PersonContact.json`, data: { email: 'ann@example.com' } });
     const wrong = errorOf(await grant(ann, requestId, { slotId: nameSlotId, resourceIds: [contact] }));
     expect(wrong.extensions.code).to.equal('BAD_USER_INPUT');
-    expect(wrong.message).to.match(/PersonFullName/).and.match(/PersonContact/);
-    const another = await createDoc(ann, { name: 'Name 3', schemaRef: `${BASE}/PersonFullName.json`, data: { givenName: 'A', familyName: 'X' } });
+    expect(wrong.message)
+      .to.match(/PersonFullName/)
+      .and.match(/PersonContact/);
+    const another = await createDoc(ann, {
+      name: 'Name 3',
+      schemaRef: `${BASE}/PersonFullName.json`,
+      data: { givenName: 'A', familyName: 'X' },
+    });
     const second = errorOf(await grant(ann, requestId, { slotId: nameSlotId, resourceIds: [another] }));
     expect(second.extensions.code).to.equal('BAD_USER_INPUT');
     expect(second.message).to.match(/one resource per party/);
     expect(errorOf(await grant(ann, requestId, { slotId: NOBODY, resourceIds: [annName] })).extensions.code).to.equal('NOT_FOUND');
-    expect(errorOf(await grant(ann, requestId, { slotId: kyc.slots[1]!.slotId, resourceIds: [annName] })).extensions.code).to.equal('BAD_USER_INPUT');
+    expect(errorOf(await grant(ann, requestId, { slotId: kyc.slots[1]!.slotId, resourceIds: [annName] })).extensions.code).to.equal(
+      'BAD_USER_INPUT',
+    );
   });
 
-  it('open: recipient-initiated through an app of the manifest\'s organization; accept is a separate step', async () => {
+  it("open: recipient-initiated through an app of the manifest's organization; accept is a separate step", async () => {
     const app = await api.post('/org/v1/apps', acme.token, { name: 'Portal' });
     expect(app.status).to.equal(201);
     const clientId = app.body.clientId as string;
@@ -287,19 +401,39 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
     const manageToken = await api.signIn(manageOnly.token, acme.id);
     const routes = [
       { name: 'list', needs: 'request_read', call: (t?: string) => api.get('/org/v1/requests', t), foreign: null },
-      { name: 'detail', needs: 'request_read', call: (t?: string, id = requestId) => api.get(`/org/v1/requests/${id}`, t), foreign: rivalRequest.requestId },
-      { name: 'send', needs: 'request_manage', call: (t?: string, m = kyc.manifestId) => api.post('/org/v1/requests', t, { manifestId: m, recipientEmail: ann.email }), foreign: rivalKyc.manifestId },
-      { name: 'cancel', needs: 'request_manage', call: (t?: string, id = requestId) => api.post(`/org/v1/requests/${id}/cancel`, t), foreign: rivalRequest.requestId },
+      {
+        name: 'detail',
+        needs: 'request_read',
+        call: (t?: string, id = requestId) => api.get(`/org/v1/requests/${id}`, t),
+        foreign: rivalRequest.requestId,
+      },
+      {
+        name: 'send',
+        needs: 'request_manage',
+        call: (t?: string, m = kyc.manifestId) => api.post('/org/v1/requests', t, { manifestId: m, recipientEmail: ann.email }),
+        foreign: rivalKyc.manifestId,
+      },
+      {
+        name: 'cancel',
+        needs: 'request_manage',
+        call: (t?: string, id = requestId) => api.post(`/org/v1/requests/${id}/cancel`, t),
+        foreign: rivalRequest.requestId,
+      },
     ];
     for (const route of routes) {
       const lacking = route.needs === 'request_read' ? manageToken : readToken;
       expect(problem(await route.call(lacking)), `${route.name} lacking`).to.deep.equal({ status: 403, code: 'forbidden' });
       expect(problem(await route.call()), `${route.name} no token`).to.deep.equal({ status: 401, code: 'unauthenticated' });
       expect(problem(await route.call(ann.token)), `${route.name} user token`).to.deep.equal({ status: 401, code: 'unauthenticated' });
-      if (route.foreign) expect(problem(await route.call(acme.token, route.foreign)), `${route.name} foreign`).to.deep.equal({ status: 404, code: 'not_found' });
+      if (route.foreign)
+        expect(problem(await route.call(acme.token, route.foreign)), `${route.name} foreign`).to.deep.equal({
+          status: 404,
+          code: 'not_found',
+        });
       else expect((await route.call(rival.token)).body.requests, 'list foreign').to.not.deep.include({ requestId });
       // And the other organization's own token on this organization's ids.
-      if (route.foreign) expect(problem(await route.call(rival.token)), `${route.name} rival on acme`).to.deep.equal({ status: 404, code: 'not_found' });
+      if (route.foreign)
+        expect(problem(await route.call(rival.token)), `${route.name} rival on acme`).to.deep.equal({ status: 404, code: 'not_found' });
     }
     expect(problem(await api.get('/org/v1/requests/not-a-uuid', acme.token))).to.deep.equal({ status: 404, code: 'not_found' });
   });
@@ -311,7 +445,10 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
     const owner = await api.user({ email: acme.owner.email, register: false });
     const d = await detail(requestId, await api.signIn(owner.token, acme.id));
     expect(d.request.state).to.equal('expired');
-    expect(records(d).map((r) => [r.status, r.reason, r.sourceVersion])).to.deep.equal([['unavailable', 'connection_inactive', undefined], ['unavailable', 'connection_inactive', undefined]]);
+    expect(records(d).map((r) => [r.status, r.reason, r.sourceVersion])).to.deep.equal([
+      ['unavailable', 'connection_inactive', undefined],
+      ['unavailable', 'connection_inactive', undefined],
+    ]);
     expect(d.items.map((i) => i.status)).to.deep.equal(['granted', 'granted']);
   });
 });

@@ -64,7 +64,10 @@ export class TcpProxy {
       for (const s of [client, upstream]) {
         this.sockets.add(s);
         s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => { client.destroy(); upstream.destroy(); });
+        s.on('error', () => {
+          client.destroy();
+          upstream.destroy();
+        });
       }
       client.pipe(upstream).pipe(client);
     });

@@ -59,9 +59,13 @@ export type TestServiceOptions = {
  * anyone would; the suites of these limits set their own (domain.env).
  */
 const UNLIMITED = {
-  OTP_SENDS_PER_CLIENT_PER_HOUR: '1000000', OTP_FAILURES_PER_CLIENT_PER_HOUR: '1000000',
-  INVITES_PER_MEMBER_PER_DAY: '1000000', INVITES_PER_ORG_PER_DAY: '1000000', INVITES_PER_RECIPIENT_PER_DAY: '1000000',
-  MAX_UPLOADS_PER_USER: '1000', MAX_UPLOADS_TOTAL: '1000',
+  OTP_SENDS_PER_CLIENT_PER_HOUR: '1000000',
+  OTP_FAILURES_PER_CLIENT_PER_HOUR: '1000000',
+  INVITES_PER_MEMBER_PER_DAY: '1000000',
+  INVITES_PER_ORG_PER_DAY: '1000000',
+  INVITES_PER_RECIPIENT_PER_DAY: '1000000',
+  MAX_UPLOADS_PER_USER: '1000',
+  MAX_UPLOADS_TOTAL: '1000',
 };
 
 /** The real app on a real HTTP port, over a scratch database of the suite's backend. */
@@ -81,11 +85,15 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const config = loadConfig({ DATA_DIR: dataDir, BASE_URL: 'http://service.test', ...UNLIMITED, ...options.domain?.env });
   const domain = options.domain
     ? await openDomainServices({
-      config,
-      logger, db, store, metrics, waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }),
-      ...(options.domain.mailer ? { mailer: options.domain.mailer } : {}),
-      ...(options.domain.now ? { now: options.domain.now } : {}),
-    })
+        config,
+        logger,
+        db,
+        store,
+        metrics,
+        waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }),
+        ...(options.domain.mailer ? { mailer: options.domain.mailer } : {}),
+        ...(options.domain.now ? { now: options.domain.now } : {}),
+      })
     : null;
   const routes = (app: Express) => {
     domain?.routes(app);
@@ -107,7 +115,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const port = await running.listen(0, '127.0.0.1');
   return {
     url: `http://127.0.0.1:${port}`,
-    t, db, store, engine, queue, metrics, domain,
+    t,
+    db,
+    store,
+    engine,
+    queue,
+    metrics,
+    domain,
     logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
     waitForLog: async (match) => {
       for (let i = 0; i < 100; i++) {

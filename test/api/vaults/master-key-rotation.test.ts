@@ -9,7 +9,9 @@ import { startTestService } from '../support/service.js';
 describe(`MASTER_KEY rotation (issue 6; ${mainBackend})`, function () {
   this.timeout(60_000);
   let t: TestDatabase;
-  before(async () => { t = await openTestDatabase(); });
+  before(async () => {
+    t = await openTestDatabase();
+  });
   after(() => t.drop());
 
   it('re-wraps the data keys: after a restart on the new key, people keep their account and their documents open', async () => {
@@ -22,20 +24,32 @@ describe(`MASTER_KEY rotation (issue 6; ${mainBackend})`, function () {
       return ((await client(url).post('/auth/verify-otp', { email, code: mailer.lastCodeFor(email) })).body as { token: string }).token;
     };
 
-    const before = await startTestService({ database: t, domain: { mailer, env: { JWT_PRIVATE_KEY: jwt, MASTER_KEY: oldKey.toString('base64') } } });
+    const before = await startTestService({
+      database: t,
+      domain: { mailer, env: { JWT_PRIVATE_KEY: jwt, MASTER_KEY: oldKey.toString('base64') } },
+    });
     const token = await login(before.url);
-    const userId = ((await client(before.url).graphql(token, 'mutation { user { register(input: {}) { userId } } }')).body.data as any).user.register.userId;
-    const created = await client(before.url).graphql(token, `mutation($i: DocumentInput!) { user { document { create(input: $i) { id } } } }`,
-      { i: { name: 'n', documentSchema: { type: 'object' }, data: { kept: 'across rotation' } } });
+    const userId = ((await client(before.url).graphql(token, 'mutation { user { register(input: {}) { userId } } }')).body.data as any).user
+      .register.userId;
+    const created = await client(before.url).graphql(
+      token,
+      `mutation($i: DocumentInput!) { user { document { create(input: $i) { id } } } }`,
+      { i: { name: 'n', documentSchema: { type: 'object' }, data: { kept: 'across rotation' } } },
+    );
     const docId = (created.body.data as any).user.document.create.id;
     await before.close();
 
     expect(await (await VaultKeyring.open(t.db, newKey)).rewrapFrom(oldKey)).to.be.greaterThan(1);
 
-    const after = await startTestService({ database: t, domain: { mailer, env: { JWT_PRIVATE_KEY: jwt, MASTER_KEY: newKey.toString('base64') } } });
+    const after = await startTestService({
+      database: t,
+      domain: { mailer, env: { JWT_PRIVATE_KEY: jwt, MASTER_KEY: newKey.toString('base64') } },
+    });
     try {
       const again = await login(after.url);
-      const me = await client(after.url).graphql(again, `query($id: ID!) { user { me { userId } document(id: $id) { data } } }`, { id: docId });
+      const me = await client(after.url).graphql(again, `query($id: ID!) { user { me { userId } document(id: $id) { data } } }`, {
+        id: docId,
+      });
       expect(me.body.data).to.deep.equal({ user: { me: { userId }, document: { data: { kept: 'across rotation' } } } });
     } finally {
       await after.close();

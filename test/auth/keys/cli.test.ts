@@ -7,11 +7,18 @@ type Run = { code: number | null; stdout: string; stderr: string };
 /** The real CLI in its own process, with the given environment additions and stdin. */
 function keysCliWith(args: string[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<Run> {
   const { JWT_PRIVATE_KEY: _, ...env } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], { cwd: process.cwd(), env: { ...env, ...options.env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', ...args], {
+    cwd: process.cwd(),
+    env: { ...env, ...options.env },
+  });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   child.stdin.end(options.stdin ?? '');
   return new Promise((resolve, reject) => {
     child.on('error', reject);
@@ -26,11 +33,13 @@ async function keysCli(...args: string[]): Promise<Run> {
 
 function exports(stdout: string): Map<string, string> {
   const lines = stdout.trim().split('\n');
-  return new Map(lines.map((line) => {
-    const match = /^export ([A-Z_]+)='([^']*)'$/.exec(line);
-    if (!match?.[1] || match[2] === undefined) throw new Error(`not an export line: ${line}`);
-    return [match[1], match[2]];
-  }));
+  return new Map(
+    lines.map((line) => {
+      const match = /^export ([A-Z_]+)='([^']*)'$/.exec(line);
+      if (!match?.[1] || match[2] === undefined) throw new Error(`not an export line: ${line}`);
+      return [match[1], match[2]];
+    }),
+  );
 }
 const kids = (set: string): string[] => (JSON.parse(set) as { keys: PrivateJwk[] }).keys.map((key) => key.kid);
 
@@ -40,7 +49,12 @@ describe('npm run keys', () => {
     expect([...printed.keys()]).to.deep.equal(['JWT_PRIVATE_KEY', 'MASTER_KEY']);
     const jwt = printed.get('JWT_PRIVATE_KEY') ?? '';
     expect(kids(jwt)).to.have.length(1);
-    const keys = await loadKeys({ production: true, dataDir: '/nonexistent', jwtPrivateKey: jwt, masterKey: printed.get('MASTER_KEY') ?? '' });
+    const keys = await loadKeys({
+      production: true,
+      dataDir: '/nonexistent',
+      jwtPrivateKey: jwt,
+      masterKey: printed.get('MASTER_KEY') ?? '',
+    });
     expect(keys.signing.kid).to.equal(kids(jwt)[0]);
   });
 

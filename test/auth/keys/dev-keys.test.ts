@@ -25,7 +25,9 @@ describe('dev keys in DATA_DIR (contract §7: with nothing set the service gener
 
     const session = { identityId: 'i', sessionId: 's', email: 'a@b.co', expiresAt: new Date(Date.now() + 3600_000) };
     const token = await new TokenIssuer({ issuer: 'http://localhost:3000', signing: first.signing }).userToken(session);
-    expect((await new TokenVerifier({ issuer: 'http://localhost:3000', verifying: second.verifying }).verify(token, 'user')).ok).to.equal(true);
+    expect((await new TokenVerifier({ issuer: 'http://localhost:3000', verifying: second.verifying }).verify(token, 'user')).ok).to.equal(
+      true,
+    );
   });
 
   it('two processes starting together agree on one set', async () => {
@@ -49,7 +51,11 @@ describe('dev keys in DATA_DIR (contract §7: with nothing set the service gener
     const path = join(dataDir, DEV_KEYS_FILE);
     await writeFile(path, '{"jwtPrivateKey": {"kty": "oct", "k": "c2VjcmV0"}, "masterKey": "c2hvcnQ="}');
     let error: unknown;
-    try { await loadKeys(embedded(dataDir)); } catch (e) { error = e; }
+    try {
+      await loadKeys(embedded(dataDir));
+    } catch (e) {
+      error = e;
+    }
     expect(error).to.be.instanceOf(ConfigError);
     expect((error as ConfigError).problems).to.have.length(2);
     expect((error as ConfigError).message).to.contain(path);

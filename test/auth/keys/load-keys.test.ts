@@ -8,8 +8,12 @@ import { ConfigError } from '../../../src/config.js';
 import { generatePrivateJwk, loadKeys, serializeJwkSet, type KeyConfig } from '../../../src/auth/keys/index.js';
 
 const MASTER = randomBytes(32);
-const configured = (jwtPrivateKey: string, masterKey = MASTER.toString('base64')): KeyConfig =>
-  ({ production: true, dataDir: '/nonexistent', jwtPrivateKey, masterKey });
+const configured = (jwtPrivateKey: string, masterKey = MASTER.toString('base64')): KeyConfig => ({
+  production: true,
+  dataDir: '/nonexistent',
+  jwtPrivateKey,
+  masterKey,
+});
 
 async function refusal(config: KeyConfig): Promise<ConfigError> {
   try {
@@ -33,7 +37,14 @@ describe('loading keys (contract §1 keys, §7 configuration)', () => {
   it('a single JWK keeps its own kid; a set signs with its first key and verifies with all', async () => {
     const [a, b] = [await generatePrivateJwk(), await generatePrivateJwk()];
     expect((await loadKeys(configured(JSON.stringify({ ...a, kid: 'mine-1' })))).signing.kid).to.equal('mine-1');
-    const keys = await loadKeys(configured(serializeJwkSet([{ ...a, kid: 'k1' }, { ...b, kid: 'k2' }])));
+    const keys = await loadKeys(
+      configured(
+        serializeJwkSet([
+          { ...a, kid: 'k1' },
+          { ...b, kid: 'k2' },
+        ]),
+      ),
+    );
     expect(keys.signing.kid).to.equal('k1');
     expect([...keys.verifying.keys()]).to.deep.equal(['k1', 'k2']);
   });
@@ -56,11 +67,12 @@ describe('loading keys (contract §1 keys, §7 configuration)', () => {
       expect(error.message).to.match(/JWT_PRIVATE_KEY: .*only OKP Ed25519/);
     }
     const good = await generatePrivateJwk();
-    expect((await refusal(configured(serializeJwkSet([good]).replace('{"keys":[', `{"keys":[${JSON.stringify(rsa)},`)))).message)
-      .to.match(/key 1 of the set has kty RSA/);
+    expect((await refusal(configured(serializeJwkSet([good]).replace('{"keys":[', `{"keys":[${JSON.stringify(rsa)},`)))).message).to.match(
+      /key 1 of the set has kty RSA/,
+    );
   });
 
-  it('refuses a public-only key, an x that is not d\'s, a bad d, repeated kids, an empty set and non-JSON, never echoing key material', async () => {
+  it("refuses a public-only key, an x that is not d's, a bad d, repeated kids, an empty set and non-JSON, never echoing key material", async () => {
     const [a, b] = [await generatePrivateJwk(), await generatePrivateJwk()];
     const { d: _, ...publicOnly } = a;
     const cases: Array<[string, RegExp]> = [

@@ -24,12 +24,21 @@ describe(`one-time codes (spec 4.1, 8; ${mainBackend})`, function () {
   let otp: OtpService;
   const secrets = new OtpSecrets(randomBytes(32));
   const rootKey = randomBytes(32);
-  const open = async (cap = 20) => OtpService.open({
-    db: t.db, windows: await SlidingWindows.open(t.db, rootKey), secrets, mailer, now: clock.now,
-    dailyFailureCap: cap, sendsPerClientPerHour: 1000, failuresPerClientPerHour: 1000,
-  });
+  const open = async (cap = 20) =>
+    OtpService.open({
+      db: t.db,
+      windows: await SlidingWindows.open(t.db, rootKey),
+      secrets,
+      mailer,
+      now: clock.now,
+      dailyFailureCap: cap,
+      sendsPerClientPerHour: 1000,
+      failuresPerClientPerHour: 1000,
+    });
 
-  before(async () => { t = await openTestDatabase(); });
+  before(async () => {
+    t = await openTestDatabase();
+  });
   after(() => t.drop());
   beforeEach(async () => {
     mailer = new RecordingMailer();
@@ -125,7 +134,9 @@ describe(`one-time codes (spec 4.1, 8; ${mainBackend})`, function () {
     const email = freshEmail();
     await otp.send(email, 'login', CLIENT);
     const right = mailer.lastCodeFor(email);
-    const guesses = Array.from({ length: 12 }, (_, i) => String(i).padStart(6, '0')).filter((g) => g !== right).slice(0, 10);
+    const guesses = Array.from({ length: 12 }, (_, i) => String(i).padStart(6, '0'))
+      .filter((g) => g !== right)
+      .slice(0, 10);
     const results = await Promise.all(guesses.map((g) => otp.verify(email, 'login', g, CLIENT)));
     expect(results.filter((r) => r?.code === 'invalid_code')).to.have.length(5);
     expect(results.filter((r) => r?.code === 'too_many_attempts')).to.have.length(5);
@@ -195,8 +206,10 @@ describe(`one-time codes (spec 4.1, 8; ${mainBackend})`, function () {
     const email = freshEmail();
     await otp.send(email, 'login', CLIENT);
     const c = mailer.lastCodeFor(email);
-    const dump = JSON.stringify((await t.db.query('SELECT * FROM auth.otp_codes')).rows) +
-      JSON.stringify((await t.db.query('SELECT * FROM limits.hits')).rows) + JSON.stringify((await t.db.query('SELECT * FROM limits.buckets')).rows);
+    const dump =
+      JSON.stringify((await t.db.query('SELECT * FROM auth.otp_codes')).rows) +
+      JSON.stringify((await t.db.query('SELECT * FROM limits.hits')).rows) +
+      JSON.stringify((await t.db.query('SELECT * FROM limits.buckets')).rows);
     expect(dump).to.not.contain(c);
     expect(dump).to.not.contain(email);
   });

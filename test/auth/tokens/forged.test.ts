@@ -3,7 +3,21 @@ import { generateKeyPairSync } from 'node:crypto';
 import { MAX_TOKEN_LENGTH } from '../../../src/auth/tokens/index.js';
 import { keyForToken } from '../../../src/auth/tokens/header.js';
 import {
-  attackerEd25519, b64, ed25519, es256, forge, hs256, member, NOW_S, ourKey, refusedWith, rs256, serviceKeys, session, validPayload, type TestKeys,
+  attackerEd25519,
+  b64,
+  ed25519,
+  es256,
+  forge,
+  hs256,
+  member,
+  NOW_S,
+  ourKey,
+  refusedWith,
+  rs256,
+  serviceKeys,
+  session,
+  validPayload,
+  type TestKeys,
 } from './forge.js';
 
 /** Every forgery answers a refusal (the API turns each into one 401 unauthenticated). */
@@ -35,14 +49,19 @@ describe('forged access tokens are refused (contract §1; issue 4)', () => {
 
   it('the header check alone refuses every alg but EdDSA, before any key or crypto is touched', async () => {
     for (const alg of ['none', 'HS256', 'ES256', 'RS256', 'Ed25519', 'eddsa', undefined]) {
-      expect(keyForToken(await signedByUs({ ...header, alg }, validPayload()), k.keys.verifying)).to.deep.equal({ reason: 'unsupported_alg' });
+      expect(keyForToken(await signedByUs({ ...header, alg }, validPayload()), k.keys.verifying)).to.deep.equal({
+        reason: 'unsupported_alg',
+      });
     }
   });
 
   it('HS256 signed with our public key bytes (raw x, the JWK JSON, the SPKI PEM): the classic confusion', async () => {
     const x = Buffer.from(String(k.publicJwk.x), 'base64url');
     const { createPublicKey } = await import('node:crypto');
-    const pem = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: String(k.publicJwk.x) }, format: 'jwk' }).export({ format: 'pem', type: 'spki' });
+    const pem = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: String(k.publicJwk.x) }, format: 'jwk' }).export({
+      format: 'pem',
+      type: 'spki',
+    });
     for (const secret of [x, JSON.stringify(k.publicJwk), JSON.stringify(k.keys.jwks), String(pem)]) {
       refusedWith(await verify(await forge({ ...header, alg: 'HS256' }, validPayload(), hs256(secret))), 'unsupported_alg');
     }
@@ -53,10 +72,24 @@ describe('forged access tokens are refused (contract §1; issue 4)', () => {
   });
 
   it('an unknown kid, even when signed by the key it names', async () => {
-    refusedWith(await verify(await forge({ ...header, kid: 'attacker-key' }, validPayload(), ed25519(attackerEd25519().privateKey))), 'unknown_kid');
+    refusedWith(
+      await verify(await forge({ ...header, kid: 'attacker-key' }, validPayload(), ed25519(attackerEd25519().privateKey))),
+      'unknown_kid',
+    );
   });
 
-  for (const injected of ['../../x', '../../../../dev/null', "' OR '1'='1", "x'; DROP TABLE sessions; --", '__proto__', 'constructor', 'hasOwnProperty', '', `${'k'}${'\u0000'}`, '*']) {
+  for (const injected of [
+    '../../x',
+    '../../../../dev/null',
+    "' OR '1'='1",
+    "x'; DROP TABLE sessions; --",
+    '__proto__',
+    'constructor',
+    'hasOwnProperty',
+    '',
+    `${'k'}${'\u0000'}`,
+    '*',
+  ]) {
     it(`an injected kid ${JSON.stringify(injected)}`, async () => {
       refusedWith(await verify(await signedByUs({ ...header, kid: injected }, validPayload())), 'unknown_kid');
     });
@@ -71,7 +104,11 @@ describe('forged access tokens are refused (contract §1; issue 4)', () => {
   it('an attacker key embedded as a jwk header, signed with it (with our kid, with its own, with none)', async () => {
     const attacker = attackerEd25519();
     for (const kidPart of [{ kid }, { kid: 'attacker' }, {}]) {
-      const token = await forge({ alg: 'EdDSA', typ: 'JWT', ...kidPart, jwk: attacker.publicJwk }, validPayload(), ed25519(attacker.privateKey));
+      const token = await forge(
+        { alg: 'EdDSA', typ: 'JWT', ...kidPart, jwk: attacker.publicJwk },
+        validPayload(),
+        ed25519(attacker.privateKey),
+      );
       refusedWith(await verify(token), 'forbidden_header');
     }
   });
@@ -79,7 +116,11 @@ describe('forged access tokens are refused (contract §1; issue 4)', () => {
   it('jku, x5u, x5c, x5t headers pointing at attacker keys, and our own key under jku', async () => {
     const attacker = attackerEd25519();
     for (const extra of [
-      { jku: 'https://evil.test/jwks.json' }, { x5u: 'https://evil.test/cert.pem' }, { x5c: ['MIIB'] }, { x5t: 'abc' }, { 'x5t#S256': 'abc' },
+      { jku: 'https://evil.test/jwks.json' },
+      { x5u: 'https://evil.test/cert.pem' },
+      { x5c: ['MIIB'] },
+      { x5t: 'abc' },
+      { 'x5t#S256': 'abc' },
     ]) {
       refusedWith(await verify(await forge({ ...header, ...extra }, validPayload(), ed25519(attacker.privateKey))), 'forbidden_header');
       refusedWith(await verify(await signedByUs({ ...header, ...extra }, validPayload())), 'forbidden_header');
@@ -136,16 +177,39 @@ describe('forged access tokens are refused (contract §1; issue 4)', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
     refusedWith(await verify(await forge({ ...header, alg: 'ES256' }, validPayload(), es256(ec))), 'unsupported_alg');
     refusedWith(await verify(await forge({ ...header, alg: 'RS256' }, validPayload(), rs256(rsa))), 'unsupported_alg');
-    refusedWith(await verify(await forge({ ...header, alg: 'Ed25519' }, validPayload(), ourKey(k.keys.signing.privateKey))), 'unsupported_alg');
+    refusedWith(
+      await verify(await forge({ ...header, alg: 'Ed25519' }, validPayload(), ourKey(k.keys.signing.privateKey))),
+      'unsupported_alg',
+    );
   });
 
   it('garbage strings and non-strings answer malformed and never throw', async () => {
     const real = await k.issuer.userToken(session);
     const garbage: unknown[] = [
-      '', ' ', 'abc', '.', '..', '...', 'a.b.c', 'a.b.c.d.e', `Bearer ${real}`, `${real} `, ` ${real}`, `${real}\n`,
-      `${b64('not json')}.${b64(validPayload())}.c2ln`, `${b64('null')}.${b64(validPayload())}.c2ln`, `${b64('[]')}.${b64(validPayload())}.c2ln`,
-      `${b64('"EdDSA"')}.${b64(validPayload())}.c2ln`, '\u0000\u0000', 'ｅｙＪ.ｅｙＪ.ｅｙＪ', '👀.👀.👀',
-      undefined, null, 42, {}, [real],
+      '',
+      ' ',
+      'abc',
+      '.',
+      '..',
+      '...',
+      'a.b.c',
+      'a.b.c.d.e',
+      `Bearer ${real}`,
+      `${real} `,
+      ` ${real}`,
+      `${real}\n`,
+      `${b64('not json')}.${b64(validPayload())}.c2ln`,
+      `${b64('null')}.${b64(validPayload())}.c2ln`,
+      `${b64('[]')}.${b64(validPayload())}.c2ln`,
+      `${b64('"EdDSA"')}.${b64(validPayload())}.c2ln`,
+      '\u0000\u0000',
+      'ｅｙＪ.ｅｙＪ.ｅｙＪ',
+      '👀.👀.👀',
+      undefined,
+      null,
+      42,
+      {},
+      [real],
     ];
     for (const input of garbage) refusedWith(await k.verifier.verify(input as string, 'user'), 'malformed');
   });

@@ -5,7 +5,9 @@ import { ISSUER, member, NOW, NOW_S, ourKey, forge, refusedWith, serviceKeys, se
 
 describe('access tokens (contract §1, §2)', () => {
   let k: TestKeys;
-  before(async () => { k = await serviceKeys(); });
+  before(async () => {
+    k = await serviceKeys();
+  });
 
   it('a user token carries alg EdDSA, our kid, typ JWT and verifies with exactly the contract claims', async () => {
     const token = await k.issuer.userToken(session);
@@ -13,7 +15,15 @@ describe('access tokens (contract §1, §2)', () => {
     const result = await k.verifier.verify(token, 'user');
     expect(result).to.deep.equal({
       ok: true,
-      claims: { iss: ISSUER, aud: 'user', sub: 'identity-1', sid: 'session-1', email: 'alice@example.com', iat: NOW_S, exp: NOW_S + 72 * 3600 },
+      claims: {
+        iss: ISSUER,
+        aud: 'user',
+        sub: 'identity-1',
+        sid: 'session-1',
+        email: 'alice@example.com',
+        iat: NOW_S,
+        exp: NOW_S + 72 * 3600,
+      },
     });
   });
 
@@ -29,13 +39,21 @@ describe('access tokens (contract §1, §2)', () => {
     const result = await k.verifier.verify(await k.issuer.userToken({ ...session, expiresAt }), 'user');
     expect(result.ok && result.claims.exp).to.equal(expiresAt.getTime() / 1000);
     let error: unknown;
-    try { await k.issuer.userToken({ ...session, expiresAt: NOW }); } catch (e) { error = e; }
+    try {
+      await k.issuer.userToken({ ...session, expiresAt: NOW });
+    } catch (e) {
+      error = e;
+    }
     expect(error).to.be.instanceOf(RangeError);
   });
 
   it('any JOSE library verifies our tokens with the published JWKS (GET /.well-known/jwks.json)', async () => {
     const token = await k.issuer.userToken(session);
-    const { payload } = await jwtVerify(token, createLocalJWKSet({ keys: [...k.keys.jwks.keys] }), { currentDate: NOW, issuer: ISSUER, audience: 'user' });
+    const { payload } = await jwtVerify(token, createLocalJWKSet({ keys: [...k.keys.jwks.keys] }), {
+      currentDate: NOW,
+      issuer: ISSUER,
+      audience: 'user',
+    });
     expect(payload.sid).to.equal('session-1');
   });
 
@@ -45,7 +63,11 @@ describe('access tokens (contract §1, §2)', () => {
   });
 
   it('answers wrong_audience for an aud array naming both audiences (jose alone would accept it)', async () => {
-    const token = await forge({ alg: 'EdDSA', kid: k.keys.signing.kid, typ: 'JWT' }, validPayload({ aud: ['user', 'org'] }), ourKey(k.keys.signing.privateKey));
+    const token = await forge(
+      { alg: 'EdDSA', kid: k.keys.signing.kid, typ: 'JWT' },
+      validPayload({ aud: ['user', 'org'] }),
+      ourKey(k.keys.signing.privateKey),
+    );
     refusedWith(await k.verifier.verify(token, 'user'), 'wrong_audience');
   });
 
@@ -56,7 +78,12 @@ describe('access tokens (contract §1, §2)', () => {
 
   it('tolerates a few seconds of clock skew past exp, then answers expired', async () => {
     const token = await k.issuer.userToken(session);
-    const at = (offsetSeconds: number) => new TokenVerifier({ issuer: ISSUER, verifying: k.keys.verifying, now: () => new Date(session.expiresAt.getTime() + offsetSeconds * 1000) });
+    const at = (offsetSeconds: number) =>
+      new TokenVerifier({
+        issuer: ISSUER,
+        verifying: k.keys.verifying,
+        now: () => new Date(session.expiresAt.getTime() + offsetSeconds * 1000),
+      });
     expect((await at(-1).verify(token, 'user')).ok).to.equal(true);
     expect((await at(4).verify(token, 'user')).ok).to.equal(true);
     refusedWith(await at(6).verify(token, 'user'), 'expired');
@@ -68,8 +95,16 @@ describe('access tokens (contract §1, §2)', () => {
     const { email: _, ...noEmail } = validPayload();
     refusedWith(await k.verifier.verify(await forge(header, noEmail, sign), 'user'), 'bad_claims');
     refusedWith(await k.verifier.verify(await forge(header, validPayload({ sid: 42 }), sign), 'user'), 'bad_claims');
-    refusedWith(await k.verifier.verify(await forge(header, validPayload({ aud: 'org', perms: ['request_read'] }), sign), 'org'), 'bad_claims');
-    refusedWith(await k.verifier.verify(await forge(header, validPayload({ aud: 'org', org: 'org-1', perms: 'request_read' }), sign), 'org'), 'bad_claims');
-    expect((await k.verifier.verify(await forge(header, validPayload({ aud: 'org', org: 'org-1', perms: [] }), sign), 'org')).ok).to.equal(true);
+    refusedWith(
+      await k.verifier.verify(await forge(header, validPayload({ aud: 'org', perms: ['request_read'] }), sign), 'org'),
+      'bad_claims',
+    );
+    refusedWith(
+      await k.verifier.verify(await forge(header, validPayload({ aud: 'org', org: 'org-1', perms: 'request_read' }), sign), 'org'),
+      'bad_claims',
+    );
+    expect((await k.verifier.verify(await forge(header, validPayload({ aud: 'org', org: 'org-1', perms: [] }), sign), 'org')).ok).to.equal(
+      true,
+    );
   });
 });

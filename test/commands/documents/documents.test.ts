@@ -7,7 +7,17 @@ import { specFor } from '../../support/given.js';
 
 const created: DocumentCreated = {
   type: 'DocumentCreated',
-  data: { resourceId: 'r1', vaultId: 'v1', name: 'n', description: null, schemaRef: 'ref', documentSchema: null, uniquePerVault: false, version: 1, sealedData: 's1' },
+  data: {
+    resourceId: 'r1',
+    vaultId: 'v1',
+    name: 'n',
+    description: null,
+    schemaRef: 'ref',
+    documentSchema: null,
+    uniquePerVault: false,
+    version: 1,
+    sealedData: 's1',
+  },
 };
 
 describe('document decisions (spec 4.2 rules 4, 6)', () => {
@@ -18,25 +28,46 @@ describe('document decisions (spec 4.2 rules 4, 6)', () => {
   });
 
   it('update publishes version n+1 with the schema of the stream, sealed for that version', () =>
-    specFor(updateDocument)(created, { type: 'DocumentUpdated', data: { resourceId: 'r1', vaultId: 'v1', name: 'n', description: null, version: 2, sealedData: 's2' } })
+    specFor(updateDocument)(created, {
+      type: 'DocumentUpdated',
+      data: { resourceId: 'r1', vaultId: 'v1', name: 'n', description: null, version: 2, sealedData: 's2' },
+    })
       .when({ resourceId: 'r1', vaultId: 'v1', name: null, description: undefined, sealedFor: (v) => `sealed-v${v}` })
-      .then({ type: 'DocumentUpdated', data: { resourceId: 'r1', vaultId: 'v1', name: 'n', description: null, version: 3, sealedData: 'sealed-v3' } }));
+      .then({
+        type: 'DocumentUpdated',
+        data: { resourceId: 'r1', vaultId: 'v1', name: 'n', description: null, version: 3, sealedData: 'sealed-v3' },
+      }));
 
-  it('update or delete of another vault\'s or a deleted document is not_found', () => {
-    specFor(updateDocument)(created).when({ resourceId: 'r1', vaultId: 'v2', name: null, description: undefined, sealedFor: () => 'x' }).thenRefused('not_found');
+  it("update or delete of another vault's or a deleted document is not_found", () => {
+    specFor(updateDocument)(created)
+      .when({ resourceId: 'r1', vaultId: 'v2', name: null, description: undefined, sealedFor: () => 'x' })
+      .thenRefused('not_found');
     specFor(deleteDocument)(created).when({ resourceId: 'r1', vaultId: 'v2' }).thenRefused('not_found');
-    specFor(deleteDocument)(created, { type: 'DocumentDeleted', data: { resourceId: 'r1', vaultId: 'v1' } }).when({ resourceId: 'r1', vaultId: 'v1' }).thenRefused('not_found');
+    specFor(deleteDocument)(created, { type: 'DocumentDeleted', data: { resourceId: 'r1', vaultId: 'v1' } })
+      .when({ resourceId: 'r1', vaultId: 'v1' })
+      .thenRefused('not_found');
   });
 
   it('uniquePerVault: a live document with the same schema collides when either has the flag', () => {
-    const reg = (resourceId: string, uniquePerVault: boolean) => ({ type: 'DocumentRegistered' as const, data: { vaultId: 'v1', resourceId, schemaKey: 'k', uniquePerVault } });
+    const reg = (resourceId: string, uniquePerVault: boolean) => ({
+      type: 'DocumentRegistered' as const,
+      data: { vaultId: 'v1', resourceId, schemaKey: 'k', uniquePerVault },
+    });
     const given = specFor(vaultIndex);
-    given(reg('a', true)).when({ kind: 'register', vaultId: 'v1', resourceId: 'b', schemaKey: 'k', uniquePerVault: false }).thenRefused('document_schema_exists', /^document schema already exists in vault$/);
-    given(reg('a', false)).when({ kind: 'register', vaultId: 'v1', resourceId: 'b', schemaKey: 'k', uniquePerVault: true }).thenRefused('document_schema_exists');
-    given(reg('a', false)).when({ kind: 'register', vaultId: 'v1', resourceId: 'b', schemaKey: 'k', uniquePerVault: false }).then(reg('b', false));
-    given(reg('a', true)).when({ kind: 'register', vaultId: 'v1', resourceId: 'b', schemaKey: 'other', uniquePerVault: true })
+    given(reg('a', true))
+      .when({ kind: 'register', vaultId: 'v1', resourceId: 'b', schemaKey: 'k', uniquePerVault: false })
+      .thenRefused('document_schema_exists', /^document schema already exists in vault$/);
+    given(reg('a', false))
+      .when({ kind: 'register', vaultId: 'v1', resourceId: 'b', schemaKey: 'k', uniquePerVault: true })
+      .thenRefused('document_schema_exists');
+    given(reg('a', false))
+      .when({ kind: 'register', vaultId: 'v1', resourceId: 'b', schemaKey: 'k', uniquePerVault: false })
+      .then(reg('b', false));
+    given(reg('a', true))
+      .when({ kind: 'register', vaultId: 'v1', resourceId: 'b', schemaKey: 'other', uniquePerVault: true })
       .then({ type: 'DocumentRegistered', data: { vaultId: 'v1', resourceId: 'b', schemaKey: 'other', uniquePerVault: true } });
     given(reg('a', true), { type: 'DocumentUnregistered', data: { vaultId: 'v1', resourceId: 'a' } })
-      .when({ kind: 'register', vaultId: 'v1', resourceId: 'b', schemaKey: 'k', uniquePerVault: true }).then(reg('b', true));
+      .when({ kind: 'register', vaultId: 'v1', resourceId: 'b', schemaKey: 'k', uniquePerVault: true })
+      .then(reg('b', true));
   });
 });

@@ -22,14 +22,23 @@ describe('legal entity decisions (contract 5 EntityMutation)', () => {
     const given = specFor(createEntity);
     const cmd = { entityId, name: 'Acme GmbH', createdBy: 'id-ann', managerEmail: ann };
 
-    it('makes the caller\'s login address the first MANAGER', () => given().when(cmd).then(created));
+    it("makes the caller's login address the first MANAGER", () => given().when(cmd).then(created));
 
-    it('records the name trimmed', () => given().when({ ...cmd, name: '  Acme GmbH \t' }).then(created));
+    it('records the name trimmed', () =>
+      given()
+        .when({ ...cmd, name: '  Acme GmbH \t' })
+        .then(created));
 
     it('refuses a blank or an over-long name as invalid_request', () => {
-      given().when({ ...cmd, name: ' \t ' }).thenRefused('invalid_request', /blank/);
-      given().when({ ...cmd, name: 'x'.repeat(201) }).thenRefused('invalid_request', /200/);
-      given().when({ ...cmd, name: 'x'.repeat(200) }).then({ type: 'EntityCreated', data: { ...cmd, name: 'x'.repeat(200) } });
+      given()
+        .when({ ...cmd, name: ' \t ' })
+        .thenRefused('invalid_request', /blank/);
+      given()
+        .when({ ...cmd, name: 'x'.repeat(201) })
+        .thenRefused('invalid_request', /200/);
+      given()
+        .when({ ...cmd, name: 'x'.repeat(200) })
+        .then({ type: 'EntityCreated', data: { ...cmd, name: 'x'.repeat(200) } });
     });
 
     it('refuses an id that is taken', () => given(created).when(cmd).thenRefused('conflict'));
@@ -39,37 +48,63 @@ describe('legal entity decisions (contract 5 EntityMutation)', () => {
     const given = specFor(setEntityMember);
 
     it('a MANAGER adds a member by address, whether or not it has an account', () =>
-      given(created).when(setMember(ann, bob, 'MEMBER')).then(memberSet(bob, 'MEMBER')));
+      given(created)
+        .when(setMember(ann, bob, 'MEMBER'))
+        .then(memberSet(bob, 'MEMBER')));
 
     it('a MANAGER changes a role, both ways', () => {
-      given(created, memberSet(bob, 'MEMBER')).when(setMember(ann, bob, 'MANAGER')).then(memberSet(bob, 'MANAGER'));
-      given(created, memberSet(bob, 'MANAGER')).when(setMember(ann, bob, 'MEMBER')).then(memberSet(bob, 'MEMBER'));
+      given(created, memberSet(bob, 'MEMBER'))
+        .when(setMember(ann, bob, 'MANAGER'))
+        .then(memberSet(bob, 'MANAGER'));
+      given(created, memberSet(bob, 'MANAGER'))
+        .when(setMember(ann, bob, 'MEMBER'))
+        .then(memberSet(bob, 'MEMBER'));
     });
 
     it('the same role again changes nothing', () => {
-      given(created, memberSet(bob, 'MEMBER')).when(setMember(ann, bob, 'MEMBER')).then();
-      given(created).when(setMember(ann, ann, 'MANAGER')).then();
+      given(created, memberSet(bob, 'MEMBER'))
+        .when(setMember(ann, bob, 'MEMBER'))
+        .then();
+      given(created)
+        .when(setMember(ann, ann, 'MANAGER'))
+        .then();
     });
 
     it('a MANAGER may demote themselves while another MANAGER remains', () =>
-      given(created, memberSet(bob, 'MANAGER')).when(setMember(ann, ann, 'MEMBER')).then(memberSet(ann, 'MEMBER')));
+      given(created, memberSet(bob, 'MANAGER'))
+        .when(setMember(ann, ann, 'MEMBER'))
+        .then(memberSet(ann, 'MEMBER')));
 
     it('refuses demoting the last MANAGER with conflict', () => {
-      given(created).when(setMember(ann, ann, 'MEMBER')).thenRefused('conflict', /at least one MANAGER/);
-      given(created, memberSet(bob, 'MANAGER'), memberSet(ann, 'MEMBER')).when(setMember(bob, bob, 'MEMBER')).thenRefused('conflict');
+      given(created)
+        .when(setMember(ann, ann, 'MEMBER'))
+        .thenRefused('conflict', /at least one MANAGER/);
+      given(created, memberSet(bob, 'MANAGER'), memberSet(ann, 'MEMBER'))
+        .when(setMember(bob, bob, 'MEMBER'))
+        .thenRefused('conflict');
     });
 
     it('a MEMBER is forbidden: they can see the entity', () =>
-      given(created, memberSet(bob, 'MEMBER')).when(setMember(bob, cem, 'MEMBER')).thenRefused('forbidden'));
+      given(created, memberSet(bob, 'MEMBER'))
+        .when(setMember(bob, cem, 'MEMBER'))
+        .thenRefused('forbidden'));
 
     it('a non-member, a removed member and an unknown entity all answer not_found alike', () => {
-      given(created).when(setMember(stranger, stranger, 'MANAGER')).thenRefused('not_found', /^no such legal entity$/);
-      given(created, memberSet(bob, 'MANAGER'), memberRemoved(bob)).when(setMember(bob, bob, 'MANAGER')).thenRefused('not_found', /^no such legal entity$/);
-      given().when(setMember(ann, bob, 'MEMBER')).thenRefused('not_found', /^no such legal entity$/);
+      given(created)
+        .when(setMember(stranger, stranger, 'MANAGER'))
+        .thenRefused('not_found', /^no such legal entity$/);
+      given(created, memberSet(bob, 'MANAGER'), memberRemoved(bob))
+        .when(setMember(bob, bob, 'MANAGER'))
+        .thenRefused('not_found', /^no such legal entity$/);
+      given()
+        .when(setMember(ann, bob, 'MEMBER'))
+        .thenRefused('not_found', /^no such legal entity$/);
     });
 
     it('a demoted MANAGER can no longer change members', () =>
-      given(created, memberSet(bob, 'MANAGER'), memberSet(ann, 'MEMBER')).when(setMember(ann, cem, 'MEMBER')).thenRefused('forbidden'));
+      given(created, memberSet(bob, 'MANAGER'), memberSet(ann, 'MEMBER'))
+        .when(setMember(ann, cem, 'MEMBER'))
+        .thenRefused('forbidden'));
   });
 
   describe('removeMember', () => {
@@ -84,7 +119,9 @@ describe('legal entity decisions (contract 5 EntityMutation)', () => {
       given(created, memberSet(bob, 'MANAGER')).when(removeMember(ann, ann)).then(memberRemoved(ann)));
 
     it('refuses removing the last MANAGER with conflict, also when a MEMBER remains', () => {
-      given(created).when(removeMember(ann, ann)).thenRefused('conflict', /at least one MANAGER/);
+      given(created)
+        .when(removeMember(ann, ann))
+        .thenRefused('conflict', /at least one MANAGER/);
       given(created, memberSet(bob, 'MEMBER')).when(removeMember(ann, ann)).thenRefused('conflict');
     });
 
@@ -100,9 +137,15 @@ describe('legal entity decisions (contract 5 EntityMutation)', () => {
     });
 
     it('a non-member, a removed MANAGER and an unknown entity all answer not_found alike', () => {
-      given(created).when(removeMember(stranger, ann)).thenRefused('not_found', /^no such legal entity$/);
-      given(created, memberSet(bob, 'MANAGER'), memberRemoved(bob)).when(removeMember(bob, ann)).thenRefused('not_found', /^no such legal entity$/);
-      given().when(removeMember(ann, ann)).thenRefused('not_found', /^no such legal entity$/);
+      given(created)
+        .when(removeMember(stranger, ann))
+        .thenRefused('not_found', /^no such legal entity$/);
+      given(created, memberSet(bob, 'MANAGER'), memberRemoved(bob))
+        .when(removeMember(bob, ann))
+        .thenRefused('not_found', /^no such legal entity$/);
+      given()
+        .when(removeMember(ann, ann))
+        .thenRefused('not_found', /^no such legal entity$/);
     });
   });
 });

@@ -8,54 +8,116 @@ import { specFor } from '../../support/given.js';
 
 const now = new Date('2026-11-22T10:00:00.000Z');
 const draft = (over: Partial<SlotDraft> = {}): SlotDraft => ({
-  slotId: null, label: 'Name', group: 'Identity', subject: null, multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['fill', 'keep'], adoption: 'manual', ...over,
+  slotId: null,
+  label: 'Name',
+  group: 'Identity',
+  subject: null,
+  multiple: false,
+  kind: 'schema',
+  target: 'PersonFullName',
+  verbs: ['fill', 'keep'],
+  adoption: 'manual',
+  ...over,
 });
 const slot = (slotId: string, over: Partial<Slot> = {}): Slot => ({ ...draft(), slotId, ...over });
 const v1: ManifestPublished = {
   type: 'ManifestPublished',
-  data: { manifestId: 'm1', organizationId: 'o1', name: 'KYC', version: 1, retention: 'P365D', slots: [slot('s1')], publishedAt: now.toISOString() },
+  data: {
+    manifestId: 'm1',
+    organizationId: 'o1',
+    name: 'KYC',
+    version: 1,
+    retention: 'P365D',
+    slots: [slot('s1')],
+    publishedAt: now.toISOString(),
+  },
 };
-const create = (slots: SlotDraft[], freshSlotIds = slots.map((_, i) => `n${i}`)) =>
-  ({ manifestId: 'm1', organizationId: 'o1', name: 'KYC', retention: 'P365D', slots, freshSlotIds, now });
-const version = (slots: SlotDraft[], organizationId = 'o1') =>
-  ({ manifestId: 'm1', organizationId, retention: 'P30D', slots, freshSlotIds: slots.map((_, i) => `n${i}`), now });
+const create = (slots: SlotDraft[], freshSlotIds = slots.map((_, i) => `n${i}`)) => ({
+  manifestId: 'm1',
+  organizationId: 'o1',
+  name: 'KYC',
+  retention: 'P365D',
+  slots,
+  freshSlotIds,
+  now,
+});
+const version = (slots: SlotDraft[], organizationId = 'o1') => ({
+  manifestId: 'm1',
+  organizationId,
+  retention: 'P30D',
+  slots,
+  freshSlotIds: slots.map((_, i) => `n${i}`),
+  now,
+});
 
 describe('manifests (contract 3)', () => {
   it('publishes version 1 with fresh slot ids', () =>
-    specFor(createManifest)().when(create([draft()], ['s1'])).then(v1));
+    specFor(createManifest)()
+      .when(create([draft()], ['s1']))
+      .then(v1));
 
   it('a version carries slots over by slotId and gives new slots fresh ids; name and organization stay', () =>
-    specFor(publishManifestVersion)(v1).when(version([draft({ slotId: 's1', label: 'Full name' }), draft({ kind: 'file', target: 'PassportScan' })]))
+    specFor(publishManifestVersion)(v1)
+      .when(version([draft({ slotId: 's1', label: 'Full name' }), draft({ kind: 'file', target: 'PassportScan' })]))
       .then({
         type: 'ManifestPublished',
-        data: { manifestId: 'm1', organizationId: 'o1', name: 'KYC', version: 2, retention: 'P30D', publishedAt: now.toISOString(),
-          slots: [slot('s1', { label: 'Full name' }), slot('n1', { kind: 'file', target: 'PassportScan' })] },
+        data: {
+          manifestId: 'm1',
+          organizationId: 'o1',
+          name: 'KYC',
+          version: 2,
+          retention: 'P30D',
+          publishedAt: now.toISOString(),
+          slots: [slot('s1', { label: 'Full name' }), slot('n1', { kind: 'file', target: 'PassportScan' })],
+        },
       }));
 
   it('a slotId must name a slot of the previous version, once', () => {
-    specFor(createManifest)().when(create([draft({ slotId: 's1' })])).thenRefused('invalid_request', /^slots\[0\]\.slotId/);
-    specFor(publishManifestVersion)(v1).when(version([draft({ slotId: 's9' })])).thenRefused('invalid_request', /^slots\[0\]\.slotId/);
-    specFor(publishManifestVersion)(v1).when(version([draft({ slotId: 's1' }), draft({ slotId: 's1' })])).thenRefused('invalid_request', /^slots\[1\]\.slotId/);
+    specFor(createManifest)()
+      .when(create([draft({ slotId: 's1' })]))
+      .thenRefused('invalid_request', /^slots\[0\]\.slotId/);
+    specFor(publishManifestVersion)(v1)
+      .when(version([draft({ slotId: 's9' })]))
+      .thenRefused('invalid_request', /^slots\[0\]\.slotId/);
+    specFor(publishManifestVersion)(v1)
+      .when(version([draft({ slotId: 's1' }), draft({ slotId: 's1' })]))
+      .thenRefused('invalid_request', /^slots\[1\]\.slotId/);
   });
 
   it('kind schema needs a built-in schema name; kind file takes a free label', () => {
-    specFor(createManifest)().when(create([draft(), draft({ target: 'Passport' })])).thenRefused('invalid_request', /^slots\[1\]\.target/);
-    specFor(createManifest)().when(create([draft({ kind: 'file', target: 'Passport' })])).then({
-      type: 'ManifestPublished', data: { ...v1.data, slots: [slot('n0', { kind: 'file', target: 'Passport' })] },
-    });
+    specFor(createManifest)()
+      .when(create([draft(), draft({ target: 'Passport' })]))
+      .thenRefused('invalid_request', /^slots\[1\]\.target/);
+    specFor(createManifest)()
+      .when(create([draft({ kind: 'file', target: 'Passport' })]))
+      .then({
+        type: 'ManifestPublished',
+        data: { ...v1.data, slots: [slot('n0', { kind: 'file', target: 'Passport' })] },
+      });
   });
 
   it('adoption auto needs the keep verb', () => {
-    specFor(createManifest)().when(create([draft({ adoption: 'auto', verbs: ['fill', 'edit'] })])).thenRefused('invalid_request', /^slots\[0\]\.adoption/);
-    specFor(createManifest)().when(create([draft({ adoption: 'auto', verbs: ['keep'] })], ['s1'])).then({
-      type: 'ManifestPublished', data: { ...v1.data, slots: [slot('s1', { adoption: 'auto', verbs: ['keep'] })] },
-    });
+    specFor(createManifest)()
+      .when(create([draft({ adoption: 'auto', verbs: ['fill', 'edit'] })]))
+      .thenRefused('invalid_request', /^slots\[0\]\.adoption/);
+    specFor(createManifest)()
+      .when(create([draft({ adoption: 'auto', verbs: ['keep'] })], ['s1']))
+      .then({
+        type: 'ManifestPublished',
+        data: { ...v1.data, slots: [slot('s1', { adoption: 'auto', verbs: ['keep'] })] },
+      });
   });
 
-  it('another organization\'s manifest, or none, is not_found; a manifest id is created once', () => {
-    specFor(publishManifestVersion)(v1).when(version([draft()], 'o2')).thenRefused('not_found');
-    specFor(publishManifestVersion)().when(version([draft()])).thenRefused('not_found');
-    specFor(createManifest)(v1).when(create([draft()])).thenRefused('conflict');
+  it("another organization's manifest, or none, is not_found; a manifest id is created once", () => {
+    specFor(publishManifestVersion)(v1)
+      .when(version([draft()], 'o2'))
+      .thenRefused('not_found');
+    specFor(publishManifestVersion)()
+      .when(version([draft()]))
+      .thenRefused('not_found');
+    specFor(createManifest)(v1)
+      .when(create([draft()]))
+      .thenRefused('conflict');
   });
 });
 
@@ -64,7 +126,8 @@ describe('retention (contract 0: ISO 8601 durations, smallest PT1S; contract 9: 
     for (const d of ['PT1S', 'PT2S', 'P365D', 'P1Y2M', 'P2W', 'P1DT12H', 'PT90M', 'P0DT1S']) expect(retentionProblem(d), d).to.equal(null);
   });
   it('refuses zero, fractions, lower case, empty parts and other text', () => {
-    for (const d of ['PT0S', 'P0D', 'PT0.5S', 'p1d', 'P', 'PT', 'P1DT', '1D', 'P1H', 'P-1D', ' P1D', '']) expect(retentionProblem(d), d).to.be.a('string');
+    for (const d of ['PT0S', 'P0D', 'PT0.5S', 'p1d', 'P', 'PT', 'P1DT', '1D', 'P1H', 'P-1D', ' P1D', ''])
+      expect(retentionProblem(d), d).to.be.a('string');
   });
   it('accepts up to 100 years, counting 365-day years and 30-day months, and refuses anything longer', () => {
     for (const d of ['P100Y', 'P36500D', 'P1216M', 'P99Y365D', 'P5214W', 'PT876000H']) expect(retentionProblem(d), d).to.equal(null);

@@ -10,54 +10,78 @@ import { specFor } from '../../support/given.js';
 const org = 'o1';
 const created: OrganizationCreated = { type: 'OrganizationCreated', data: { organizationId: org, name: 'Acme', createdBy: 'i1' } };
 const all: Permission[] = ['request_read', 'request_manage', 'manifest_manage', 'member_manage'];
-const member = (email: string, permissions: Permission[]): MemberSet => ({ type: 'MemberSet', data: { organizationId: org, email, permissions } });
+const member = (email: string, permissions: Permission[]): MemberSet => ({
+  type: 'MemberSet',
+  data: { organizationId: org, email, permissions },
+});
 const owner = member('ann@x.com', all);
 const warmed: OrganizationEvent = { type: 'KeyWarmed', data: { organizationId: org, until: '2026-11-22T22:00:00.000Z' } };
 const now = new Date('2026-11-22T10:00:00.000Z');
 
 describe('organizations (contract 2)', () => {
   it('creating one makes the creator a member with every permission', () =>
-    specFor(createOrganization)().when({ organizationId: org, name: 'Acme', createdBy: 'i1', creatorEmail: 'ann@x.com' }).then(created, owner));
+    specFor(createOrganization)()
+      .when({ organizationId: org, name: 'Acme', createdBy: 'i1', creatorEmail: 'ann@x.com' })
+      .then(created, owner));
 
   it('an existing organization is not created again', () =>
-    specFor(createOrganization)(created, owner).when({ organizationId: org, name: 'Acme', createdBy: 'i1', creatorEmail: 'ann@x.com' }).thenRefused('conflict'));
+    specFor(createOrganization)(created, owner)
+      .when({ organizationId: org, name: 'Acme', createdBy: 'i1', creatorEmail: 'ann@x.com' })
+      .thenRefused('conflict'));
 });
 
 describe('members (contract 2, 8)', () => {
   const given = specFor(setMember);
 
-  it('a member_manage member adds an address that has no account yet, with the permissions in the contract\'s order', () =>
-    given(created, owner).when({ organizationId: org, actorEmail: 'ann@x.com', email: 'bob@x.com', permissions: ['request_manage', 'request_read'] })
+  it("a member_manage member adds an address that has no account yet, with the permissions in the contract's order", () =>
+    given(created, owner)
+      .when({ organizationId: org, actorEmail: 'ann@x.com', email: 'bob@x.com', permissions: ['request_manage', 'request_read'] })
       .then(member('bob@x.com', ['request_read', 'request_manage'])));
 
-  it('changes a member\'s permissions; the same set again writes nothing', () => {
-    given(created, owner, member('bob@x.com', ['request_read'])).when({ organizationId: org, actorEmail: 'ann@x.com', email: 'bob@x.com', permissions: ['manifest_manage'] })
+  it("changes a member's permissions; the same set again writes nothing", () => {
+    given(created, owner, member('bob@x.com', ['request_read']))
+      .when({ organizationId: org, actorEmail: 'ann@x.com', email: 'bob@x.com', permissions: ['manifest_manage'] })
       .then(member('bob@x.com', ['manifest_manage']));
-    given(created, owner, member('bob@x.com', ['request_read'])).when({ organizationId: org, actorEmail: 'ann@x.com', email: 'bob@x.com', permissions: ['request_read'] }).then();
+    given(created, owner, member('bob@x.com', ['request_read']))
+      .when({ organizationId: org, actorEmail: 'ann@x.com', email: 'bob@x.com', permissions: ['request_read'] })
+      .then();
   });
 
   it('the last member with member_manage keeps it; with a second one it may go', () => {
-    given(created, owner).when({ organizationId: org, actorEmail: 'ann@x.com', email: 'ann@x.com', permissions: ['request_read'] }).thenRefused('conflict', /member_manage/);
-    given(created, owner, member('bob@x.com', ['member_manage'])).when({ organizationId: org, actorEmail: 'ann@x.com', email: 'ann@x.com', permissions: ['request_read'] })
+    given(created, owner)
+      .when({ organizationId: org, actorEmail: 'ann@x.com', email: 'ann@x.com', permissions: ['request_read'] })
+      .thenRefused('conflict', /member_manage/);
+    given(created, owner, member('bob@x.com', ['member_manage']))
+      .when({ organizationId: org, actorEmail: 'ann@x.com', email: 'ann@x.com', permissions: ['request_read'] })
       .then(member('ann@x.com', ['request_read']));
   });
 
   it('judges the actor by the stream: forbidden without member_manage, unauthenticated once removed, not_found for no organization', () => {
-    given(created, owner, member('bob@x.com', ['request_read'])).when({ organizationId: org, actorEmail: 'bob@x.com', email: 'eve@x.com', permissions: ['request_read'] }).thenRefused('forbidden');
-    given(created, owner).when({ organizationId: org, actorEmail: 'bob@x.com', email: 'eve@x.com', permissions: ['request_read'] }).thenRefused('unauthenticated');
-    given().when({ organizationId: org, actorEmail: 'ann@x.com', email: 'eve@x.com', permissions: ['request_read'] }).thenRefused('not_found');
+    given(created, owner, member('bob@x.com', ['request_read']))
+      .when({ organizationId: org, actorEmail: 'bob@x.com', email: 'eve@x.com', permissions: ['request_read'] })
+      .thenRefused('forbidden');
+    given(created, owner)
+      .when({ organizationId: org, actorEmail: 'bob@x.com', email: 'eve@x.com', permissions: ['request_read'] })
+      .thenRefused('unauthenticated');
+    given()
+      .when({ organizationId: org, actorEmail: 'ann@x.com', email: 'eve@x.com', permissions: ['request_read'] })
+      .thenRefused('not_found');
   });
 
   it('an empty permission set is refused', () =>
-    given(created, owner).when({ organizationId: org, actorEmail: 'ann@x.com', email: 'bob@x.com', permissions: [] }).thenRefused('invalid_request'));
+    given(created, owner)
+      .when({ organizationId: org, actorEmail: 'ann@x.com', email: 'bob@x.com', permissions: [] })
+      .thenRefused('invalid_request'));
 
   it('removes a member; an address that is not one is not_found; the last member_manage holder stays', () => {
     const remove = specFor(removeMember);
-    remove(created, owner, member('bob@x.com', ['request_read'])).when({ organizationId: org, actorEmail: 'ann@x.com', email: 'bob@x.com' })
+    remove(created, owner, member('bob@x.com', ['request_read']))
+      .when({ organizationId: org, actorEmail: 'ann@x.com', email: 'bob@x.com' })
       .then({ type: 'MemberRemoved', data: { organizationId: org, email: 'bob@x.com' } });
     remove(created, owner).when({ organizationId: org, actorEmail: 'ann@x.com', email: 'bob@x.com' }).thenRefused('not_found');
     remove(created, owner).when({ organizationId: org, actorEmail: 'ann@x.com', email: 'ann@x.com' }).thenRefused('conflict');
-    remove(created, owner, member('bob@x.com', all)).when({ organizationId: org, actorEmail: 'bob@x.com', email: 'ann@x.com' })
+    remove(created, owner, member('bob@x.com', all))
+      .when({ organizationId: org, actorEmail: 'bob@x.com', email: 'ann@x.com' })
       .then({ type: 'MemberRemoved', data: { organizationId: org, email: 'ann@x.com' } });
   });
 });
@@ -68,8 +92,12 @@ describe('the organization key (contract 2: warm window, seal)', () => {
 
   it('a non-member, a removed member and an unknown organization are all not_found', () => {
     specFor(signInMember)(created, owner).when({ organizationId: org, email: 'eve@x.com', now, warmSeconds: 60 }).thenRefused('not_found');
-    specFor(signInMember)(created, owner, member('bob@x.com', ['request_read']), { type: 'MemberRemoved', data: { organizationId: org, email: 'bob@x.com' } })
-      .when({ organizationId: org, email: 'bob@x.com', now, warmSeconds: 60 }).thenRefused('not_found');
+    specFor(signInMember)(created, owner, member('bob@x.com', ['request_read']), {
+      type: 'MemberRemoved',
+      data: { organizationId: org, email: 'bob@x.com' },
+    })
+      .when({ organizationId: org, email: 'bob@x.com', now, warmSeconds: 60 })
+      .thenRefused('not_found');
     specFor(signInMember)().when({ organizationId: org, email: 'ann@x.com', now, warmSeconds: 60 }).thenRefused('not_found');
   });
 
@@ -79,12 +107,15 @@ describe('the organization key (contract 2: warm window, seal)', () => {
     specFor(sealKey)(created, owner, warmed, sealed).when({ organizationId: org, actorEmail: 'ann@x.com' }).then();
     specFor(sealKey)(created, owner).when({ organizationId: org, actorEmail: 'ann@x.com' }).then();
     specFor(sealKey)(created, owner, warmed, sealed, warmed).when({ organizationId: org, actorEmail: 'ann@x.com' }).then(sealed);
-    specFor(sealKey)(created, owner, member('bob@x.com', ['request_read']), warmed).when({ organizationId: org, actorEmail: 'bob@x.com' }).thenRefused('forbidden');
+    specFor(sealKey)(created, owner, member('bob@x.com', ['request_read']), warmed)
+      .when({ organizationId: org, actorEmail: 'bob@x.com' })
+      .thenRefused('forbidden');
   });
 });
 
 describe('apps (contract 2)', () => {
   it('a member_manage member registers an app', () =>
-    specFor(registerApp)(created, owner).when({ organizationId: org, actorEmail: 'ann@x.com', clientId: 'c1', name: 'Portal' })
+    specFor(registerApp)(created, owner)
+      .when({ organizationId: org, actorEmail: 'ann@x.com', clientId: 'c1', name: 'Portal' })
       .then({ type: 'AppRegistered', data: { organizationId: org, clientId: 'c1', name: 'Portal' } }));
 });

@@ -22,10 +22,23 @@ const SLOT = '22222222-2222-4222-8222-222222222222';
 const ENTITY = '33333333-3333-4333-8333-333333333333';
 const own = (resourceId: string) => ({ resourceId, entityId: null });
 
-const sent: RequestEvent = { type: 'RequestSent', data: {
-  requestId: id, organizationId: 'org', manifestId: 'm', manifestVersion: 2, recipientEmail: 'ann@example.com',
-  invitationExpiresAt: at(7 * DAY).toISOString(), initiatedBy: 'org', initiatingClientId: null } };
-const accepted: RequestEvent = { type: 'RequestAccepted', data: { requestId: id, retention: 'P30D', retentionMs: 30 * DAY, acceptedAt: at(DAY).toISOString() } };
+const sent: RequestEvent = {
+  type: 'RequestSent',
+  data: {
+    requestId: id,
+    organizationId: 'org',
+    manifestId: 'm',
+    manifestVersion: 2,
+    recipientEmail: 'ann@example.com',
+    invitationExpiresAt: at(7 * DAY).toISOString(),
+    initiatedBy: 'org',
+    initiatingClientId: null,
+  },
+};
+const accepted: RequestEvent = {
+  type: 'RequestAccepted',
+  data: { requestId: id, retention: 'P30D', retentionMs: 30 * DAY, acceptedAt: at(DAY).toISOString() },
+};
 const granted: RequestEvent = { type: 'SlotGranted', data: { requestId: id, slotId: SLOT, records: [own('r1')] } };
 const suspended: RequestEvent = { type: 'RequestSuspended', data: { requestId: id } };
 const revoked: RequestEvent = { type: 'RequestRevoked', data: { requestId: id } };
@@ -35,92 +48,181 @@ const rejected: RequestEvent = { type: 'RequestRejected', data: { requestId: id 
 describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
   describe('send', () => {
     const given = specFor(sendRequest);
-    const cmd = { requestId: id, organizationId: 'org', manifestId: 'm', manifestVersion: 2, recipientEmail: 'ann@example.com',
-      initiatedBy: 'org' as const, initiatingClientId: null, now: at(0) };
-    it('pending with the default 7-day window, the newest version pinned', () => given().when({ ...cmd, invitationExpiresAt: null }).then(sent));
+    const cmd = {
+      requestId: id,
+      organizationId: 'org',
+      manifestId: 'm',
+      manifestVersion: 2,
+      recipientEmail: 'ann@example.com',
+      initiatedBy: 'org' as const,
+      initiatingClientId: null,
+      now: at(0),
+    };
+    it('pending with the default 7-day window, the newest version pinned', () =>
+      given()
+        .when({ ...cmd, invitationExpiresAt: null })
+        .then(sent));
     it('takes a window up to 90 days; refuses a past or longer one', () => {
-      given().when({ ...cmd, invitationExpiresAt: at(90 * DAY).toISOString() }).then({ ...sent, data: { ...sent.data, invitationExpiresAt: at(90 * DAY).toISOString() } } as RequestEvent);
-      given().when({ ...cmd, invitationExpiresAt: at(90 * DAY + 1).toISOString() }).thenRefused('invalid_request', /90 days/);
-      given().when({ ...cmd, invitationExpiresAt: at(0).toISOString() }).thenRefused('invalid_request', /future/);
+      given()
+        .when({ ...cmd, invitationExpiresAt: at(90 * DAY).toISOString() })
+        .then({ ...sent, data: { ...sent.data, invitationExpiresAt: at(90 * DAY).toISOString() } });
+      given()
+        .when({ ...cmd, invitationExpiresAt: at(90 * DAY + 1).toISOString() })
+        .thenRefused('invalid_request', /90 days/);
+      given()
+        .when({ ...cmd, invitationExpiresAt: at(0).toISOString() })
+        .thenRefused('invalid_request', /future/);
     });
-    it('an existing id is a conflict', () => given(sent).when({ ...cmd, invitationExpiresAt: null }).thenRefused('conflict'));
+    it('an existing id is a conflict', () =>
+      given(sent)
+        .when({ ...cmd, invitationExpiresAt: null })
+        .thenRefused('conflict'));
   });
 
   describe('cancel', () => {
     const given = specFor(cancelRequest);
-    it('pending → rejected_by_sender', () => given(sent).when({ now: at(1) }).then(cancelled));
+    it('pending → rejected_by_sender', () =>
+      given(sent)
+        .when({ now: at(1) })
+        .then(cancelled));
     it('any other state is a conflict; unknown is not found', () => {
-      given(sent, accepted).when({ now: at(DAY) }).thenRefused('conflict', /active/);
-      given(sent).when({ now: at(7 * DAY) }).thenRefused('conflict', /expired/);
-      given(sent, cancelled).when({ now: at(1) }).thenRefused('conflict');
-      given().when({ now: at(1) }).thenRefused('not_found');
+      given(sent, accepted)
+        .when({ now: at(DAY) })
+        .thenRefused('conflict', /active/);
+      given(sent)
+        .when({ now: at(7 * DAY) })
+        .thenRefused('conflict', /expired/);
+      given(sent, cancelled)
+        .when({ now: at(1) })
+        .thenRefused('conflict');
+      given()
+        .when({ now: at(1) })
+        .thenRefused('not_found');
     });
   });
 
   describe('accept', () => {
     const given = specFor(acceptRequest);
-    const cmd = { now: at(DAY), retention: 'P30D', retentionMs: 30 * DAY, grants: [{ slotId: SLOT, records: [own('r1')], multiple: false }] };
+    const cmd = {
+      now: at(DAY),
+      retention: 'P30D',
+      retentionMs: 30 * DAY,
+      grants: [{ slotId: SLOT, records: [own('r1')], multiple: false }],
+    };
     it('pending → active with its grants', () => given(sent).when(cmd).then(accepted, granted));
     it('expired, cancelled, rejected or already accepted invitations are a CONFLICT', () => {
-      given(sent).when({ ...cmd, now: at(7 * DAY) }).thenRefused('conflict', /expired/);
-      given(sent, cancelled).when(cmd).thenRefused('conflict', /rejected_by_sender/);
-      given(sent, rejected).when(cmd).thenRefused('conflict', /rejected_by_recipient/);
-      given(sent, accepted).when(cmd).thenRefused('conflict', /active/);
+      given(sent)
+        .when({ ...cmd, now: at(7 * DAY) })
+        .thenRefused('conflict', /expired/);
+      given(sent, cancelled)
+        .when(cmd)
+        .thenRefused('conflict', /rejected_by_sender/);
+      given(sent, rejected)
+        .when(cmd)
+        .thenRefused('conflict', /rejected_by_recipient/);
+      given(sent, accepted)
+        .when(cmd)
+        .thenRefused('conflict', /active/);
     });
     it('a non-multiple slot takes one resource per party', () => {
-      given(sent).when({ ...cmd, grants: [{ slotId: SLOT, records: [own('r1'), own('r2')], multiple: false }] }).thenRefused('invalid_request', /one resource per party/);
+      given(sent)
+        .when({ ...cmd, grants: [{ slotId: SLOT, records: [own('r1'), own('r2')], multiple: false }] })
+        .thenRefused('invalid_request', /one resource per party/);
       const two = [own('r1'), { resourceId: 'r2', entityId: ENTITY }];
-      given(sent).when({ ...cmd, grants: [{ slotId: SLOT, records: two, multiple: false }] })
+      given(sent)
+        .when({ ...cmd, grants: [{ slotId: SLOT, records: two, multiple: false }] })
         .then(accepted, { type: 'SlotGranted', data: { requestId: id, slotId: SLOT, records: two } });
     });
   });
 
   describe('reject', () => {
     const given = specFor(rejectRequest);
-    it('pending → rejected_by_recipient', () => given(sent).when({ now: at(1) }).then(rejected));
-    it('otherwise a conflict', () => given(sent, accepted).when({ now: at(DAY) }).thenRefused('conflict'));
+    it('pending → rejected_by_recipient', () =>
+      given(sent)
+        .when({ now: at(1) })
+        .then(rejected));
+    it('otherwise a conflict', () =>
+      given(sent, accepted)
+        .when({ now: at(DAY) })
+        .thenRefused('conflict'));
   });
 
   describe('grant', () => {
     const given = specFor(grantSlot);
-    it('adds to the slot\'s records on an active request', () =>
-      given(sent, accepted).when({ now: at(DAY), slotId: SLOT, records: [own('r1')], multiple: true })
+    it("adds to the slot's records on an active request", () =>
+      given(sent, accepted)
+        .when({ now: at(DAY), slotId: SLOT, records: [own('r1')], multiple: true })
         .then(granted));
     it('merges with what the slot holds; a repeat appends nothing', () => {
-      given(sent, accepted, granted).when({ now: at(DAY), slotId: SLOT, records: [own('r2')], multiple: true })
+      given(sent, accepted, granted)
+        .when({ now: at(DAY), slotId: SLOT, records: [own('r2')], multiple: true })
         .then({ type: 'SlotGranted', data: { requestId: id, slotId: SLOT, records: [own('r1'), own('r2')] } });
-      given(sent, accepted, granted).when({ now: at(DAY), slotId: SLOT, records: [own('r1')], multiple: false }).then();
+      given(sent, accepted, granted)
+        .when({ now: at(DAY), slotId: SLOT, records: [own('r1')], multiple: false })
+        .then();
     });
     it('a second resource of the same party on a non-multiple slot is refused', () =>
-      given(sent, accepted, granted).when({ now: at(DAY), slotId: SLOT, records: [own('r2')], multiple: false }).thenRefused('invalid_request', /one resource per party/));
+      given(sent, accepted, granted)
+        .when({ now: at(DAY), slotId: SLOT, records: [own('r2')], multiple: false })
+        .thenRefused('invalid_request', /one resource per party/));
     it('only on an active request', () => {
-      given(sent).when({ now: at(1), slotId: SLOT, records: [own('r1')], multiple: true }).thenRefused('conflict', /pending/);
-      given(sent, accepted, suspended).when({ now: at(DAY), slotId: SLOT, records: [own('r1')], multiple: true }).thenRefused('conflict', /suspended/);
+      given(sent)
+        .when({ now: at(1), slotId: SLOT, records: [own('r1')], multiple: true })
+        .thenRefused('conflict', /pending/);
+      given(sent, accepted, suspended)
+        .when({ now: at(DAY), slotId: SLOT, records: [own('r1')], multiple: true })
+        .thenRefused('conflict', /suspended/);
     });
   });
 
   describe('withdraw', () => {
     const given = specFor(withdrawSlot);
-    it('takes the slot back', () => given(sent, accepted, granted).when({ now: at(DAY), slotId: SLOT }).then({ type: 'SlotWithdrawn', data: { requestId: id, slotId: SLOT } }));
-    it('a slot not granted: nothing to do', () => given(sent, accepted).when({ now: at(DAY), slotId: SLOT }).then());
+    it('takes the slot back', () =>
+      given(sent, accepted, granted)
+        .when({ now: at(DAY), slotId: SLOT })
+        .then({ type: 'SlotWithdrawn', data: { requestId: id, slotId: SLOT } }));
+    it('a slot not granted: nothing to do', () =>
+      given(sent, accepted)
+        .when({ now: at(DAY), slotId: SLOT })
+        .then());
     it('not on a pending or revoked request', () => {
-      given(sent).when({ now: at(1), slotId: SLOT }).thenRefused('conflict');
-      given(sent, accepted, granted, revoked).when({ now: at(DAY), slotId: SLOT }).thenRefused('conflict', /revoked/);
+      given(sent)
+        .when({ now: at(1), slotId: SLOT })
+        .thenRefused('conflict');
+      given(sent, accepted, granted, revoked)
+        .when({ now: at(DAY), slotId: SLOT })
+        .thenRefused('conflict', /revoked/);
     });
   });
 
   describe('revoke, suspend, resume', () => {
     it('active → suspended → active; active or suspended → revoked, for good', () => {
-      specFor(suspendRequest)(sent, accepted).when({ now: at(DAY) }).then(suspended);
-      specFor(resumeRequest)(sent, accepted, suspended).when({ now: at(DAY) }).then({ type: 'RequestResumed', data: { requestId: id } });
-      specFor(revokeRequest)(sent, accepted).when({ now: at(DAY) }).then(revoked);
-      specFor(revokeRequest)(sent, accepted, suspended).when({ now: at(DAY) }).then(revoked);
+      specFor(suspendRequest)(sent, accepted)
+        .when({ now: at(DAY) })
+        .then(suspended);
+      specFor(resumeRequest)(sent, accepted, suspended)
+        .when({ now: at(DAY) })
+        .then({ type: 'RequestResumed', data: { requestId: id } });
+      specFor(revokeRequest)(sent, accepted)
+        .when({ now: at(DAY) })
+        .then(revoked);
+      specFor(revokeRequest)(sent, accepted, suspended)
+        .when({ now: at(DAY) })
+        .then(revoked);
     });
     it('refused from the wrong state or past retention', () => {
-      specFor(suspendRequest)(sent).when({ now: at(1) }).thenRefused('conflict', /pending/);
-      specFor(resumeRequest)(sent, accepted).when({ now: at(DAY) }).thenRefused('conflict', /active/);
-      specFor(revokeRequest)(sent, accepted, revoked).when({ now: at(DAY) }).thenRefused('conflict', /revoked/);
-      specFor(suspendRequest)(sent, accepted).when({ now: at(31 * DAY) }).thenRefused('conflict', /expired/);
+      specFor(suspendRequest)(sent)
+        .when({ now: at(1) })
+        .thenRefused('conflict', /pending/);
+      specFor(resumeRequest)(sent, accepted)
+        .when({ now: at(DAY) })
+        .thenRefused('conflict', /active/);
+      specFor(revokeRequest)(sent, accepted, revoked)
+        .when({ now: at(DAY) })
+        .thenRefused('conflict', /revoked/);
+      specFor(suspendRequest)(sent, accepted)
+        .when({ now: at(31 * DAY) })
+        .thenRefused('conflict', /expired/);
     });
   });
 });

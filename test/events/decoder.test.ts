@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import type { DomainEvent } from '../../src/commands/decider.js';
+import { eitherOf, eventDecoder, UndecodableEventError } from '../../src/events/decoder.js';
+import type { JsonObject, RecordedEvent } from '../../src/events/envelope.js';
+import { requestEvents } from '../../src/events/request-events.js';
+import { sessionEvents, userEvents } from '../../src/events/identity-events.js';
+
+/** A stored event as the store hands it back: only type, data, version and place matter here. */
+function stored(type: string, data: JsonObject, schemaVersion: number, streamId = 'request-1', revision = 3): RecordedEvent {
+  return {
+    streamId,
+    revision,
+    position: { commit: 1n, prepare: 1n },
+    type,
+    data,
+    metadata: {
+      eventId: '00000000-0000-4000-8000-000000000001',
+      occurredAt: '2026-01-01T00:00:00.000Z',
+      actor: { kind: 'system', id: 'test' },
+      correlationId: 'c',
+      causationId: null,
+      schemaVersion,
+      prevHash: null,
+      hash: 'h',
+    },
+  };
+}
+
+const accepted = (retentionMs: number): JsonObject => ({
+  requestId: 'r',
+  retention: 'P30D',
+  retentionMs,
+  acceptedAt: '2026-01-01T00:00:00.000Z',
+});
+const HUNDRED_YEARS_MS = 3_153_600_000_000;
+
+describe('decoding stored events (one decoder per event family, upcasting by schemaVersion)', () => {
+  it('reads an event of the current version as its type, data unchanged', () => {
+    const e = requestEvents.decode(stored('RequestAccepted', accepted(2_592_000_000), 2));
+    expect(e.type).to.equal('RequestAccepted');
+    if (e.type !== 'RequestAccepted') return;
+    expect(e.data.retentionMs).to.equal(2_592_000_000);
+    expect(e.streamId).to.equal('request-1');
+  });
+
+  it('upcasts RequestAccepted version 1: a retention over 100 years reads as 100 years, a shorter one as written', () => {
+    const endless = requestEvents.decode(stored('RequestAccepted', accepted(999_999_999 * 31_536_000_000), 1));
+    expect(endless.data).to.deep.include({ retentionMs: HUNDRED_YEARS_MS, retention: 'P30D' });
+    expect(requestEvents.decode(stored('RequestAccepted', accepted(2_592_000_000), 1)).data).to.deep.equal(accepted(2_592_000_000));
+  });
+
+  it('names the event, revision and stream it cannot read: another family, a newer version, a version nothing upcasts', () => {
+    expect(() => requestEvents.decode(stored('SessionStarted', {}, 1))).to.throw(
+      UndecodableEventError,
+      'SessionStarted at revision 3 of request-1 is not a request event',
+    );
+    expect(() => requestEvents.decode(stored('RequestAccepted', accepted(1), 3))).to.throw(
+      UndecodableEventError,
+      /schema version 3; .* up to 2/,
+    );
+    type Renamed = DomainEvent<'Renamed', { name: string }>;
+    const gap = eventDecoder<Renamed>('rename', { Renamed: { version: 3, upcasters: { 2: (d) => d } } });
+    expect(() => gap.decode(stored('Renamed', { name: 'x' }, 1))).to.throw(
+      UndecodableEventError,
+      /schema version 1, which nothing upcasts/,
+    );
+  });
+
+  it('a decoder over two families reads either, and refuses families that share a type', () => {
+    const both = eitherOf(sessionEvents, userEvents);
+    expect(both.decode(stored('SessionRevoked', { sessionId: 's' }, 1)).type).to.equal('SessionRevoked');
+    expect(both.decode(stored('SessionsRevoked', { identityId: 'i', sessionIds: [] }, 1)).type).to.equal('SessionsRevoked');
+    expect(both.versionOf('SessionRevoked')).to.equal(1);
+    expect(() => eitherOf(userEvents, userEvents)).to.throw(/UserRegistered is in both/);
+  });
+
+  it('the version written is the current one of its type', () => {
+    expect(requestEvents.versionOf('RequestAccepted')).to.equal(2);
+    expect(requestEvents.versionOf('RequestSent')).to.equal(1);
+  });
+});
