@@ -14,6 +14,7 @@ import type { SqlExecutor } from '../db/sql.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
 import { documentStreams as streams } from '../events/document-events.js';
+import { resourceStream } from '../events/resource-events.js';
 import type { SchemaValidator, ValidationResult } from '../schemas/index.js';
 import { VaultKeyErasedError, type VaultKeyring } from '../vaults/keyring.js';
 import type { VaultAccess } from '../vaults/vault-access.js';
@@ -90,7 +91,7 @@ export class DocumentService {
     const seal = await this.deps.keyring.sealer(vaultId);
     const created = await handle(
       this.deps,
-      streams.resource(resourceId),
+      resourceStream(resourceId),
       createDocument,
       {
         resourceId,
@@ -123,7 +124,7 @@ export class DocumentService {
     const plaintext = Buffer.from(JSON.stringify(input.data));
     const updated = await handle(
       this.deps,
-      streams.resource(resourceId),
+      resourceStream(resourceId),
       updateDocument,
       {
         resourceId,
@@ -143,7 +144,7 @@ export class DocumentService {
     if (isRefusal(state)) return state;
     const deleted = await handle(
       this.deps,
-      streams.resource(resourceId),
+      resourceStream(resourceId),
       deleteDocument,
       { resourceId, vaultId: state.vaultId },
       { context },
@@ -169,7 +170,7 @@ export class DocumentService {
     if (!isUuid(resourceId)) return missing;
     const state = fold(
       { initialState: noDocument, evolve: evolveDocument },
-      await readDecoded(this.deps.store, streams.resource(resourceId)),
+      await readDecoded(this.deps.store, resourceStream(resourceId)),
     );
     if (state.status !== 'live') return missing;
     if (await this.deps.access.canWrite(caller, state.vaultId)) return state;

@@ -2,9 +2,8 @@ import type { DomainEvent } from '../commands/decider.js';
 import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
 import type { JsonValue } from './envelope.js';
 
-/** Streams: `resource-<resourceId>` (one document's versions), `vault-<vaultId>` (which documents live there). */
+/** Streams: `resource-<resourceId>` (one document's versions: resource-events.ts), `vault-<vaultId>` (which documents live there). */
 export const documentStreams = {
-  resource: (resourceId: string): StreamRef<DocumentEvent> => streamOf(documentEvents, `resource-${resourceId}`),
   vault: (vaultId: string): StreamRef<VaultIndexEvent> => streamOf(vaultIndexEvents, `vault-${vaultId}`),
 };
 

@@ -1,10 +1,7 @@
 import type { DomainEvent } from '../commands/decider.js';
-import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
+import { eventDecoder } from './decoder.js';
 
-/** A file is a resource like a document: `resource-<fileId>`, one version event per version. */
-export const fileStreams = {
-  resource: (fileId: string): StreamRef<FileEvent> => streamOf(fileEvents, `resource-${fileId}`),
-};
+// A file is a resource like a document: `resource-<fileId>` (resource-events.ts), one event per version.
 
 /**
  * What every version records. The bytes are not in the event: they sit sealed with the vault's

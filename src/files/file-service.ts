@@ -10,7 +10,7 @@ import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
-import { fileStreams as streams } from '../events/file-events.js';
+import { resourceStream } from '../events/resource-events.js';
 import { VaultKeyErasedError, type VaultKeyring } from '../vaults/keyring.js';
 import type { VaultAccess } from '../vaults/vault-access.js';
 import type { BlobStore } from './blob-store.js';
@@ -57,7 +57,7 @@ export class FileService {
     const blobId = await this.store(upload);
     const uploaded = await handle(
       this.deps,
-      streams.resource(fileId),
+      resourceStream(fileId),
       uploadFile,
       {
         resourceId: fileId,
@@ -85,7 +85,7 @@ export class FileService {
       const blobId = await this.store(upload);
       const added = await handle(
         this.deps,
-        streams.resource(fileId),
+        resourceStream(fileId),
         addFileVersion,
         {
           resourceId: fileId,
@@ -132,7 +132,7 @@ export class FileService {
    */
   private async writableState(caller: Caller, fileId: string) {
     if (!isUuid(fileId)) return notFound();
-    const state = fold({ initialState: noFile, evolve: evolveFile }, await readDecoded(this.deps.store, streams.resource(fileId)));
+    const state = fold({ initialState: noFile, evolve: evolveFile }, await readDecoded(this.deps.store, resourceStream(fileId)));
     if (state.status !== 'live') return notFound();
     if (await this.deps.access.canWrite(caller, state.vaultId)) return state;
     if (await this.deps.access.canRead(caller, state.vaultId))

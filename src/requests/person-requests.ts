@@ -20,7 +20,7 @@ import { requestStream, type RequestEvent } from '../events/request-events.js';
 import { checkGrant, type CheckedGrant, type GrantInput } from './grant-check.js';
 import { requestSql as q, type RequestRow } from './request-queries.js';
 import type { RequestReads } from './request-reads.js';
-import { personRequestOf, slotsOf, stateOf, type PersonRequest } from './request-view.js';
+import { personRequestOf, slotsOf, type PersonRequest } from './request-view.js';
 import { retentionMs } from '../organizations/retention.js';
 
 export type PersonRequestDeps = CommandDeps & { readonly readModels: SqlExecutor; readonly reads: RequestReads; readonly now: () => Date };
@@ -87,11 +87,8 @@ export class PersonRequests {
   async accept(caller: Caller, requestId: string, grants: readonly GrantInput[], context: EventContext): Promise<PersonRequest | Refusal> {
     const row = await this.own(caller, requestId);
     if (isRefusal(row)) return row;
-    // Contract §8: an invitation no longer open is a CONFLICT, whatever the grants say.
-    const state = stateOf(row, this.deps.now());
-    if (state !== 'pending') return refuse('conflict', `cannot accept a request that is ${state}`);
+    // The decider weighs a refused grant only after the request's state (R-REQ-20).
     const checked = await this.check(caller, row, grants);
-    if (isRefusal(checked)) return checked;
     return this.run(
       caller,
       row,

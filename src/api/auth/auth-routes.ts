@@ -1,11 +1,11 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { normalizeEmail, type Email } from '../../auth/email.js';
 import type { IdentityService } from '../../auth/identity-service.js';
 import { isRefusal, type Refusal } from '../../commands/refusal.js';
 import type { Actor } from '../../events/envelope.js';
 import { clientAddress } from '../../limits/client-address.js';
 import { exactTextAt, fieldOf } from '../fields.js';
-import { sendRefusal } from '../refusals.js';
+import { answer, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
 import { callerOf, type Authenticator } from './authenticate.js';
 
@@ -17,50 +17,60 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
   const router = Router();
   const actorOf = (res: Response): Actor => ({ kind: 'user', id: callerOf(res).identityId });
 
-  router.post('/auth/send-otp', async (req, res) => {
-    const email = emailFrom(req.body);
-    if (isRefusal(email)) return sendRefusal(res, email);
-    const refused = await identities.sendLoginCode(email, clientAddress(req.ip));
-    // Known and unknown addresses get this same answer: nothing tells whether an account exists.
-    if (refused) return sendRefusal(res, refused);
-    res.json({ success: true });
-  });
+  router.post(
+    '/auth/send-otp',
+    answer(async (req) => {
+      const email = emailFrom(req.body);
+      if (isRefusal(email)) return email;
+      // Known and unknown addresses get this same answer: nothing tells whether an account exists.
+      return (await identities.sendLoginCode(email, clientAddress(req.ip))) ?? ok({ success: true });
+    }),
+  );
 
-  router.post('/auth/verify-otp', async (req, res) => {
-    const input = emailAndCode(req.body);
-    if (isRefusal(input)) return sendRefusal(res, input);
-    const result = await identities.verifyLogin(input.email, input.code, clientAddress(req.ip), (actor) => eventContext(req, actor, now()));
-    if (isRefusal(result)) return sendRefusal(res, result);
-    res.json(result);
-  });
+  router.post(
+    '/auth/verify-otp',
+    answer(async (req) => {
+      const input = emailAndCode(req.body);
+      if (isRefusal(input)) return input;
+      const result = await identities.verifyLogin(input.email, input.code, clientAddress(req.ip), (actor) =>
+        eventContext(req, actor, now()),
+      );
+      return whenDone(result, ok);
+    }),
+  );
 
-  router.post('/auth/renew', auth.require('user', { beforeRegister: true }), async (req, res) => {
-    const result = await identities.renew(callerOf(res), eventContext(req, actorOf(res), now()));
-    if (isRefusal(result)) return sendRefusal(res, result);
-    res.json(result);
-  });
+  router.post(
+    '/auth/renew',
+    auth.require('user', { beforeRegister: true }),
+    answer(async (req, res) => whenDone(await identities.renew(callerOf(res), eventContext(req, actorOf(res), now())), ok)),
+  );
 
-  router.post('/auth/verify-email/send', auth.require('user', { beforeRegister: true }), async (req, res) => {
-    const email = emailFrom(req.body);
-    if (isRefusal(email)) return sendRefusal(res, email);
-    const refused = await identities.sendEmailVerification(callerOf(res), email, clientAddress(req.ip));
-    if (refused) return sendRefusal(res, refused);
-    res.json({ success: true });
-  });
+  router.post(
+    '/auth/verify-email/send',
+    auth.require('user', { beforeRegister: true }),
+    answer(async (req, res) => {
+      const email = emailFrom(req.body);
+      if (isRefusal(email)) return email;
+      return (await identities.sendEmailVerification(callerOf(res), email, clientAddress(req.ip))) ?? ok({ success: true });
+    }),
+  );
 
-  router.post('/auth/verify-email/confirm', auth.require('user', { beforeRegister: true }), async (req: Request, res) => {
-    const input = emailAndCode(req.body);
-    if (isRefusal(input)) return sendRefusal(res, input);
-    const refused = await identities.confirmEmailVerification(
-      callerOf(res),
-      input.email,
-      input.code,
-      clientAddress(req.ip),
-      eventContext(req, actorOf(res), now()),
-    );
-    if (refused) return sendRefusal(res, refused);
-    res.json({ verified: true });
-  });
+  router.post(
+    '/auth/verify-email/confirm',
+    auth.require('user', { beforeRegister: true }),
+    answer(async (req, res) => {
+      const input = emailAndCode(req.body);
+      if (isRefusal(input)) return input;
+      const refused = await identities.confirmEmailVerification(
+        callerOf(res),
+        input.email,
+        input.code,
+        clientAddress(req.ip),
+        eventContext(req, actorOf(res), now()),
+      );
+      return refused ?? ok({ verified: true });
+    }),
+  );
 
   return router;
 }

@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { isRefusal, type Refusal } from '../../commands/refusal.js';
 import type { FileContent, FileService } from '../../files/index.js';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
+import { answer, created, whenDone } from '../answer.js';
 import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
 import { attachment } from './content-disposition.js';
@@ -19,21 +20,27 @@ export function fileRoutes(
   const slot = uploadSlots(uploads, uploads.inFlight);
   const context = (req: Request, res: Response) => eventContext(req, { kind: 'user', id: callerOf(res).identityId }, now());
 
-  router.post('/vault/files', auth.require('user'), slot, async (req, res) => {
-    const input = newFileParams(req);
-    if (isRefusal(input)) return refuseUpload(req, res, input);
-    const created = await files.upload(callerOf(res), input, uploadBody(req), context(req, res));
-    if (isRefusal(created)) return refuseUpload(req, res, created);
-    res.status(201).json(created);
-  });
+  router.post(
+    '/vault/files',
+    auth.require('user'),
+    slot,
+    answer(async (req, res) => {
+      const input = newFileParams(req);
+      if (isRefusal(input)) return input;
+      return whenDone(await files.upload(callerOf(res), input, uploadBody(req), context(req, res)), created);
+    }, refuseUpload),
+  );
 
-  router.post('/vault/files/:fileId/versions', auth.require('user'), slot, async (req, res) => {
-    const meta = fileMeta(req);
-    if (isRefusal(meta)) return refuseUpload(req, res, meta);
-    const added = await files.addVersion(callerOf(res), String(req.params.fileId), meta, uploadBody(req), context(req, res));
-    if (isRefusal(added)) return refuseUpload(req, res, added);
-    res.status(201).json(added);
-  });
+  router.post(
+    '/vault/files/:fileId/versions',
+    auth.require('user'),
+    slot,
+    answer(async (req, res) => {
+      const meta = fileMeta(req);
+      if (isRefusal(meta)) return meta;
+      return whenDone(await files.addVersion(callerOf(res), String(req.params.fileId), meta, uploadBody(req), context(req, res)), created);
+    }, refuseUpload),
+  );
 
   router.get('/vault/files/:fileId', auth.require('user'), async (req, res) => {
     const version = versionParam(req);

@@ -4,7 +4,7 @@ import type { EventContext } from '../../events/envelope.js';
 import type { Permission } from '../../events/organization-events.js';
 import type { ManifestService } from '../../organizations/index.js';
 import { jsonBody } from '../middleware/json-body.js';
-import { sendRefusal } from '../refusals.js';
+import { answer, created, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
 import { manifestBody, versionBody } from './manifest-body.js';
 import { memberOf } from './org-access.js';
@@ -16,37 +16,50 @@ export function manifestRoutes(manifests: ManifestService, access: (p: Permissio
   const router = Router();
   const context = (req: Request, res: Response): EventContext => eventContext(req, { kind: 'member', id: memberOf(res).identityId }, now());
 
-  router.post('/org/v1/manifests', ...access('manifest_manage'), jsonBody(), async (req, res) => {
-    const input = manifestBody(req.body);
-    if (isRefusal(input)) return sendRefusal(res, input);
-    const manifest = await manifests.create(memberOf(res).organizationId, input, context(req, res));
-    if (isRefusal(manifest)) return sendRefusal(res, manifest);
-    res.status(201).json({ manifest });
-  });
+  router.post(
+    '/org/v1/manifests',
+    ...access('manifest_manage'),
+    jsonBody(),
+    answer(async (req, res) => {
+      const input = manifestBody(req.body);
+      if (isRefusal(input)) return input;
+      const manifest = await manifests.create(memberOf(res).organizationId, input, context(req, res));
+      return whenDone(manifest, (m) => created({ manifest: m }));
+    }),
+  );
 
-  router.post('/org/v1/manifests/:manifestId/versions', ...access('manifest_manage'), jsonBody(), async (req, res) => {
-    const { organizationId } = memberOf(res);
-    const manifestId = String(req.params.manifestId).toLowerCase();
-    // 404 before 400 (contract §8): an unknown manifest is that, whatever the body says.
-    if (!(await manifests.exists(organizationId, manifestId))) return sendRefusal(res, notFound);
-    const input = versionBody(req.body);
-    if (isRefusal(input)) return sendRefusal(res, input);
-    const manifest = await manifests.publishVersion(organizationId, manifestId, input, context(req, res));
-    if (isRefusal(manifest)) return sendRefusal(res, manifest);
-    res.status(201).json({ manifest });
-  });
+  router.post(
+    '/org/v1/manifests/:manifestId/versions',
+    ...access('manifest_manage'),
+    jsonBody(),
+    answer(async (req, res) => {
+      const { organizationId } = memberOf(res);
+      const manifestId = String(req.params.manifestId).toLowerCase();
+      // 404 before 400 (contract §8): an unknown manifest is that, whatever the body says.
+      if (!(await manifests.exists(organizationId, manifestId))) return notFound;
+      const input = versionBody(req.body);
+      if (isRefusal(input)) return input;
+      const manifest = await manifests.publishVersion(organizationId, manifestId, input, context(req, res));
+      return whenDone(manifest, (m) => created({ manifest: m }));
+    }),
+  );
 
-  router.get('/org/v1/manifests', ...access('request_read'), async (_req, res) => {
-    res.json({ manifests: await manifests.list(memberOf(res).organizationId) });
-  });
+  router.get(
+    '/org/v1/manifests',
+    ...access('request_read'),
+    answer(async (_req, res) => ok({ manifests: await manifests.list(memberOf(res).organizationId) })),
+  );
 
-  router.get('/org/v1/manifests/:manifestId', ...access('request_read'), async (req, res) => {
-    const version = versionParam(req.query.version);
-    if (isRefusal(version)) return sendRefusal(res, version);
-    const manifest = await manifests.get(memberOf(res).organizationId, String(req.params.manifestId).toLowerCase(), version);
-    if (!manifest) return sendRefusal(res, notFound);
-    res.json({ manifest });
-  });
+  router.get(
+    '/org/v1/manifests/:manifestId',
+    ...access('request_read'),
+    answer(async (req, res) => {
+      const version = versionParam(req.query.version);
+      if (isRefusal(version)) return version;
+      const manifest = await manifests.get(memberOf(res).organizationId, String(req.params.manifestId).toLowerCase(), version);
+      return manifest ? ok({ manifest }) : notFound;
+    }),
+  );
 
   return router;
 }

@@ -5,7 +5,7 @@ import type { EventContext } from '../../events/envelope.js';
 import { PERMISSIONS, type Permission } from '../../events/organization-events.js';
 import type { OrganizationKey, OrganizationService } from '../../organizations/index.js';
 import { jsonBody } from '../middleware/json-body.js';
-import { sendRefusal } from '../refusals.js';
+import { answer, created, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
 import { objectAt, subsetAt, textAt } from '../fields.js';
 import { memberOf } from './org-access.js';
@@ -22,50 +22,64 @@ export function memberRoutes(
   const router = Router();
   const context = (req: Request, res: Response): EventContext => eventContext(req, { kind: 'member', id: memberOf(res).identityId }, now());
 
-  router.get('/org/v1/members', ...access('member_manage'), async (_req, res) => {
-    res.json({ members: await organizations.members(memberOf(res).organizationId) });
-  });
+  router.get(
+    '/org/v1/members',
+    ...access('member_manage'),
+    answer(async (_req, res) => ok({ members: await organizations.members(memberOf(res).organizationId) })),
+  );
 
-  router.put('/org/v1/members/:email', ...access('member_manage'), jsonBody(), async (req, res) => {
-    const email = normalizeEmail(String(req.params.email));
-    if (isRefusal(email)) return sendRefusal(res, email);
-    const body = objectAt(req.body, 'body');
-    if (isRefusal(body)) return sendRefusal(res, body);
-    const permissions = subsetAt(body.permissions, 'permissions', PERMISSIONS);
-    if (isRefusal(permissions)) return sendRefusal(res, permissions);
-    const member = await organizations.setMember(memberOf(res), email, permissions, context(req, res));
-    if (isRefusal(member)) return sendRefusal(res, member);
-    res.json({ member });
-  });
+  router.put(
+    '/org/v1/members/:email',
+    ...access('member_manage'),
+    jsonBody(),
+    answer(async (req, res) => {
+      const email = normalizeEmail(String(req.params.email));
+      if (isRefusal(email)) return email;
+      const body = objectAt(req.body, 'body');
+      if (isRefusal(body)) return body;
+      const permissions = subsetAt(body.permissions, 'permissions', PERMISSIONS);
+      if (isRefusal(permissions)) return permissions;
+      const member = await organizations.setMember(memberOf(res), email, permissions, context(req, res));
+      return whenDone(member, (m) => ok({ member: m }));
+    }),
+  );
 
-  router.delete('/org/v1/members/:email', ...access('member_manage'), async (req, res) => {
-    const email = normalizeEmail(String(req.params.email));
-    // A malformed address names no member: as unknown as any other (contract §8).
-    if (isRefusal(email)) return sendRefusal(res, refuse('not_found', 'no such member'));
-    const removed = await organizations.removeMember(memberOf(res), email, context(req, res));
-    if (isRefusal(removed)) return sendRefusal(res, removed);
-    res.json({ removed: true });
-  });
+  router.delete(
+    '/org/v1/members/:email',
+    ...access('member_manage'),
+    answer(async (req, res) => {
+      const email = normalizeEmail(String(req.params.email));
+      // A malformed address names no member: as unknown as any other (contract §8).
+      if (isRefusal(email)) return refuse('not_found', 'no such member');
+      const removed = await organizations.removeMember(memberOf(res), email, context(req, res));
+      return whenDone(removed, () => ok({ removed: true }));
+    }),
+  );
 
-  router.get('/org/v1/key', ...access('request_read'), async (_req, res) => {
-    res.json(await key.state(memberOf(res).organizationId));
-  });
+  router.get(
+    '/org/v1/key',
+    ...access('request_read'),
+    answer(async (_req, res) => ok(await key.state(memberOf(res).organizationId))),
+  );
 
-  router.post('/org/v1/key/seal', ...access('member_manage'), async (req, res) => {
-    const sealed = await key.seal(memberOf(res), context(req, res));
-    if (isRefusal(sealed)) return sendRefusal(res, sealed);
-    res.json(sealed);
-  });
+  router.post(
+    '/org/v1/key/seal',
+    ...access('member_manage'),
+    answer(async (req, res) => whenDone(await key.seal(memberOf(res), context(req, res)), ok)),
+  );
 
-  router.post('/org/v1/apps', ...access('member_manage'), jsonBody(), async (req, res) => {
-    const body = objectAt(req.body, 'body');
-    if (isRefusal(body)) return sendRefusal(res, body);
-    const name = textAt(body.name, 'name', MAX_APP_NAME);
-    if (isRefusal(name)) return sendRefusal(res, name);
-    const app = await organizations.registerApp(memberOf(res), name, context(req, res));
-    if (isRefusal(app)) return sendRefusal(res, app);
-    res.status(201).json(app);
-  });
+  router.post(
+    '/org/v1/apps',
+    ...access('member_manage'),
+    jsonBody(),
+    answer(async (req, res) => {
+      const body = objectAt(req.body, 'body');
+      if (isRefusal(body)) return body;
+      const name = textAt(body.name, 'name', MAX_APP_NAME);
+      if (isRefusal(name)) return name;
+      return whenDone(await organizations.registerApp(memberOf(res), name, context(req, res)), created);
+    }),
+  );
 
   return router;
 }

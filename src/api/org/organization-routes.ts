@@ -4,7 +4,7 @@ import type { Actor } from '../../events/envelope.js';
 import type { OrganizationKey, OrganizationService } from '../../organizations/index.js';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
-import { sendRefusal } from '../refusals.js';
+import { answer, created, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
 import { objectAt, textAt } from '../fields.js';
 
@@ -15,29 +15,35 @@ export function organizationRoutes(organizations: OrganizationService, key: Orga
   const router = Router();
   const asUser = (res: Response): Actor => ({ kind: 'user', id: callerOf(res).identityId });
 
-  router.post('/org/v1/organizations', auth.require('user'), jsonBody(), async (req, res) => {
-    const body = objectAt(req.body, 'body');
-    if (isRefusal(body)) return sendRefusal(res, body);
-    // The name is the subject line of every invitation mail the organization sends.
-    const name = textAt(body.name, 'name', MAX_NAME, 'shown');
-    if (isRefusal(name)) return sendRefusal(res, name);
-    const created = await organizations.create(callerOf(res), name, eventContext(req, asUser(res), now()));
-    if (isRefusal(created)) return sendRefusal(res, created);
-    res.status(201).json({ organization: created });
-  });
+  router.post(
+    '/org/v1/organizations',
+    auth.require('user'),
+    jsonBody(),
+    answer(async (req, res) => {
+      const body = objectAt(req.body, 'body');
+      if (isRefusal(body)) return body;
+      // The name is the subject line of every invitation mail the organization sends.
+      const name = textAt(body.name, 'name', MAX_NAME, 'shown');
+      if (isRefusal(name)) return name;
+      const organization = await organizations.create(callerOf(res), name, eventContext(req, asUser(res), now()));
+      return whenDone(organization, (o) => created({ organization: o }));
+    }),
+  );
 
-  router.post('/org/v1/token', auth.require('user'), jsonBody(), async (req, res) => {
-    const body = objectAt(req.body, 'body');
-    if (isRefusal(body)) return sendRefusal(res, body);
-    const { organizationId } = body;
-    if (organizationId === undefined || organizationId === null)
-      return sendRefusal(res, refuse('invalid_request', 'organizationId is required'));
-    if (typeof organizationId !== 'string') return sendRefusal(res, refuse('invalid_request', 'organizationId must be a string'));
-    // Any string is looked up: a malformed id is as unknown as any other (contract §8: 404).
-    const signedIn = await key.signIn(callerOf(res), organizationId.toLowerCase(), eventContext(req, asUser(res), now()));
-    if (isRefusal(signedIn)) return sendRefusal(res, signedIn);
-    res.json(signedIn);
-  });
+  router.post(
+    '/org/v1/token',
+    auth.require('user'),
+    jsonBody(),
+    answer(async (req, res) => {
+      const body = objectAt(req.body, 'body');
+      if (isRefusal(body)) return body;
+      const { organizationId } = body;
+      if (organizationId === undefined || organizationId === null) return refuse('invalid_request', 'organizationId is required');
+      if (typeof organizationId !== 'string') return refuse('invalid_request', 'organizationId must be a string');
+      // Any string is looked up: a malformed id is as unknown as any other (contract §8: 404).
+      return whenDone(await key.signIn(callerOf(res), organizationId.toLowerCase(), eventContext(req, asUser(res), now())), ok);
+    }),
+  );
 
   return router;
 }

@@ -4,7 +4,7 @@ import type { EventContext } from '../../events/envelope.js';
 import type { Permission } from '../../events/organization-events.js';
 import type { OrgRequests, SendInput } from '../../requests/index.js';
 import { jsonBody } from '../middleware/json-body.js';
-import { sendRefusal } from '../refusals.js';
+import { answer, created, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
 import { objectAt, textAt, timestampAt } from '../fields.js';
 import { memberOf } from './org-access.js';
@@ -14,34 +14,44 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
   const router = Router();
   const context = (req: Request, res: Response): EventContext => eventContext(req, { kind: 'member', id: memberOf(res).identityId }, now());
 
-  router.post('/org/v1/requests', ...access('request_manage'), jsonBody(), async (req, res) => {
-    const input = sendBody(req.body);
-    if (isRefusal(input)) return sendRefusal(res, input);
-    const request = await requests.send(memberOf(res), input, context(req, res));
-    if (isRefusal(request)) return sendRefusal(res, request);
-    res.status(201).json({ request });
-  });
+  router.post(
+    '/org/v1/requests',
+    ...access('request_manage'),
+    jsonBody(),
+    answer(async (req, res) => {
+      const input = sendBody(req.body);
+      if (isRefusal(input)) return input;
+      return whenDone(await requests.send(memberOf(res), input, context(req, res)), (request) => created({ request }));
+    }),
+  );
 
-  router.post('/org/v1/requests/:requestId/cancel', ...access('request_manage'), async (req, res) => {
-    const request = await requests.cancel(memberOf(res).organizationId, String(req.params.requestId).toLowerCase(), context(req, res));
-    if (isRefusal(request)) return sendRefusal(res, request);
-    res.json({ request });
-  });
+  router.post(
+    '/org/v1/requests/:requestId/cancel',
+    ...access('request_manage'),
+    answer(async (req, res) => {
+      const request = await requests.cancel(memberOf(res).organizationId, String(req.params.requestId).toLowerCase(), context(req, res));
+      return whenDone(request, (r) => ok({ request: r }));
+    }),
+  );
 
-  router.get('/org/v1/requests', ...access('request_read'), async (req, res) => {
-    const email = req.query.email;
-    if (email !== undefined && typeof email !== 'string')
-      return sendRefusal(res, refuse('invalid_request', 'email must be a single string'));
-    const list = await requests.list(memberOf(res).organizationId, email ?? null);
-    if (isRefusal(list)) return sendRefusal(res, list);
-    res.json({ requests: list });
-  });
+  router.get(
+    '/org/v1/requests',
+    ...access('request_read'),
+    answer(async (req, res) => {
+      const email = req.query.email;
+      if (email !== undefined && typeof email !== 'string') return refuse('invalid_request', 'email must be a single string');
+      return whenDone(await requests.list(memberOf(res).organizationId, email ?? null), (list) => ok({ requests: list }));
+    }),
+  );
 
-  router.get('/org/v1/requests/:requestId', ...access('request_read'), async (req, res) => {
-    const detail = await requests.detail(memberOf(res).organizationId, String(req.params.requestId).toLowerCase());
-    if (!detail) return sendRefusal(res, refuse('not_found', 'no such request'));
-    res.json(detail);
-  });
+  router.get(
+    '/org/v1/requests/:requestId',
+    ...access('request_read'),
+    answer(async (req, res) => {
+      const detail = await requests.detail(memberOf(res).organizationId, String(req.params.requestId).toLowerCase());
+      return detail ? ok(detail) : refuse('not_found', 'no such request');
+    }),
+  );
 
   return router;
 }

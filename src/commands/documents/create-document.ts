@@ -1,7 +1,7 @@
 import type { Decider } from '../decider.js';
 import { refuse } from '../refusal.js';
 import type { JsonValue } from '../../events/envelope.js';
-import type { DocumentEvent } from '../../events/document-events.js';
+import type { ResourceEvent } from '../../events/resource-events.js';
 import { evolveDocument, noDocument, type DocumentState } from './document-state.js';
 
 /** Validated and sealed at the edge of the command: decide only records version 1. */
@@ -16,7 +16,7 @@ export type CreateDocument = {
   readonly sealedData: string;
 };
 
-export const createDocument: Decider<DocumentState, CreateDocument, DocumentEvent> = {
+export const createDocument: Decider<DocumentState, CreateDocument, ResourceEvent> = {
   initialState: noDocument,
   evolve: evolveDocument,
   decide: (state, cmd) => {

@@ -1,12 +1,12 @@
 import type { Decider } from '../decider.js';
 import { refuse } from '../refusal.js';
-import type { DocumentEvent } from '../../events/document-events.js';
+import type { ResourceEvent } from '../../events/resource-events.js';
 import { evolveDocument, noDocument, type DocumentState } from './document-state.js';
 
 export type DeleteDocument = { readonly resourceId: string; readonly vaultId: string };
 
 /** The resource no longer resolves; its versions stay in the log (sealed). */
-export const deleteDocument: Decider<DocumentState, DeleteDocument, DocumentEvent> = {
+export const deleteDocument: Decider<DocumentState, DeleteDocument, ResourceEvent> = {
   initialState: noDocument,
   evolve: evolveDocument,
   decide: (state, cmd) => {

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../events/envelope.js';
-import type { DocumentEvent } from '../../events/document-events.js';
+import type { ResourceEvent } from '../../events/resource-events.js';
 
 export type DocumentState =
   | { readonly status: 'none' }
@@ -16,7 +16,7 @@ export type DocumentState =
 
 export const noDocument: DocumentState = { status: 'none' };
 
-export function evolveDocument(state: DocumentState, event: DocumentEvent): DocumentState {
+export function evolveDocument(state: DocumentState, event: ResourceEvent): DocumentState {
   switch (event.type) {
     case 'DocumentCreated': {
       const { vaultId, name, description, schemaRef, documentSchema, version } = event.data;
@@ -28,9 +28,9 @@ export function evolveDocument(state: DocumentState, event: DocumentEvent): Docu
         : { ...state, name: event.data.name, description: event.data.description, version: event.data.version };
     case 'DocumentDeleted':
       return state.status === 'none' ? state : { ...state, status: 'deleted' };
-    default: {
-      const unknown: never = event;
-      return unknown;
-    }
+    // A file's versions leave a document's state as it was: a file's id reads as no document.
+    case 'FileUploaded':
+    case 'FileVersionAdded':
+      return state;
   }
 }

@@ -1,6 +1,6 @@
 import type { Decider } from '../decider.js';
 import { refuse } from '../refusal.js';
-import type { DocumentEvent } from '../../events/document-events.js';
+import type { ResourceEvent } from '../../events/resource-events.js';
 import { evolveDocument, noDocument, type DocumentState } from './document-state.js';
 
 export type UpdateDocument = {
@@ -14,7 +14,7 @@ export type UpdateDocument = {
 };
 
 /** Spec §4.2 rule 4: publishes version n+1 with the schema kept as it was. */
-export const updateDocument: Decider<DocumentState, UpdateDocument, DocumentEvent> = {
+export const updateDocument: Decider<DocumentState, UpdateDocument, ResourceEvent> = {
   initialState: noDocument,
   evolve: evolveDocument,
   decide: (state, cmd) => {

@@ -1,6 +1,6 @@
 import type { Decider } from '../decider.js';
 import { refuse } from '../refusal.js';
-import type { FileEvent } from '../../events/file-events.js';
+import type { ResourceEvent } from '../../events/resource-events.js';
 import { evolveFile, noFile, type FileState } from './file-state.js';
 
 export type AddFileVersion = {
@@ -20,7 +20,7 @@ export type AddFileVersion = {
  * decision; when another upload took that number meanwhile, publishing it as another version
  * would break the seal, so the decision refuses and the caller seals again.
  */
-export const addFileVersion: Decider<FileState, AddFileVersion, FileEvent> = {
+export const addFileVersion: Decider<FileState, AddFileVersion, ResourceEvent> = {
   initialState: noFile,
   evolve: evolveFile,
   decide: (state, cmd) => {

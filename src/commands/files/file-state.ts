@@ -1,4 +1,4 @@
-import type { FileEvent } from '../../events/file-events.js';
+import type { ResourceEvent } from '../../events/resource-events.js';
 
 export type FileState =
   | { readonly status: 'none' }
@@ -12,18 +12,16 @@ export type FileState =
 
 export const noFile: FileState = { status: 'none' };
 
-export function evolveFile(state: FileState, event: FileEvent): FileState {
+export function evolveFile(state: FileState, event: ResourceEvent): FileState {
   switch (event.type) {
     case 'FileUploaded':
       return { status: 'live', vaultId: event.data.vaultId, label: event.data.label, version: event.data.version };
     case 'FileVersionAdded':
       return state.status === 'none' ? state : { ...state, version: event.data.version };
-    default: {
-      // Documents share the resource-<id> namespace: their events leave a file's state as it was,
-      // so a document's id reads as no file at all.
-      const unhandled: never = event;
-      void unhandled;
+    // A document's versions leave a file's state as it was: a document's id reads as no file.
+    case 'DocumentCreated':
+    case 'DocumentUpdated':
+    case 'DocumentDeleted':
       return state;
-    }
   }
 }

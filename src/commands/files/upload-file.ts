@@ -1,6 +1,6 @@
 import type { Decider } from '../decider.js';
 import { refuse } from '../refusal.js';
-import type { FileEvent } from '../../events/file-events.js';
+import type { ResourceEvent } from '../../events/resource-events.js';
 import { evolveFile, noFile, type FileState } from './file-state.js';
 
 /** Validated at the edge; the bytes are already sealed and stored under blobId. */
@@ -15,7 +15,7 @@ export type UploadFile = {
 };
 
 /** Contract §6: an upload is version 1 of a new resource. */
-export const uploadFile: Decider<FileState, UploadFile, FileEvent> = {
+export const uploadFile: Decider<FileState, UploadFile, ResourceEvent> = {
   initialState: noFile,
   evolve: evolveFile,
   decide: (state, cmd) => {

@@ -1,17 +1,25 @@
 import type { GrantedRecord, RequestEvent } from '../../events/request-events.js';
+import { isRefusal, type Refusal } from '../refusal.js';
 import { onePerParty, requestDecider, requireState, type At } from './request-decider.js';
 
 export type AcceptRequest = At & {
   readonly retention: string;
   readonly retentionMs: number;
-  /** Grants already checked against the pinned manifest and the recipient's vaults. */
-  readonly grants: ReadonlyArray<{ readonly slotId: string; readonly records: readonly GrantedRecord[]; readonly multiple: boolean }>;
+  /**
+   * Grants already checked against the pinned manifest and the recipient's vaults, or why that
+   * check refused them: a refusal that counts only once the request may be accepted at all.
+   */
+  readonly grants:
+    ReadonlyArray<{ readonly slotId: string; readonly records: readonly GrantedRecord[]; readonly multiple: boolean }> | Refusal;
 };
 /** pending → active with the grants; the manifest version pinned at send is the one consented to. */
 export const acceptRequest = requestDecider<AcceptRequest>((s, cmd) => {
+  // Contract §8: an invitation no longer open is a CONFLICT, whatever the grants say.
   const refused = requireState(s, cmd.now, ['pending'], 'accept');
   if (refused) return refused;
-  for (const g of cmd.grants) {
+  const { grants } = cmd;
+  if (isRefusal(grants)) return grants;
+  for (const g of grants) {
     const crowded = onePerParty(g.records, g.multiple);
     if (crowded) return crowded;
   }
@@ -21,7 +29,6 @@ export const acceptRequest = requestDecider<AcceptRequest>((s, cmd) => {
       data: { requestId: s.requestId, retention: cmd.retention, retentionMs: cmd.retentionMs, acceptedAt: cmd.now.toISOString() },
     },
   ];
-  for (const g of cmd.grants)
-    events.push({ type: 'SlotGranted', data: { requestId: s.requestId, slotId: g.slotId, records: [...g.records] } });
+  for (const g of grants) events.push({ type: 'SlotGranted', data: { requestId: s.requestId, slotId: g.slotId, records: [...g.records] } });
   return events;
 });

@@ -3,6 +3,7 @@ import { deleteDocument } from '../../../src/commands/documents/delete-document.
 import { updateDocument } from '../../../src/commands/documents/update-document.js';
 import { vaultIndex } from '../../../src/commands/documents/vault-index.js';
 import type { DocumentCreated } from '../../../src/events/document-events.js';
+import type { FileUploaded } from '../../../src/events/file-events.js';
 import { specFor } from '../../support/given.js';
 
 const created: DocumentCreated = {
@@ -46,6 +47,17 @@ describe('document decisions (spec 4.2 rules 4, 6)', () => {
     specFor(deleteDocument)(created, { type: 'DocumentDeleted', data: { resourceId: 'r1', vaultId: 'v1' } })
       .when({ resourceId: 'r1', vaultId: 'v1' })
       .thenRefused('not_found');
+  });
+
+  it("a file's id is no document: its stream's events leave the document state empty", () => {
+    const file: FileUploaded = {
+      type: 'FileUploaded',
+      data: { resourceId: 'r1', vaultId: 'v1', version: 1, blobId: 'b', fileName: 'f', mimeType: 'text/plain', fileSize: 1, label: null },
+    };
+    specFor(updateDocument)(file)
+      .when({ resourceId: 'r1', vaultId: 'v1', name: null, description: undefined, sealedFor: () => 'x' })
+      .thenRefused('not_found');
+    specFor(deleteDocument)(file).when({ resourceId: 'r1', vaultId: 'v1' }).thenRefused('not_found');
   });
 
   it('uniquePerVault: a live document with the same schema collides when either has the flag', () => {

@@ -80,8 +80,6 @@ describe('file decisions (contract 6)', () => {
       },
     };
     // The resource-<id> namespace is shared with documents: a document's stream never makes a file.
-    specFor(addFileVersion)(document as unknown as FileUploaded)
-      .when(add(2))
-      .thenRefused('not_found');
+    specFor(addFileVersion)(document).when(add(2)).thenRefused('not_found');
   });
 });

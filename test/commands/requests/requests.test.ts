@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { acceptRequest } from '../../../src/commands/requests/accept-request.js';
+import { refuse } from '../../../src/commands/refusal.js';
 import { cancelRequest } from '../../../src/commands/requests/cancel-request.js';
 import { grantSlot } from '../../../src/commands/requests/grant-slot.js';
 import { rejectRequest } from '../../../src/commands/requests/reject-request.js';
@@ -123,6 +124,18 @@ describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
       given(sent, accepted)
         .when(cmd)
         .thenRefused('conflict', /active/);
+    });
+    it('a grant the vault check refused counts only once the invitation is open: otherwise the CONFLICT answers', () => {
+      const unknownResource = refuse('not_found', 'no such resource');
+      given(sent)
+        .when({ ...cmd, grants: unknownResource })
+        .thenRefused('not_found', /no such resource/);
+      given(sent, accepted)
+        .when({ ...cmd, grants: unknownResource })
+        .thenRefused('conflict', /active/);
+      given(sent)
+        .when({ ...cmd, now: at(7 * DAY), grants: unknownResource })
+        .thenRefused('conflict', /expired/);
     });
     it('a non-multiple slot takes one resource per party', () => {
       given(sent)
