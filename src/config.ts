@@ -107,7 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: text('MAIL_FROM') ?? 'Data Sharing <no-reply@localhost>',
     jwtPrivateKey: text('JWT_PRIVATE_KEY'),
     masterKey: text('MASTER_KEY'),
-    // A window is at most 100 years (contract §9): its end must be a date every store can hold.
+    // A window is at most 100 years (R-LIM-01): its end must be a date every store can hold.
     orgKeyWarmSeconds: int('ORG_KEY_WARM_SECONDS', 43_200, 1, 100 * 365 * 86_400),
     maxFileBytes: int('MAX_FILE_BYTES', 25 * 1024 * 1024, 1),
     maxUploadsPerUser: int('MAX_UPLOADS_PER_USER', 2, 1),

@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { loadOrCreateDevKeys } from '../src/auth/keys/dev-keys.js';
+import { loadOrCreateDevKeys } from '../src/identity/keys/dev-keys.js';
 import { privateDir } from '../src/data-dir.js';
 import { OUTBOX_FILE, outboxMailer } from '../src/mail/index.js';
 

@@ -1,7 +1,7 @@
 import { refuse, type Refusal } from '../commands/refusal.js';
 
 /**
- * Edge checks of JSON bodies (contract §0): a missing or wrongly typed field is 400
+ * Edge checks of JSON bodies (R-HTTP-04, R-HTTP-15): a missing or wrongly typed field is 400
  * invalid_request naming the field by its path (`slots[2].verbs`); unknown fields are ignored.
  */
 export type Fields = Readonly<Record<string, unknown>>;
@@ -17,7 +17,7 @@ export function fieldOf(body: unknown, name: string): unknown {
 }
 
 /**
- * What a text field may hold (contract §9). Every kind refuses control characters (C0, DEL, C1),
+ * What a text field may hold (R-LIM-02, R-LIM-03). Every kind refuses control characters (C0, DEL, C1),
  * lone surrogates, which PostgreSQL can store in neither text nor jsonb, and line separators.
  * - `line` (the default): a name, a label, an address: one line.
  * - `free`: free text (a description): tab and newline allowed too.

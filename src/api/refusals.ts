@@ -3,7 +3,7 @@ import { refuse, type Refusal, type RefusalCode } from '../commands/refusal.js';
 import { ProjectionStalledError } from '../projections/stall.js';
 import { sendProblem } from './problems.js';
 
-/** The GraphQL `extensions.code` values of contract §5 a refusal can become. */
+/** The GraphQL `extensions.code` values a refusal can become (R-GQL-06). */
 export type GraphqlErrorCode =
   | 'BAD_USER_INPUT'
   | 'UNAUTHENTICATED'
@@ -22,7 +22,7 @@ export type GraphqlErrorCode =
 
 export type RefusalMapping = { readonly status: number; readonly title: string; readonly graphql: GraphqlErrorCode };
 
-/** The one place a refusal code becomes an HTTP status (contract §0, §8) or a GraphQL code. */
+/** The one place a refusal code becomes an HTTP status or a GraphQL code (R-HTTP-02). */
 export const refusals: { readonly [C in RefusalCode]: RefusalMapping } = {
   invalid_request: { status: 400, title: 'Invalid request', graphql: 'BAD_USER_INPUT' },
   invalid_email: { status: 400, title: 'Invalid email address', graphql: 'BAD_USER_INPUT' },
@@ -50,7 +50,7 @@ export const refusals: { readonly [C in RefusalCode]: RefusalMapping } = {
   projection_stalled: { status: 503, title: 'Projection stalled', graphql: 'PROJECTION_STALLED' },
 };
 
-/** Answers a refusal as problem+json; every 429 carries Retry-After (contract §0). */
+/** Answers a refusal as problem+json (R-HTTP-01); every 429 carries Retry-After (R-HTTP-03). */
 export function sendRefusal(res: Response, refusal: Refusal): void {
   const { status, title } = refusals[refusal.code];
   if (status === 429) res.set('Retry-After', String(Math.max(1, Math.ceil(refusal.retryAfter ?? 1))));
@@ -59,7 +59,7 @@ export function sendRefusal(res: Response, refusal: Refusal): void {
 
 /**
  * An exception from below the commands that is an answer, not a fault: a read model the command
- * waited on is stalled (contract §9). Its events are already in the log, and the detail says so.
+ * waited on is stalled (R-LIM-06). Its events are already in the log, and the detail says so.
  */
 export function refusalForError(err: unknown): Refusal | null {
   if (err instanceof ProjectionStalledError) {

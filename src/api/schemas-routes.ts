@@ -3,7 +3,7 @@ import { refuse } from '../commands/refusal.js';
 import type { SchemaValidator } from '../schemas/index.js';
 import { sendRefusal } from './refusals.js';
 
-/** Contract §7: the built-in schemas, public. */
+/** The built-in schemas, public (R-SCH-13, R-SCH-14). */
 export function schemasRoutes(validator: SchemaValidator): Router {
   const router = Router();
   const list = { schemas: validator.builtins.map((b) => ({ name: b.name, id: b.id })) };

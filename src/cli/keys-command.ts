@@ -1,4 +1,4 @@
-import { generateMasterKey, generatePrivateJwk, KeyProblem, rotateJwkSet, serializeJwkSet } from '../auth/keys/index.js';
+import { generateMasterKey, generatePrivateJwk, KeyProblem, rotateJwkSet, serializeJwkSet } from '../identity/keys/index.js';
 
 export type KeysIo = {
   readonly argv: readonly string[];

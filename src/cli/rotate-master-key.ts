@@ -3,7 +3,7 @@
  * The data itself (events, read models, files) is untouched: it is sealed with the data keys.
  * Idempotent and resumable; run it with the new MASTER_KEY configured, then drop the old one.
  */
-import { parseMasterKey } from '../auth/keys/master-key.js';
+import { parseMasterKey } from '../identity/keys/master-key.js';
 import { openBackends } from '../backends.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { VaultKeyring } from '../vaults/keyring.js';

@@ -20,9 +20,9 @@ export type RefusalCode =
   | 'version_conflict'
   | 'org_sealed'
   | 'unsupported_item'
-  // Contract §9: the command's events are in the log, but a read model it needs cannot show them.
+  // R-LIM-06: the command's events are in the log, but a read model it needs cannot show them.
   | 'projection_stalled'
-  // Documents (spec §4.2 rules, contract §5): GraphQL errors with their own extensions.code.
+  // Documents (R-DOC-05, R-SCH-07): GraphQL errors with their own extensions.code.
   | 'no_schema_definition'
   | 'both_schema_definitions'
   | 'schema_not_found'

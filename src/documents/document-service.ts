@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Caller } from '../auth/identity-service.js';
+import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
 import { createDocument } from '../commands/documents/create-document.js';
 import { deleteDocument } from '../commands/documents/delete-document.js';
@@ -20,7 +20,7 @@ import { VaultKeyErasedError, type VaultKeyring } from '../vaults/keyring.js';
 import type { VaultAccess } from '../vaults/vault-access.js';
 import { documentSql as q } from './document-queries.js';
 
-/** DocumentInput of spec §2.8 as GraphQL hands it over (types already checked there). */
+/** DocumentInput (R-DOC-01, R-DOC-02) as GraphQL hands it over (types already checked there). */
 export type DocumentInput = {
   readonly name: string;
   readonly schemaRef?: string | null;
@@ -57,7 +57,7 @@ export type DocumentDeps = CommandDeps & {
 type Schema = { readonly schemaRef: string | null; readonly documentSchema: JsonValue };
 type Opener = (sealed: Buffer, context: string) => Buffer;
 
-/** Documents of spec §4.2: create, validate, update, delete, and the documents queries. */
+/** Documents: create, validate, update, delete, and the documents queries (R-DOC-01 to R-DOC-11). */
 export class DocumentService {
   constructor(private readonly deps: DocumentDeps) {}
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { normalizeEmail } from '../auth/email.js';
-import type { Caller } from '../auth/identity-service.js';
+import { normalizeEmail } from '../identity/email.js';
+import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
 import { createEntity } from '../commands/entities/create-entity.js';
 import type { EntityState } from '../commands/entities/entity-state.js';
@@ -16,7 +16,7 @@ import { sortedMembers, type LegalEntityView } from './entity-view.js';
 
 export type EntityDeps = CommandDeps & { readonly readModels: SqlExecutor };
 
-/** Legal entities (contract §5 EntityMutation, UserQuery.entities). Membership is by login address. */
+/** Legal entities: EntityMutation and UserQuery.entities (R-ENT-01 to R-ENT-06). Membership is by login address. */
 export class EntityService {
   constructor(private readonly deps: EntityDeps) {}
 

@@ -2,7 +2,7 @@ import type { EntityRole } from '../events/entity-events.js';
 
 export type EntityMemberView = { readonly email: string; readonly role: EntityRole };
 
-/** LegalEntity of contract §5: `role` is the caller's own role in the entity. */
+/** LegalEntity (R-ENT-05): `role` is the caller's own role in the entity. */
 export type LegalEntityView = {
   readonly entityId: string;
   readonly name: string;

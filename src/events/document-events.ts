@@ -8,7 +8,7 @@ export const documentStreams = {
 };
 
 /**
- * Version 1 of a document. The schema is kept in clear beside the data (spec §4.2 rule 3);
+ * Version 1 of a document. The schema is kept in clear beside the data (R-DOC-07);
  * the data only sealed with the owning vault's key (base64 of iv | tag | ciphertext).
  */
 export type DocumentCreated = DomainEvent<
@@ -49,7 +49,7 @@ export const documentEvents = eventDecoder<DocumentEvent>('document', {
   DocumentDeleted: { version: 1 },
 });
 
-/** The vault's index of live documents by schema, for uniquePerVault (contract §8). */
+/** The vault's index of live documents by schema, for uniquePerVault (R-DOC-10). */
 export type DocumentRegistered = DomainEvent<
   'DocumentRegistered',
   { vaultId: string; resourceId: string; schemaKey: string; uniquePerVault: boolean }

@@ -13,7 +13,7 @@ export type SlotKind = (typeof SLOT_KINDS)[number];
 export type SlotVerb = (typeof SLOT_VERBS)[number];
 export type Adoption = (typeof ADOPTIONS)[number];
 
-/** Contract §3: one slot of one manifest version; `subject` is null unless the slot asks about a party. */
+/** One slot of one manifest version (R-MAN-04, R-MAN-05); `subject` is null unless the slot asks about a party. */
 export type Slot = {
   slotId: string;
   label: string;

@@ -6,7 +6,7 @@ export const organizationStreams = {
   organization: (organizationId: string): StreamRef<OrganizationEvent> => streamOf(organizationEvents, `org-${organizationId}`),
 };
 
-/** Contract §2: the four permissions; spec §4.3 names the first two. */
+/** The four permissions (R-ORG-03). */
 export const PERMISSIONS = ['request_read', 'request_manage', 'manifest_manage', 'member_manage'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../auth/identity-service.js';
+import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
 import { addFileVersion } from '../commands/files/add-file-version.js';
 import { evolveFile, noFile } from '../commands/files/file-state.js';
@@ -42,7 +42,7 @@ export type FileDeps = CommandDeps & {
 /** Bounds re-sealing when concurrent uploads keep taking the next version number. */
 const VERSION_ATTEMPTS = 4;
 
-/** Files of contract §6: upload, new version, download. Bytes are sealed with the vault's key. */
+/** Files: upload, new version, download (R-FILE-01 to R-FILE-06). Bytes are sealed with the vault's key. */
 export class FileService {
   constructor(private readonly deps: FileDeps) {}
 

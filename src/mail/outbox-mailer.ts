@@ -15,7 +15,7 @@ export const OUTBOX_FILE = 'outbox.log';
 
 /**
  * The embedded stand-in for SMTP: each mail becomes one JSON line in <DATA_DIR>/outbox.log, where a
- * developer (or a test) reads the code. Contract §1 has the code logged too, so the log line carries
+ * developer (or a test) reads the code. R-AUTH-19 has the code logged too, so the log line carries
  * the text (this mailer never runs in production); the address stays out, it is personal data.
  */
 export function outboxMailer({ dataDir, logger, now = () => new Date() }: OutboxMailerOptions): Mailer {

@@ -1,20 +1,20 @@
-/** The organization plane's domain (contract §2, §3): organizations, members, the key, apps, manifests. */
-import type { Caller, Me } from '../auth/identity-service.js';
-import type { TokenIssuer } from '../auth/tokens/index.js';
+/** The organization plane's domain (R-ORG-*, R-MAN-*): organizations, members, the key, apps, manifests. */
+import type { Caller, Me } from '../identity/identity-service.js';
+import type { TokenIssuer } from '../identity/tokens/index.js';
 import type { CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { Logger } from '../logger.js';
-import { ManifestService } from './manifest-service.js';
+import { ManifestService } from '../manifests/manifest-service.js';
 import { memberTokenSigner } from './member-token.js';
 import { OrganizationKey, type OnKeyWarmed } from './organization-key.js';
 import { OrganizationService } from './organization-service.js';
 
 export type { KeyState } from './key-warmth.js';
 export type { Member, MemberView } from './member.js';
-export type { ManifestView, SlotView } from './manifest-view.js';
+export type { ManifestView, SlotView } from '../manifests/manifest-view.js';
 export type { KeyWarmedNotice, MemberToken, OnKeyWarmed } from './organization-key.js';
 export { noKeyWarmedReaction } from './organization-key.js';
-export { retentionProblem } from './retention.js';
+export { retentionProblem } from '../manifests/retention.js';
 export { ManifestService, OrganizationKey, OrganizationService };
 
 export type OrganizationPlaneDeps = CommandDeps & {

@@ -5,7 +5,7 @@ export type KeyState = { readonly state: 'warm'; readonly warmUntil: string } | 
 export type KeyRecord = { readonly warmUntil: Date | null; readonly warmedAt: Date | null };
 
 /**
- * When an organization key counts as warm (contract §2), decided here once:
+ * When an organization key counts as warm (R-ORG-10, R-ORG-12), decided here once:
  * the newest KeyWarmed is not followed by a KeySealed, its `until` lies ahead, AND it was written
  * after this process started. The last clause is what "after a restart every organization key is
  * cold until a member signs in" means for a key held by events rather than in memory: a sign-in

@@ -1,5 +1,5 @@
-import type { Caller, Me } from '../auth/identity-service.js';
-import type { TokenIssuer } from '../auth/tokens/index.js';
+import type { Caller, Me } from '../identity/identity-service.js';
+import type { TokenIssuer } from '../identity/tokens/index.js';
 import type { Permission } from '../events/organization-events.js';
 
 /**

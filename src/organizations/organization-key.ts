@@ -1,4 +1,4 @@
-import type { Caller } from '../auth/identity-service.js';
+import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
 import { sealKey } from '../commands/organizations/seal-key.js';
 import { signInMember } from '../commands/organizations/sign-in-member.js';
@@ -13,7 +13,7 @@ import { keyState, type KeyState } from './key-warmth.js';
 import type { Member } from './member.js';
 import { organizationSql as q, type KeyRow } from './organization-queries.js';
 
-/** What a member's sign-in answers (contract §2, POST /org/v1/token). */
+/** What a member's sign-in answers (R-ORG-02, POST /org/v1/token). */
 export type MemberToken = {
   readonly token: string;
   readonly expiresAt: string;
@@ -26,7 +26,7 @@ export type KeyWarmedNotice = { readonly organizationId: string; readonly until:
 /**
  * Extension point: runs after a sign-in's KeyWarmed is written and projected, before the token
  * is answered. The drain of pending keeps hooks in here (enqueue a job; never run the drain
- * inline: contract §8 has the token answer before the drain finishes). A failure is logged and
+ * inline: R-KEEP-11 has the token answer before the drain finishes). A failure is logged and
  * does not cost the member their token: the drain route stays as the way to catch up.
  */
 export type OnKeyWarmed = (warmed: KeyWarmedNotice) => Promise<void>;
@@ -50,7 +50,7 @@ export type OrganizationKeyDeps = CommandDeps & {
   readonly onKeyWarmed?: OnKeyWarmed;
 };
 
-/** Member sign-in and the organization key's warm window (contract §2). */
+/** Member sign-in and the organization key's warm window (R-ORG-02, R-ORG-10). */
 export class OrganizationKey {
   private readonly onKeyWarmed: OnKeyWarmed;
 

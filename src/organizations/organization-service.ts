@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../auth/identity-service.js';
+import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
 import { createOrganization } from '../commands/organizations/create-organization.js';
 import { registerApp } from '../commands/organizations/register-app.js';
@@ -19,7 +19,7 @@ export type OrganizationDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
 };
 
-/** Contract §2: organizations, their members and apps. Sign-in and the key live beside it. */
+/** Organizations, their members and apps (R-ORG-01 to R-ORG-12). Sign-in and the key live beside it. */
 export class OrganizationService {
   constructor(private readonly deps: OrganizationDeps) {}
 

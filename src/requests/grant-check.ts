@@ -1,4 +1,4 @@
-import type { Caller } from '../auth/identity-service.js';
+import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -10,7 +10,7 @@ export type GrantInput = { readonly slotId: string; readonly resourceIds: readon
 export type CheckedGrant = { readonly slotId: string; readonly multiple: boolean; readonly records: GrantedRecord[] };
 
 /**
- * Contract §5's grant rules, checked against the read models before the decider runs: the slot
+ * The grant rules (R-REQ-22), checked against the read models before the decider runs: the slot
  * is one of the PINNED version, and each resource is the caller's own (slot without subject) or
  * of an entity the caller manages (slot with subject), of the slot's kind and target. A resource
  * the caller cannot answer for is not found, exactly as an unknown id (no existence oracle).

@@ -1,4 +1,4 @@
-/** Requests and consent (spec §2.2–2.4, §3.1–3.3; contract §4, §5): both planes over one read model. */
+/** Requests and consent (R-REQ-*): both planes over one read model. */
 import type { CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { Logger } from '../logger.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { normalizeEmail } from '../auth/email.js';
+import { normalizeEmail } from '../identity/email.js';
 import { isUuid } from '../ids.js';
 import { cancelRequest } from '../commands/requests/cancel-request.js';
 import { sendRequest } from '../commands/requests/send-request.js';
@@ -40,7 +40,7 @@ export type OrgRequestDeps = CommandDeps & {
 
 const noSuchRequest = () => refuse('not_found', 'no such request');
 
-/** Spec §4.3 and contract §4: the organization's side of its requests; another organization's id is not found. */
+/** R-REQ-01 to R-REQ-09: the organization's side of its requests; another organization's id is not found. */
 export class OrgRequests {
   constructor(private readonly deps: OrgRequestDeps) {}
 

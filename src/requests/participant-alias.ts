@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 
 /**
- * Spec §2.4: a participant's alias is pairwise. The same (organization, party) always gives the
+ * R-REQ-16: a participant's alias is pairwise. The same (organization, party) always gives the
  * same alias — across connections, restarts, instances and MASTER_KEY rotations, because the key
  * derives from the service vault's data key — while two organizations get unrelated aliases,
  * and no alias reveals a vault id (it is a keyed hash, not an encoding).

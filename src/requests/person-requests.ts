@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Caller } from '../auth/identity-service.js';
+import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
 import type { Decider } from '../commands/decider.js';
 import { acceptRequest } from '../commands/requests/accept-request.js';
@@ -21,7 +21,7 @@ import { checkGrant, type CheckedGrant, type GrantInput } from './grant-check.js
 import { requestSql as q, type RequestRow } from './request-queries.js';
 import type { RequestReads } from './request-reads.js';
 import { personRequestOf, slotsOf, type PersonRequest } from './request-view.js';
-import { retentionMs } from '../organizations/retention.js';
+import { retentionMs } from '../manifests/retention.js';
 
 export type PersonRequestDeps = CommandDeps & { readonly readModels: SqlExecutor; readonly reads: RequestReads; readonly now: () => Date };
 
@@ -35,7 +35,7 @@ const transitions: Record<StateChange, Decider<RequestState, At, RequestEvent>> 
 
 const noSuchRequest = () => refuse('not_found', 'no such request');
 
-/** Contract §5 RequestMutation and UserQuery.requests: a person acts only on requests addressed to their login email. */
+/** RequestMutation and UserQuery.requests (R-REQ-20 to R-REQ-26): a person acts only on requests addressed to their login email. */
 export class PersonRequests {
   constructor(private readonly deps: PersonRequestDeps) {}
 

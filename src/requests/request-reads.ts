@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '../db/sql.js';
 import { requestSql as q, type GrantRow, type RequestRow } from './request-queries.js';
 
-/** Reads of the requests read model; they never append, so reading writes no receipt (spec §6). */
+/** Reads of the requests read model; they never append, so reading writes no receipt (R-REQ-08). */
 export class RequestReads {
   constructor(private readonly readModels: SqlExecutor) {}
 

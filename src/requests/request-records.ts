@@ -4,7 +4,7 @@ import type { ParticipantAliases } from './participant-alias.js';
 import { requestSql as q, type GrantRow, type RequestRow } from './request-queries.js';
 import { recordReason, type RecordReason, type RequestStateName } from './request-status.js';
 
-/** Spec §2.4. sourceVersion only while available; reason only while unavailable. */
+/** R-REQ-15: sourceVersion only while available; reason only while unavailable. */
 export type RecordEntry = {
   readonly resourceId: string;
   readonly participant: { readonly subjectId: string; readonly type: 'legal_entity'; readonly alias: string } | null;
@@ -17,7 +17,7 @@ export type RecordEntry = {
 export type Standing = { readonly versions: ReadonlyMap<string, number>; readonly managed: ReadonlySet<string> };
 
 /**
- * Record status at read time (spec §3.3): whether the resource still resolves and whether the
+ * Record status at read time (R-REQ-17, R-REQ-18): whether the resource still resolves and whether the
  * recipient still manages the entity are read now, so regaining standing shows at once and
  * nothing is ever deleted to make a record unavailable.
  */

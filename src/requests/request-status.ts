@@ -1,5 +1,5 @@
 /**
- * Spec §3.1 and contract §8: a request's state is evaluated at call time. A pending invitation
+ * R-REQ-11: a request's state is evaluated at call time. A pending invitation
  * past its window reads expired; an active or suspended connection past the retention of the
  * accepted terms reads expired; a revoked one stays revoked.
  */
@@ -36,7 +36,7 @@ export function evaluateState(r: StateInputs, now: Date): RequestStateName {
 export type RecordReason = 'connection_inactive' | 'source_unavailable' | 'participant_ineligible';
 
 /**
- * Contract §8: one reason per record, in this precedence. Nothing here deletes anything; a record
+ * R-REQ-18: one reason per record, in this precedence. Nothing here deletes anything; a record
  * whose reason goes away (standing regained, connection resumed) reads available again.
  */
 export function recordReason(state: RequestStateName, sourceResolves: boolean, recipientEligible: boolean): RecordReason | null {

@@ -3,7 +3,7 @@ import { iso } from '../organizations/member.js';
 import type { GrantRow, RequestRow } from './request-queries.js';
 import { evaluateState, type RequestStateName, type StoredPhase } from './request-status.js';
 
-/** Spec §2.2: the list entry, also the request object of the detail. */
+/** R-REQ-10: the list entry, also the request object of the detail. */
 export type RequestSummary = {
   readonly requestId: string;
   readonly manifestId: string;
@@ -30,7 +30,7 @@ export function stateOf(row: RequestRow, now: Date): RequestStateName {
   );
 }
 
-/** initiatingClientId is absent on requests an organization sent (contract §5 "open"). */
+/** initiatingClientId is absent on requests an organization sent (R-REQ-25, "open"). */
 export function summaryOf(row: RequestRow, now: Date): RequestSummary {
   return {
     requestId: row.request_id,
@@ -49,14 +49,14 @@ export function summaryOf(row: RequestRow, now: Date): RequestSummary {
 /** The pinned version's slots, as the manifests projector stored them. */
 export const slotsOf = (row: RequestRow): Slot[] => row.slots as Slot[];
 
-/** Spec §2.3 without records: what both planes show of a slot. */
+/** R-REQ-13 without records: what both planes show of a slot. */
 export type SlotView = Omit<Slot, 'subject'> & { readonly subject?: NonNullable<Slot['subject']>; readonly status: 'granted' | 'pending' };
 
 export function slotFields({ subject, ...slot }: Slot, granted: readonly GrantRow[]): SlotView {
   return { ...slot, ...(subject === null ? {} : { subject }), status: granted.length > 0 ? ('granted' as const) : ('pending' as const) };
 }
 
-/** Contract §5 Request and RequestItem: the person's view, with the resources they granted. */
+/** Request and RequestItem (R-REQ-26): the person's view, with the resources they granted. */
 export type PersonRequest = Omit<RequestSummary, 'initiatingClientId'> & {
   readonly organizationId: string;
   readonly organizationName: string;

@@ -16,7 +16,7 @@ export type AjvEngineOptions = { readonly assertFormats: boolean; readonly asser
 /**
  * The Ajv 2020 instance. Its strict flags are off because they refuse valid 2020-12 schemas
  * (`if` alone, `minContains` alone, overlapping patternProperties); strict-checks.ts applies
- * contract §8's strict mode before Ajv sees a schema. `$data` stays off, and ownProperties on,
+ * the strict mode of R-SCH-01 before Ajv sees a schema. `$data` stays off, and ownProperties on,
  * so `required: ["__proto__"]` is not satisfied by the prototype.
  */
 export function createAjv(options: AjvEngineOptions): Ajv {

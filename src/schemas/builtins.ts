@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { DIALECT } from './dialect.js';
 import type { SchemaObject } from './dialect.js';
 
-/** The 24 built-in schemas (spec §2.8 names the first five). */
+/** The 24 built-in schemas (R-SCH-12). */
 export const BUILTIN_NAMES = [
   'PersonFullName',
   'PersonAddress',

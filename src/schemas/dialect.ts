@@ -1,6 +1,6 @@
 import type { JsonValue } from '../events/envelope.js';
 
-/** The one dialect the service accepts (contract §8: any other `$schema` fails to compile). */
+/** The one dialect the service accepts (R-SCH-01: any other `$schema` fails to compile). */
 export const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 /** Vocabularies of the 2020-12 dialect; a `$vocabulary` requiring any other is refused. */

@@ -1,4 +1,4 @@
-/** Built-in schemas and the validator of document data (spec §2.8, §4.2; contract §7, §8). */
+/** Built-in schemas and the validator of document data (R-SCH-*, R-DOC-04). */
 export { SchemaValidator } from './validator.js';
 export type { SchemaValidatorOptions } from './validator.js';
 export { BUILTIN_NAMES, builtinId, loadBuiltins } from './builtins.js';

@@ -11,7 +11,7 @@ export type StrictOptions = {
 };
 
 /**
- * Contract §8's strict mode for one node: unknown keywords, unknown formats and any `$schema`
+ * The strict mode of R-SCH-01 for one node: unknown keywords, unknown formats and any `$schema`
  * but 2020-12 fail to compile. Ajv's own strict flags also refuse valid 2020-12 schemas
  * (`if` without `then`, `minContains` without `contains`), so these checks replace them.
  */

@@ -24,7 +24,7 @@ export type SchemaValidatorOptions = {
 };
 
 /**
- * Validation of document data (spec §4.2): against a built-in by its canonical URL (option A,
+ * Validation of document data (R-DOC-04, R-SCH-03): against a built-in by its canonical URL (option A,
  * trusted, in-process) or against an embedded Draft 2020-12 schema (option B, untrusted, in a
  * worker under a time budget). Every outcome is a value: valid, SCHEMA_INVALID,
  * SCHEMA_NOT_FOUND or DATA_INVALID.

@@ -1,10 +1,10 @@
-import type { Caller } from '../auth/identity-service.js';
+import type { Caller } from '../identity/identity-service.js';
 import type { Refusal } from '../commands/refusal.js';
 
 /**
  * Which vault a caller's resource lives in. A person's own vault has the person's identity id;
  * a legal entity's vault has the entity id. Anything the caller may not use answers not_found,
- * exactly as an unknown id (contract §0).
+ * exactly as an unknown id (R-HTTP-10).
  */
 export interface VaultAccess {
   /** The vault a create goes to: the caller's own (owner null) or an entity the caller manages. */

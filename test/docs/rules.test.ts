@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 
 /**
@@ -106,11 +108,37 @@ const inRepo = {
   read: (path: string) => readFileSync(new URL(path, root), 'utf8'),
 };
 
+/** Every `R-AREA-NN` a comment of src/ cites, as `file:line id`, that docs/rules.md does not define. */
+function unknownCitations(ids: ReadonlySet<string>, sources: readonly { path: string; text: string }[]): string[] {
+  return sources.flatMap(({ path, text }) =>
+    text
+      .split('\n')
+      .flatMap((line, i) => [...line.matchAll(/\bR-[A-Z]+-\d{2}\b/g)].filter((m) => !ids.has(m[0])).map((m) => `${path}:${i + 1} ${m[0]}`)),
+  );
+}
+
+function sourcesUnder(dir: string): { path: string; text: string }[] {
+  const base = fileURLToPath(root);
+  const walk = (at: string): string[] =>
+    readdirSync(at, { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory() ? walk(join(at, d.name)) : d.name.endsWith('.ts') ? [join(at, d.name)] : [],
+    );
+  return walk(join(base, dir)).map((file) => ({ path: relative(base, file), text: readFileSync(file, 'utf8') }));
+}
+
 describe('docs/rules.md: every rule names a real implementing file and a real test', () => {
   const markdown = inRepo.read('docs/rules.md');
 
   it('every entry names files, symbols and test titles that exist', () => {
     expect(problemsOf(markdown, inRepo.exists, inRepo.read)).to.deep.equal([]);
+  });
+
+  it('every rule id a comment in src/ cites is an entry of docs/rules.md', () => {
+    const ids = new Set(rulesOf(markdown).map((r) => r.id));
+    expect(unknownCitations(ids, sourcesUnder('src'))).to.deep.equal([]);
+    expect(unknownCitations(ids, [{ path: 'src/x.ts', text: '// one\n/** R-AUTH-01 and R-NOPE-01 */' }])).to.deep.equal([
+      'src/x.ts:2 R-NOPE-01',
+    ]);
   });
 
   it('lists the rules of every area', () => {

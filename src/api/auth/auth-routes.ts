@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
-import { normalizeEmail, type Email } from '../../auth/email.js';
-import type { IdentityService } from '../../auth/identity-service.js';
+import { normalizeEmail, type Email } from '../../identity/email.js';
+import type { IdentityService } from '../../identity/identity-service.js';
 import { isRefusal, type Refusal } from '../../commands/refusal.js';
 import type { Actor } from '../../events/envelope.js';
 import { clientAddress } from '../../limits/client-address.js';
@@ -12,7 +12,7 @@ import { callerOf, type Authenticator } from './authenticate.js';
 const MAX_EMAIL = 320;
 const MAX_CODE = 64;
 
-/** Spec §4.1: the login and session routes. */
+/** The login and session routes (R-AUTH-01 to R-AUTH-23). */
 export function authRoutes(identities: IdentityService, auth: Authenticator, now: () => Date): Router {
   const router = Router();
   const actorOf = (res: Response): Actor => ({ kind: 'user', id: callerOf(res).identityId });
@@ -76,7 +76,7 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
 }
 
 /**
- * Contract §8: a malformed address is 400 invalid_email, one with control characters too
+ * R-AUTH-02: a malformed address is 400 invalid_email, one with control characters too
  * (normalizeEmail refuses them); only a missing, non-string or overlong field is invalid_request.
  */
 function emailFrom(body: unknown): Email | Refusal {

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Caller, IdentityService } from '../../auth/identity-service.js';
-import type { Audience, ClaimsFor, TokenVerifier } from '../../auth/tokens/index.js';
+import type { Caller, IdentityService } from '../../identity/identity-service.js';
+import type { Audience, ClaimsFor, TokenVerifier } from '../../identity/tokens/index.js';
 import { refuse } from '../../commands/refusal.js';
 import { sendRefusal } from '../refusals.js';
 
@@ -17,7 +17,7 @@ declare global {
 
 export type RequireOptions = {
   /**
-   * Contract §1: before user.register a user token may call only the auth routes, register and me;
+   * R-AUTH-16: before user.register a user token may call only the auth routes, register and me;
    * every other user route refuses it with 403. Routes opt out of that rule here, by name, so a
    * new route cannot forget it.
    */

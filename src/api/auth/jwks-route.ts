@@ -1,7 +1,7 @@
 import { Router } from 'express';
-import type { PublicJwk } from '../../auth/keys/index.js';
+import type { PublicJwk } from '../../identity/keys/index.js';
 
-/** Contract §1: the public keys, so any JOSE library can verify our tokens. */
+/** R-TOK-02: the public keys, so any JOSE library can verify our tokens. */
 export function jwksRoute(jwks: { readonly keys: readonly PublicJwk[] }): Router {
   const router = Router();
   router.get('/.well-known/jwks.json', (_req, res) => {

@@ -9,7 +9,7 @@ import { attachment } from './content-disposition.js';
 import { fileMeta, newFileParams, uploadBody, versionParam } from './file-params.js';
 import { uploadSlots, type InFlightGauge, type UploadSlotLimits } from './upload-slots.js';
 
-/** Contract §6 (user token). Bodies are raw bytes, streamed into the files service, never parsed. */
+/** The file routes, user token (R-FILE-01 to R-FILE-06). Bodies are raw bytes, streamed into the files service, never parsed. */
 export function fileRoutes(
   files: FileService,
   auth: Authenticator,

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Caller, IdentityService } from '../../auth/identity-service.js';
+import type { Caller, IdentityService } from '../../identity/identity-service.js';
 import type { DocumentService } from '../../documents/document-service.js';
 import type { EntityService } from '../../entities/index.js';
 import type { EventContext } from '../../events/envelope.js';
@@ -15,7 +15,7 @@ export type GraphqlContext = {
   readonly entities: EntityService;
   readonly requests: PersonRequests;
   readonly eventContext: () => EventContext;
-  /** Contract §1: before user.register only register and me may be called. */
+  /** R-GQL-03: before user.register only register and me may be called. */
   readonly requireRegistered: () => Promise<void>;
 };
 

@@ -14,7 +14,7 @@ const schema = attachResolvers(buildSchema(readFileSync(new URL('./schema.graphq
 
 /**
  * POST /graphql (user token). A missing or refused token is an HTTP 401 problem before GraphQL
- * runs (contract §8); everything after that answers in GraphQL's own error format.
+ * runs (R-GQL-01); everything after that answers in GraphQL's own error format.
  */
 export function graphqlRoute(auth: Authenticator, services: GraphqlServices, logger: Pick<Logger, 'error'>): Router {
   const router = Router();

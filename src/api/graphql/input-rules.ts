@@ -6,7 +6,7 @@ type TextRule = { readonly kind: TextKind; readonly maxLength: number };
 /**
  * String inputs with a rule of their own, by `Input.field` or `Type.field(argument)`. Any other
  * String is one line of at most 1000 characters, so a field added to the SDL cannot escape the
- * rules (contract §9); a service may bound it further (an entity name, an address).
+ * rules (R-LIM-04, R-LIM-05); a service may bound it further (an entity name, an address).
  */
 const TEXT_RULES: Readonly<Record<string, TextRule>> = {
   'RegisterInput.displayName': { kind: 'line', maxLength: 200 },

@@ -12,7 +12,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 
-/** Contract §5: a query document nested deeper than 15 levels or selecting more than 200 fields is refused. */
+/** R-GQL-07: a query document nested deeper than 15 levels or selecting more than 200 fields is refused. */
 export const MAX_QUERY_DEPTH = 15;
 export const MAX_QUERY_FIELDS = 200;
 /** Selections of any kind (fields, spreads, inline fragments) one operation may expand to. */

@@ -96,7 +96,7 @@ export const resolvers: Record<string, Resolver> = {
 
 /**
  * Sets each "Type.field" resolver on the schema built from the SDL, refusing a name that is not
- * there. Every resolver runs only on arguments that keep the input rules (contract §9).
+ * there. Every resolver runs only on arguments that keep the input rules (R-LIM-02, R-LIM-04).
  */
 export function attachResolvers(schema: GraphQLSchema, map: Record<string, Resolver>): GraphQLSchema {
   for (const [path, resolve] of Object.entries(map)) {

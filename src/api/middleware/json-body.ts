@@ -4,7 +4,7 @@ import { sendRefusal } from '../refusals.js';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
-/** Contract §0: a JSON body over 1 MiB answers 413. */
+/** R-HTTP-06: a JSON body over 1 MiB answers 413. */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 const parse = express.json({ limit: JSON_BODY_LIMIT_BYTES, type: JSON_TYPES, strict: true });

@@ -1,4 +1,4 @@
-/** The organization plane's REST routes under /org/v1 (contract §2, §3). */
+/** The organization plane's REST routes under /org/v1 (R-ORG-*, R-MAN-*, R-REQ-01 to R-REQ-09). */
 import { Router } from 'express';
 import type { OrganizationPlane } from '../../organizations/index.js';
 import type { Authenticator } from '../auth/authenticate.js';

@@ -11,7 +11,7 @@ import { memberOf } from './org-access.js';
 
 const notFound = refuse('not_found', 'no such manifest');
 
-/** Contract §3: manifests and their versions; another organization's manifest is not found. */
+/** Manifests and their versions (R-MAN-01 to R-MAN-06); another organization's manifest is not found. */
 export function manifestRoutes(manifests: ManifestService, access: (p: Permission) => RequestHandler[], now: () => Date): Router {
   const router = Router();
   const context = (req: Request, res: Response): EventContext => eventContext(req, { kind: 'member', id: memberOf(res).identityId }, now());
@@ -35,7 +35,7 @@ export function manifestRoutes(manifests: ManifestService, access: (p: Permissio
     answer(async (req, res) => {
       const { organizationId } = memberOf(res);
       const manifestId = String(req.params.manifestId).toLowerCase();
-      // 404 before 400 (contract §8): an unknown manifest is that, whatever the body says.
+      // 404 before 400 (R-ORG-08): an unknown manifest is that, whatever the body says.
       if (!(await manifests.exists(organizationId, manifestId))) return notFound;
       const input = versionBody(req.body);
       if (isRefusal(input)) return input;

@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { normalizeEmail } from '../../auth/email.js';
+import { normalizeEmail } from '../../identity/email.js';
 import { isRefusal, refuse } from '../../commands/refusal.js';
 import type { EventContext } from '../../events/envelope.js';
 import { PERMISSIONS, type Permission } from '../../events/organization-events.js';
@@ -12,7 +12,10 @@ import { memberOf } from './org-access.js';
 
 const MAX_APP_NAME = 200;
 
-/** Contract §2's member routes: members, the key, apps. Each addresses the token's own organization only. */
+/**
+ * The member routes: members, the key, apps (R-ORG-04, R-ORG-05, R-ORG-09 to R-ORG-12). Each
+ * addresses the token's own organization only.
+ */
 export function memberRoutes(
   organizations: OrganizationService,
   key: OrganizationKey,
@@ -49,7 +52,7 @@ export function memberRoutes(
     ...access('member_manage'),
     answer(async (req, res) => {
       const email = normalizeEmail(String(req.params.email));
-      // A malformed address names no member: as unknown as any other (contract §8).
+      // A malformed address names no member: as unknown as any other (R-HTTP-11).
       if (isRefusal(email)) return refuse('not_found', 'no such member');
       const removed = await organizations.removeMember(memberOf(res), email, context(req, res));
       return whenDone(removed, () => ok({ removed: true }));

@@ -15,7 +15,7 @@ declare global {
 }
 
 /**
- * The guard of every member route, in contract §8's order: 401 unless a live member token whose
+ * The guard of every member route, in the order of R-ORG-08: 401 unless a live member token whose
  * address is still a member of its organization (read from the membership on each request, so a
  * removal bites on the very next request); then 403 forbidden unless the membership, not the
  * token's perms claim, holds `permission`. Routes then answer 404 for anything not of this organization.

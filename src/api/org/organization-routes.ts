@@ -10,7 +10,7 @@ import { objectAt, textAt } from '../fields.js';
 
 const MAX_NAME = 200;
 
-/** Contract §2's two routes that take a user token: found an organization, sign in as a member. */
+/** The two organization routes that take a user token (R-ORG-01, R-ORG-02): found an organization, sign in as a member. */
 export function organizationRoutes(organizations: OrganizationService, key: OrganizationKey, auth: Authenticator, now: () => Date): Router {
   const router = Router();
   const asUser = (res: Response): Actor => ({ kind: 'user', id: callerOf(res).identityId });
@@ -40,7 +40,7 @@ export function organizationRoutes(organizations: OrganizationService, key: Orga
       const { organizationId } = body;
       if (organizationId === undefined || organizationId === null) return refuse('invalid_request', 'organizationId is required');
       if (typeof organizationId !== 'string') return refuse('invalid_request', 'organizationId must be a string');
-      // Any string is looked up: a malformed id is as unknown as any other (contract §8: 404).
+      // Any string is looked up: a malformed id is as unknown as any other (R-HTTP-11: 404).
       return whenDone(await key.signIn(callerOf(res), organizationId.toLowerCase(), eventContext(req, asUser(res), now())), ok);
     }),
   );

@@ -9,7 +9,7 @@ import { eventContext } from '../request-context.js';
 import { objectAt, textAt, timestampAt } from '../fields.js';
 import { memberOf } from './org-access.js';
 
-/** Spec §4.3 list and detail, contract §4 send and cancel. Reads never append (no receipt, spec §6). */
+/** List and detail, send and cancel (R-REQ-01 to R-REQ-09). Reads never append (no receipt, R-REQ-08). */
 export function requestRoutes(requests: OrgRequests, access: (p: Permission) => RequestHandler[], now: () => Date): Router {
   const router = Router();
   const context = (req: Request, res: Response): EventContext => eventContext(req, { kind: 'member', id: memberOf(res).identityId }, now());

@@ -4,7 +4,7 @@ import type { Metrics } from '../../observability/metrics.js';
 import { checkReadiness, type ReadinessOptions, type ReadinessSources } from '../../observability/readiness.js';
 import { sendProblem } from '../problems.js';
 
-/** Contract §7: liveness, readiness and Prometheus metrics. */
+/** Liveness, readiness and Prometheus metrics (R-OPS-01 to R-OPS-03). */
 export function opsRoutes(deps: {
   readonly sources: ReadinessSources;
   readonly readiness: ReadinessOptions;

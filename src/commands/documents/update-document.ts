@@ -13,7 +13,7 @@ export type UpdateDocument = {
   readonly sealedFor: (version: number) => string;
 };
 
-/** Spec §4.2 rule 4: publishes version n+1 with the schema kept as it was. */
+/** R-DOC-08: publishes version n+1 with the schema kept as it was. */
 export const updateDocument: Decider<DocumentState, UpdateDocument, ResourceEvent> = {
   initialState: noDocument,
   evolve: evolveDocument,

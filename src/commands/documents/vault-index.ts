@@ -16,7 +16,7 @@ export type VaultIndexCommand =
   | { readonly kind: 'unregister'; readonly vaultId: string; readonly resourceId: string };
 
 /**
- * Contract §8 uniquePerVault: a create collides when a live document of the vault has the same
+ * uniquePerVault (R-DOC-10): a create collides when a live document of the vault has the same
  * schema (schemaRef, or documentSchema as canonical JSON) and either of the two has the flag.
  * The vault's stream orders concurrent creates, so two racing creates cannot both pass.
  */

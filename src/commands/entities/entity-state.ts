@@ -33,7 +33,7 @@ export function evolveEntity(state: EntityState, event: EntityEvent): EntityStat
 
 /**
  * Who may change the members: a MANAGER. An entity the actor is not in does not exist for them
- * (contract §0: 404, not 403); a MEMBER sees the entity, so for them it is a plain forbidden.
+ * (R-ENT-06: 404, not 403); a MEMBER sees the entity, so for them it is a plain forbidden.
  */
 export function managedBy(state: EntityState, actorEmail: string): Extract<EntityState, { status: 'active' }> | Refusal {
   const role = state.status === 'active' ? state.members.get(actorEmail) : undefined;

@@ -16,7 +16,7 @@ export type AddFileVersion = {
 };
 
 /**
- * Contract §6: publishes version n+1. The blob was sealed for one version number before this
+ * R-FILE-02: publishes version n+1. The blob was sealed for one version number before this
  * decision; when another upload took that number meanwhile, publishing it as another version
  * would break the seal, so the decision refuses and the caller seals again.
  */

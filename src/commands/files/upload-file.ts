@@ -14,7 +14,7 @@ export type UploadFile = {
   readonly label: string | null;
 };
 
-/** Contract §6: an upload is version 1 of a new resource. */
+/** R-FILE-01: an upload is version 1 of a new resource. */
 export const uploadFile: Decider<FileState, UploadFile, ResourceEvent> = {
   initialState: noFile,
   evolve: evolveFile,

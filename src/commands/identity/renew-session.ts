@@ -6,7 +6,7 @@ import { SESSION_LENGTH_MS } from './start-session.js';
 
 export type RenewSession = { readonly sessionId: string; readonly now: Date };
 
-/** renew: the same session, slid to now + 72 h (spec §3.6, contract §1). */
+/** renew: the same session, slid to now + 72 h (R-AUTH-14). */
 export const renewSession: Decider<SessionState, RenewSession, SessionEvent> = {
   initialState: noSession,
   evolve: evolveSession,

@@ -7,7 +7,7 @@ export const SESSION_LENGTH_MS = 72 * 60 * 60 * 1000;
 
 export type StartSession = { readonly sessionId: string; readonly identityId: string; readonly email: string; readonly now: Date };
 
-/** verify-otp: a session of 72 hours (spec §8). */
+/** verify-otp: a session of 72 hours (R-AUTH-13). */
 export const startSession: Decider<SessionState, StartSession, SessionEvent> = {
   initialState: noSession,
   evolve: evolveSession,

@@ -38,7 +38,7 @@ export type SlotDraft = Omit<Slot, 'slotId'> & { readonly slotId: string | null 
 const builtins: readonly string[] = BUILTIN_NAMES;
 
 /**
- * Contract §3's slot rules, naming the offending field: a slotId carries a slot of the previous
+ * The slot rules of R-MAN-04, naming the offending field: a slotId carries a slot of the previous
  * version over (and only once), new slots take the fresh ids handed in (one per draft, so the
  * decision stays pure), a schema slot needs a built-in, and auto adoption needs the keep verb.
  */

@@ -14,8 +14,8 @@ export type PublishManifestVersion = {
 
 /**
  * POST /org/v1/manifests/{id}/versions: version + 1, complete in itself; earlier versions stay as
- * they were, so a connection pinned to one is never widened (spec §9). Another organization's
- * manifest answers as an unknown one (contract §2).
+ * they were, so a connection pinned to one is never widened (R-MAN-02, R-REQ-04). Another organization's
+ * manifest answers as an unknown one (R-HTTP-11).
  */
 export const publishManifestVersion: Decider<ManifestState, PublishManifestVersion, ManifestEvent> = {
   initialState: noManifest,

@@ -11,7 +11,7 @@ export type CreateOrganization = {
   readonly creatorEmail: string;
 };
 
-/** Contract §2: the creator becomes a member with every permission. */
+/** R-ORG-01: the creator becomes a member with every permission. */
 export const createOrganization: Decider<OrganizationState, CreateOrganization, OrganizationEvent> = {
   initialState: noOrganization,
   evolve: evolveOrganization,

@@ -49,7 +49,7 @@ export function evolveOrganization(state: OrganizationState, event: Organization
 /**
  * The organization as seen by a member acting with `permission`. The API checked the same from the
  * read model before; this repeats it on the stream, so a change that raced the request still wins.
- * A caller who is no longer a member is unauthenticated (contract §8: a removed member's token).
+ * A caller who is no longer a member is unauthenticated (R-ORG-05: a removed member's token).
  */
 export function actingAs(state: OrganizationState, actorEmail: string, permission: Permission): ActiveOrganization | Refusal {
   if (state.status !== 'active') return refuse('not_found', 'no such organization');

@@ -6,7 +6,7 @@ import { evolveOrganization, noOrganization, type OrganizationState } from './or
 export type SignInMember = { readonly organizationId: string; readonly email: string; readonly now: Date; readonly warmSeconds: number };
 
 /**
- * POST /org/v1/token: a member signing in makes the key warm for the warm window (contract §2).
+ * POST /org/v1/token: a member signing in makes the key warm for the warm window (R-ORG-10).
  * Not a member answers exactly as an unknown organization does: no existence oracle.
  */
 export const signInMember: Decider<OrganizationState, SignInMember, OrganizationEvent> = {

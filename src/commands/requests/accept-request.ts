@@ -14,7 +14,7 @@ export type AcceptRequest = At & {
 };
 /** pending → active with the grants; the manifest version pinned at send is the one consented to. */
 export const acceptRequest = requestDecider<AcceptRequest>((s, cmd) => {
-  // Contract §8: an invitation no longer open is a CONFLICT, whatever the grants say.
+  // R-REQ-20: an invitation no longer open is a CONFLICT, whatever the grants say.
   const refused = requireState(s, cmd.now, ['pending'], 'accept');
   if (refused) return refused;
   const { grants } = cmd;

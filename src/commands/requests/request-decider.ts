@@ -13,7 +13,7 @@ export function requestDecider<C>(
 
 export type At = { readonly now: Date };
 
-/** Contract §8: acting on an expired, cancelled or decided request is a CONFLICT; an unknown one is not found. */
+/** R-REQ-20: acting on an expired, cancelled or decided request is a CONFLICT; an unknown one is not found. */
 export function requireState(s: RequestState, now: Date, wanted: readonly RequestStateName[], action: string): Refusal | null {
   if (s.phase === 'none') return refuse('not_found', 'no such request');
   const state = evaluateState({ ...s, phase: s.phase }, now);

@@ -6,7 +6,7 @@ export const DEFAULT_INVITATION_MS = 7 * 24 * 60 * 60 * 1000;
 export const MAX_INVITATION_MS = 90 * 24 * 60 * 60 * 1000;
 
 export type SendRequest = Omit<RequestSent['data'], 'invitationExpiresAt'> & {
-  /** Requested end of the invitation window; default 7 days, at most 90 (contract §4). */
+  /** Requested end of the invitation window; default 7 days, at most 90 (R-REQ-02). */
   readonly invitationExpiresAt: string | null;
   readonly now: Date;
 };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { generateMasterKey, generatePrivateJwk, loadKeys, serializeJwkSet } from '../../../src/auth/keys/index.js';
-import { TokenIssuer } from '../../../src/auth/tokens/index.js';
+import { generateMasterKey, generatePrivateJwk, loadKeys, serializeJwkSet } from '../../../src/identity/keys/index.js';
+import { TokenIssuer } from '../../../src/identity/tokens/index.js';
 import { isRefusal } from '../../../src/commands/refusal.js';
 import { createLogger } from '../../../src/logger.js';
 import { openOrganizationPlane, type KeyWarmedNotice, type OnKeyWarmed } from '../../../src/organizations/index.js';

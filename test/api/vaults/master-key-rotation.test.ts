@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../../src/auth/keys/index.js';
+import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../../src/identity/keys/index.js';
 import { VaultKeyring } from '../../../src/vaults/keyring.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../../support/databases.js';
 import { client } from '../../support/http.js';

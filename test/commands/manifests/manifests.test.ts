@@ -3,7 +3,7 @@ import { createManifest } from '../../../src/commands/manifests/create-manifest.
 import type { SlotDraft } from '../../../src/commands/manifests/manifest-state.js';
 import { publishManifestVersion } from '../../../src/commands/manifests/publish-manifest-version.js';
 import type { ManifestPublished, Slot } from '../../../src/events/manifest-events.js';
-import { retentionMs, retentionProblem } from '../../../src/organizations/retention.js';
+import { retentionMs, retentionProblem } from '../../../src/manifests/retention.js';
 import { specFor } from '../../support/given.js';
 
 const now = new Date('2026-11-22T10:00:00.000Z');

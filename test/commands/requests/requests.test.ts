@@ -12,7 +12,7 @@ import { withdrawSlot } from '../../../src/commands/requests/withdraw-slot.js';
 import type { RequestEvent } from '../../../src/events/request-events.js';
 import { evaluateState, recordReason } from '../../../src/requests/request-status.js';
 import { ParticipantAliases } from '../../../src/requests/participant-alias.js';
-import { retentionMs } from '../../../src/organizations/retention.js';
+import { retentionMs } from '../../../src/manifests/retention.js';
 import { specFor } from '../../support/given.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');

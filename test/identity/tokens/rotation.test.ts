@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { decodeProtectedHeader } from 'jose';
-import { generatePrivateJwk, rotateJwkSet, serializeJwkSet } from '../../../src/auth/keys/index.js';
+import { generatePrivateJwk, rotateJwkSet, serializeJwkSet } from '../../../src/identity/keys/index.js';
 import { refusedWith, serviceKeys, session } from './forge.js';
 
 describe('key rotation (contract §1: the first key signs, all verify)', () => {

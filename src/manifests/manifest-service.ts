@@ -15,7 +15,7 @@ export type ManifestInput = { readonly retention: string; readonly slots: readon
 
 export type ManifestDeps = CommandDeps & { readonly readModels: SqlExecutor; readonly now: () => Date };
 
-/** Contract §3: manifests and their versions, each organization seeing only its own. */
+/** Manifests and their versions (R-MAN-01 to R-MAN-06), each organization seeing only its own. */
 export class ManifestService {
   constructor(private readonly deps: ManifestDeps) {}
 

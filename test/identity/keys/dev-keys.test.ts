@@ -3,8 +3,8 @@ import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../../src/config.js';
-import { DEV_KEYS_FILE, generatePrivateJwk, loadKeys, serializeJwkSet } from '../../../src/auth/keys/index.js';
-import { TokenIssuer, TokenVerifier } from '../../../src/auth/tokens/index.js';
+import { DEV_KEYS_FILE, generatePrivateJwk, loadKeys, serializeJwkSet } from '../../../src/identity/keys/index.js';
+import { TokenIssuer, TokenVerifier } from '../../../src/identity/tokens/index.js';
 
 const embedded = (dataDir: string) => ({ production: false, dataDir, jwtPrivateKey: null, masterKey: null });
 const freshDataDir = async () => join(await mkdtemp(join(tmpdir(), 'dev-keys-')), 'data');

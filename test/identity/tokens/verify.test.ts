@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { TokenIssuer, TokenVerifier } from '../../../src/auth/tokens/index.js';
+import { TokenIssuer, TokenVerifier } from '../../../src/identity/tokens/index.js';
 import { ISSUER, member, NOW, NOW_S, ourKey, forge, refusedWith, serviceKeys, session, validPayload, type TestKeys } from './forge.js';
 
 describe('access tokens (contract §1, §2)', () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { createHmac, generateKeyPairSync, sign as nodeSign, webcrypto, type KeyObject } from 'node:crypto';
 import { exportJWK, type CryptoKey, type JWK } from 'jose';
-import { loadKeys, serializeJwkSet, generatePrivateJwk, type Keys, type PrivateJwk } from '../../../src/auth/keys/index.js';
-import { TokenIssuer, TokenVerifier, type RefusalReason, type VerifyResult } from '../../../src/auth/tokens/index.js';
+import { loadKeys, serializeJwkSet, generatePrivateJwk, type Keys, type PrivateJwk } from '../../../src/identity/keys/index.js';
+import { TokenIssuer, TokenVerifier, type RefusalReason, type VerifyResult } from '../../../src/identity/tokens/index.js';
 
 /**
  * Hand-made tokens, so a test can put anything in the header and payload and sign it with any key

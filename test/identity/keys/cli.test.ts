@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { loadKeys, type PrivateJwk } from '../../../src/auth/keys/index.js';
+import { loadKeys, type PrivateJwk } from '../../../src/identity/keys/index.js';
 
 type Run = { code: number | null; stdout: string; stderr: string };
 

@@ -1,7 +1,7 @@
 /**
- * ISO 8601 durations as contract §0 accepts them: designators in upper case, whole numbers,
+ * ISO 8601 durations as R-HTTP-13 accepts them: designators in upper case, whole numbers,
  * weeks allowed, and at least one second in total (PT1S is the smallest). A zero duration or a
- * fraction of a second cannot be a retention. Contract §9: at most 100 years, so a duration in
+ * fraction of a second cannot be a retention. R-LIM-01: at most 100 years, so a duration in
  * milliseconds always fits the read models' bigint and every date it reaches is a real one.
  */
 const DURATION = /^P(?:(\d{1,9})Y)?(?:(\d{1,9})M)?(?:(\d{1,9})W)?(?:(\d{1,9})D)?(?:T(?:(\d{1,9})H)?(?:(\d{1,9})M)?(?:(\d{1,9})S)?)?$/;

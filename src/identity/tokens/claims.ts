@@ -1,7 +1,7 @@
 /** Who a token speaks to: a person ('user') or a member acting for an organization ('org'). */
 export type Audience = 'user' | 'org';
 
-/** Contract §1: what every access token says. */
+/** What every access token says (R-TOK-01). */
 export type UserClaims = {
   readonly iss: string;
   readonly aud: 'user';
@@ -14,11 +14,11 @@ export type UserClaims = {
   readonly exp: number;
 };
 
-/** Contract §2: a member token is a user token for aud 'org' that also names the organization. */
+/** R-TOK-08: a member token is a user token for aud 'org' that also names the organization. */
 export type OrgClaims = Omit<UserClaims, 'aud'> & {
   readonly aud: 'org';
   readonly org: string;
-  /** Informative only: permissions are read from the membership on each request (contract §8). */
+  /** Informative only: permissions are read from the membership on each request (R-ORG-06). */
   readonly perms: readonly string[];
 };
 

@@ -21,7 +21,7 @@ export type TokenIssuerOptions = {
   readonly now?: () => Date;
 };
 
-/** Signs access tokens (contract §1 and §2) with the first key of the set. */
+/** Signs access tokens (R-TOK-01, R-TOK-08) with the first key of the set. */
 export class TokenIssuer {
   readonly #issuer: string;
   readonly #signing: SigningKey;

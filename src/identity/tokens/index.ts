@@ -1,5 +1,5 @@
 /**
- * Access tokens (contract §1, §2): EdDSA JWTs signed with the first key of the set, and a
+ * Access tokens (R-TOK-01 to R-TOK-08): EdDSA JWTs signed with the first key of the set, and a
  * verifier that takes keys only from our own set and answers a result, never an exception.
  */
 export { TokenIssuer, type OrgTokenInput, type TokenIssuerOptions, type UserTokenInput } from './issuer.js';

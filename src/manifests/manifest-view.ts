@@ -1,7 +1,7 @@
 import type { Slot } from '../events/manifest-events.js';
-import { iso } from './member.js';
+import { iso } from '../organizations/member.js';
 
-/** Contract §3's Slot: SlotInput with its slotId; `subject` only where the slot has one. */
+/** The Slot of R-MAN-05: SlotInput with its slotId; `subject` only where the slot has one. */
 export type SlotView = Omit<Slot, 'subject'> & { readonly subject?: string };
 
 export type ManifestView = {

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { isRefusal, type Refusal } from '../../../src/commands/refusal.js';
-import type { Email } from '../../../src/auth/email.js';
-import { generateCode, hasCodeShape } from '../../../src/auth/otp/code.js';
-import { OTP_LIMITS, OtpService } from '../../../src/auth/otp/otp-service.js';
-import { OtpSecrets } from '../../../src/auth/otp/secrets.js';
+import type { Email } from '../../../src/identity/email.js';
+import { generateCode, hasCodeShape } from '../../../src/identity/otp/code.js';
+import { OTP_LIMITS, OtpService } from '../../../src/identity/otp/otp-service.js';
+import { OtpSecrets } from '../../../src/identity/otp/secrets.js';
 import { clientAddress } from '../../../src/limits/client-address.js';
 import { SlidingWindows } from '../../../src/limits/sliding-windows.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../../support/databases.js';

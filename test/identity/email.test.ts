@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { normalizeEmail } from '../../src/auth/email.js';
+import { normalizeEmail } from '../../src/identity/email.js';
 import { isRefusal } from '../../src/commands/refusal.js';
 
 describe('email normalization (contract 1)', () => {

@@ -39,7 +39,7 @@ export type IdentityDeps = CommandDeps & {
   readonly now: () => Date;
 };
 
-/** The login and session flows of spec §4.1 and user.register / user.security of §4.2. */
+/** The login and session flows, user.register and user.security (R-AUTH-*, R-GQL-02 to R-GQL-05). */
 export class IdentityService {
   constructor(private readonly deps: IdentityDeps) {}
 

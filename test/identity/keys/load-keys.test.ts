@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calculateJwkThumbprint } from 'jose';
 import { ConfigError } from '../../../src/config.js';
-import { generatePrivateJwk, loadKeys, serializeJwkSet, type KeyConfig } from '../../../src/auth/keys/index.js';
+import { generatePrivateJwk, loadKeys, serializeJwkSet, type KeyConfig } from '../../../src/identity/keys/index.js';
 
 const MASTER = randomBytes(32);
 const configured = (jwtPrivateKey: string, masterKey = MASTER.toString('base64')): KeyConfig => ({

@@ -10,7 +10,7 @@ import { generateCode, hasCodeShape } from './code.js';
 import { otpSql as q } from './otp-queries.js';
 import { OtpSecrets } from './secrets.js';
 
-/** Spec §8 limits, and the windows of the limits the settings give. */
+/** The code limits (R-AUTH-05, R-AUTH-06, R-AUTH-08), and the windows of those the settings give (R-LIM-08). */
 export const OTP_LIMITS = {
   sendsPerHour: 3,
   codeLifetimeMs: 15 * 60_000,
@@ -147,7 +147,7 @@ export class OtpService {
   }
 }
 
-/** The code is the mail's only 6-digit number (contract §1). */
+/** The code is the mail's only 6-digit number (R-AUTH-18). */
 function mailText(code: string): string {
   return `Your one-time code is ${code}\n\nIt expires in fifteen minutes and works once. If you did not ask for it, ignore this mail.\n`;
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
-import { MAX_TOKEN_LENGTH } from '../../../src/auth/tokens/index.js';
-import { keyForToken } from '../../../src/auth/tokens/header.js';
+import { MAX_TOKEN_LENGTH } from '../../../src/identity/tokens/index.js';
+import { keyForToken } from '../../../src/identity/tokens/header.js';
 import {
   attackerEd25519,
   b64,
