@@ -105,6 +105,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       perRecipientPerDay: deps.config.invitesPerRecipientPerDay,
     },
   });
+  const blobs = await BlobStore.open(deps.db);
   // Aliases must stay the same across restarts and MASTER_KEY rotations, as address hashes must.
   const requests = openRequestPlane({
     store: deps.store,
@@ -115,12 +116,13 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     logger: deps.logger,
     now,
     aliasRootKey: await keyring.dataKey(SERVICE_VAULT_ID),
+    copies: { keyring, blobs, validator, keyState: (organizationId) => organizationPlane.key.state(organizationId) },
   });
   const files = new FileService({
     store: deps.store,
     waitFor: deps.waitFor,
     keyring,
-    blobs: await BlobStore.open(deps.db),
+    blobs,
     readModels: deps.db,
     access,
     maxBytes: deps.config.maxFileBytes,
@@ -137,7 +139,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       app.use(['/auth', '/graphql'], jsonBody());
       app.use(authRoutes(identities, auth, now));
       // JSON per route (jsonBody() inside): later /org/v1 upload routes take raw bytes.
-      app.use(orgRoutes(organizationPlane, auth, now, requests.org));
+      app.use(orgRoutes(organizationPlane, auth, now, requests));
       // Raw bytes, streamed: never behind jsonBody().
       app.use(
         fileRoutes(

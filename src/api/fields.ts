@@ -1,4 +1,5 @@
 import { refuse, type Refusal } from '../commands/refusal.js';
+import type { JsonObject } from '../events/envelope.js';
 
 /**
  * Edge checks of JSON bodies (R-HTTP-04, R-HTTP-15): a missing or wrongly typed field is 400
@@ -117,4 +118,58 @@ export function subsetAt<T extends string>(
     if (!allowed.includes(item as T)) return refuse('invalid_request', `${path}[${i}] must be one of ${allowed.join(', ')}`);
   }
   return allowed.filter((name) => value.includes(name));
+}
+
+/** U+0000 and lone surrogates: PostgreSQL stores neither in text nor in jsonb. */
+const UNSTORABLE = /[\u0000\p{Cs}]/u;
+
+type Node = { readonly value: unknown; readonly parent: Node | null; readonly token: string };
+
+/**
+ * JSON is data: any character it can escape is kept, except what PostgreSQL cannot store, in a
+ * string or a key; a number JSON cannot write back (1e400 read as Infinity) is refused too.
+ * Walked without recursion and with paths built only for the answer, as data may nest deeply.
+ */
+export function jsonProblem(value: unknown, path: string): string | null {
+  const stack: Node[] = [{ value, parent: null, token: '' }];
+  const at = (node: Node) => {
+    const tokens: string[] = [];
+    for (let n: Node | null = node; n?.parent; n = n.parent) tokens.unshift(n.token);
+    return [path, ...tokens].join('/');
+  };
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    const v = node.value;
+    if (typeof v === 'string') {
+      if (UNSTORABLE.test(v)) return `${at(node)} ${unstorable(v)}`;
+    } else if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return `${at(node)} is a number out of range`;
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push({ value: item, parent: node, token: String(i) }));
+    } else if (typeof v === 'object' && v !== null) {
+      for (const [key, item] of Object.entries(v)) {
+        if (UNSTORABLE.test(key)) return `a key of ${at(node)} ${unstorable(key)}`;
+        stack.push({ value: item, parent: node, token: key.replaceAll('~', '~0').replaceAll('/', '~1') });
+      }
+    }
+  }
+  return null;
+}
+
+const unstorable = (text: string) => (text.includes('\u0000') ? 'contains U+0000' : 'contains a lone surrogate');
+
+/** A whole number from `min`, as versions are. */
+export function integerAt(value: unknown, path: string, min = 0): number | Refusal {
+  if (value === undefined || value === null) return refuse('invalid_request', `${path} is required`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    return refuse('invalid_request', `${path} must be a whole number from ${min}`);
+  }
+  return value;
+}
+
+/** A JSON object of data, keeping what every store can hold (R-LIM-04). */
+export function dataAt(value: unknown, path: string): JsonObject | Refusal {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return refuse('invalid_request', `${path} must be a JSON object`);
+  const problem = jsonProblem(value, path);
+  return problem ? refuse('invalid_request', problem) : (value as JsonObject);
 }

@@ -101,7 +101,7 @@ export class DocumentService {
         schemaRef: schema.schemaRef,
         documentSchema: schema.documentSchema,
         uniquePerVault,
-        sealedData: seal(Buffer.from(JSON.stringify(input.data)), sealContext(resourceId, 1)).toString('base64'),
+        sealedData: seal(Buffer.from(JSON.stringify(input.data)), documentSealContext(resourceId, 1)).toString('base64'),
       },
       { context },
     );
@@ -131,7 +131,7 @@ export class DocumentService {
         vaultId: state.vaultId,
         name: input.name ?? null,
         description: input.description,
-        sealedFor: (version) => seal(plaintext, sealContext(resourceId, version)).toString('base64'),
+        sealedFor: (version) => seal(plaintext, documentSealContext(resourceId, version)).toString('base64'),
       },
       { context },
     );
@@ -213,7 +213,7 @@ export class DocumentService {
 
   private view(caller: Caller, row: DocumentRow, opener: Opener | null): DocumentView | null {
     if (!opener) return null;
-    const plaintext = opener(Buffer.from(row.sealed_data, 'base64'), sealContext(row.resource_id, row.version));
+    const plaintext = opener(Buffer.from(row.sealed_data, 'base64'), documentSealContext(row.resource_id, row.version));
     return {
       id: row.resource_id,
       name: row.name,
@@ -283,4 +283,4 @@ function asRefusal(result: ValidationResult): Refusal | null {
 }
 
 /** Binds each sealed version to its document and version: a sealed value moved elsewhere fails to open. */
-const sealContext = (resourceId: string, version: number) => `resource:${resourceId}/v${version}`;
+export const documentSealContext = (resourceId: string, version: number): string => `resource:${resourceId}/v${version}`;

@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../commands/decider.js';
 import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
 import { acceptedWithBoundedRetention } from './upcasters/request-accepted-v1.js';
+import type { KeptKind, Participant } from './copy-events.js';
 
 /** Stream: `request-<requestId>`: invitation, consent, grants and state changes (DESIGN.md). */
 export const requestStream = (requestId: string): StreamRef<RequestEvent> => streamOf(requestEvents, `request-${requestId}`);
@@ -41,6 +42,24 @@ export type SlotWithdrawn = DomainEvent<'SlotWithdrawn', { requestId: string; sl
 export type RequestRevoked = DomainEvent<'RequestRevoked', { requestId: string }>;
 export type RequestSuspended = DomainEvent<'RequestSuspended', { requestId: string }>;
 export type RequestResumed = DomainEvent<'RequestResumed', { requestId: string }>;
+/**
+ * A keep asked for while the organization key was cold (R-KEEP-08): it waits on the request until
+ * a drain keeps it into its chain under the same adoptionId.
+ */
+export type AdoptionPended = DomainEvent<
+  'AdoptionPended',
+  {
+    requestId: string;
+    organizationId: string;
+    adoptionId: string;
+    slotId: string;
+    sourceResourceId: string;
+    sourceVersion: number;
+    resourceType: KeptKind;
+    participant: Participant;
+    adoptedAt: string;
+  }
+>;
 
 export type RequestEvent =
   | RequestSent
@@ -51,7 +70,8 @@ export type RequestEvent =
   | SlotWithdrawn
   | RequestRevoked
   | RequestSuspended
-  | RequestResumed;
+  | RequestResumed
+  | AdoptionPended;
 
 export const requestEvents = eventDecoder<RequestEvent>('request', {
   RequestSent: { version: 1 },
@@ -63,4 +83,5 @@ export const requestEvents = eventDecoder<RequestEvent>('request', {
   RequestRevoked: { version: 1 },
   RequestSuspended: { version: 1 },
   RequestResumed: { version: 1 },
+  AdoptionPended: { version: 1 },
 });

@@ -120,7 +120,7 @@ export class FileService {
     if (!row || !(await this.deps.access.canRead(caller, row.vault_id))) return notFound();
     const sealed = await this.deps.blobs.get(row.blob_id);
     if (!sealed) return notFound();
-    const bytes = await unlessErased(() => this.deps.keyring.decrypt(row.vault_id, sealed, sealContext(fileId, row.version)));
+    const bytes = await unlessErased(() => this.deps.keyring.decrypt(row.vault_id, sealed, fileSealContext(fileId, row.version)));
     if (isRefusal(bytes)) return bytes;
     return { fileName: row.file_name, mimeType: row.mime_type, version: row.version, bytes };
   }
@@ -141,7 +141,7 @@ export class FileService {
   }
 
   private async seal(vaultId: string, fileId: string, version: number, body: UploadBody): Promise<SealedUpload | Refusal> {
-    const sealer = await unlessErased(() => this.deps.keyring.streamSealer(vaultId, sealContext(fileId, version)));
+    const sealer = await unlessErased(() => this.deps.keyring.streamSealer(vaultId, fileSealContext(fileId, version)));
     if (isRefusal(sealer)) return sealer;
     return sealUpload(body, sealer, this.deps.maxBytes);
   }
@@ -149,7 +149,7 @@ export class FileService {
   private async reseal(vaultId: string, fileId: string, upload: SealedUpload, from: number, to: number): Promise<SealedUpload | Refusal> {
     const { keyring } = this.deps;
     const sealed = await unlessErased(async () =>
-      keyring.encrypt(vaultId, await keyring.decrypt(vaultId, upload.sealed, sealContext(fileId, from)), sealContext(fileId, to)),
+      keyring.encrypt(vaultId, await keyring.decrypt(vaultId, upload.sealed, fileSealContext(fileId, from)), fileSealContext(fileId, to)),
     );
     return isRefusal(sealed) ? sealed : { sealed, size: upload.size };
   }
@@ -180,4 +180,4 @@ async function unlessErased<T>(fn: () => Promise<T>): Promise<T | Refusal> {
 }
 
 /** Binds sealed bytes to their file and version (the keyring adds the vault). */
-const sealContext = (fileId: string, version: number) => `file:${fileId}/v${version}`;
+export const fileSealContext = (fileId: string, version: number): string => `file:${fileId}/v${version}`;

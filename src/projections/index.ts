@@ -5,6 +5,7 @@ import { filesProjector } from './files/files.js';
 import { entitiesProjector } from './entities/entities.js';
 import { identitiesProjector } from './identities/identities.js';
 import { manifestsProjector } from './manifests/manifests.js';
+import { copiesProjector } from './copies/copies.js';
 import { requestsProjector } from './requests/requests.js';
 import { organizationsProjector } from './organizations/organizations.js';
 import { sessionsProjector } from './sessions/sessions.js';
@@ -20,6 +21,7 @@ export const allProjectors: readonly Projector[] = [
   entitiesProjector,
   filesProjector,
   requestsProjector,
+  copiesProjector,
 ];
 
 export { ProjectionEngine, ProjectionTimeoutError } from './engine.js';

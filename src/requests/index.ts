@@ -1,5 +1,6 @@
 /** Requests and consent (R-REQ-*): both planes over one read model. */
 import type { CommandDeps } from '../commands/shell.js';
+import { CopyService, type CopyDeps } from '../copies/copy-service.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/index.js';
@@ -26,16 +27,21 @@ export type RequestPlaneDeps = CommandDeps & {
   readonly now: () => Date;
   /** The alias key's root: the service vault's data key, so aliases survive restarts and rotations. */
   readonly aliasRootKey: Buffer;
+  /** What keeping copies needs beyond the requests: keys, blobs, the validator and key warmth. */
+  readonly copies: Pick<CopyDeps, 'keyring' | 'blobs' | 'validator' | 'keyState'>;
 };
 
-export type RequestPlane = { readonly org: OrgRequests; readonly person: PersonRequests };
+export type RequestPlane = { readonly org: OrgRequests; readonly person: PersonRequests; readonly copies: CopyService };
 
 export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
   const commands = { store: deps.store, waitFor: deps.waitFor };
   const reads = new RequestReads(deps.readModels);
   const records = new RecordReader(deps.readModels, new ParticipantAliases(deps.aliasRootKey));
+  const copies = new CopyService({ ...commands, ...deps.copies, readModels: deps.readModels, reads, records, now: deps.now });
   return {
+    copies,
     org: new OrgRequests({
+      adoptions: (requestId) => copies.adoptionsOf(requestId),
       ...commands,
       readModels: deps.readModels,
       reads,

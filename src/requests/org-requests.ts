@@ -8,6 +8,7 @@ import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { requestStream } from '../events/request-events.js';
+import type { Adoption } from '../copies/copy-view.js';
 import type { Logger } from '../logger.js';
 import { MailUnavailableError, type Mailer } from '../mail/index.js';
 import type { Member } from '../organizations/index.js';
@@ -24,7 +25,7 @@ export type RequestDetail = {
   readonly request: RequestSummary;
   readonly manifestName: string;
   readonly items: ReadonlyArray<ReturnType<typeof slotFields> & { readonly records: readonly RecordEntry[] }>;
-  readonly adoptions: readonly never[];
+  readonly adoptions: readonly Adoption[];
   readonly proposals: readonly never[];
 };
 
@@ -34,6 +35,8 @@ export type OrgRequestDeps = CommandDeps & {
   readonly records: RecordReader;
   readonly mailer: Mailer;
   readonly invitations: InvitationAllowance;
+  /** The request's adoptions, pending ones too (R-KEEP-12). */
+  readonly adoptions: (requestId: string) => Promise<Adoption[]>;
   readonly logger: Logger;
   readonly now: () => Date;
 };
@@ -109,7 +112,8 @@ export class OrgRequests {
       const granted = grants.filter((g) => g.slot_id === slot.slotId);
       return { ...slotFields(slot, granted), records: this.deps.records.records(row, state, slot, granted, standing) };
     });
-    return { request: summaryOf(row, now), manifestName: row.manifest_name, items, adoptions: [], proposals: [] };
+    const adoptions = await this.deps.adoptions(row.request_id);
+    return { request: summaryOf(row, now), manifestName: row.manifest_name, items, adoptions, proposals: [] };
   }
 
   /**

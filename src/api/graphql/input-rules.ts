@@ -1,5 +1,5 @@
 import { isInputObjectType, isListType, isNonNullType, type GraphQLArgument, type GraphQLInputType } from 'graphql';
-import { textProblem, type TextKind } from '../fields.js';
+import { jsonProblem, textProblem, type TextKind } from '../fields.js';
 
 type TextRule = { readonly kind: TextKind; readonly maxLength: number };
 
@@ -68,40 +68,3 @@ function inputProblem(type: GraphQLInputType, value: unknown, path: string, rule
   if (type.name === 'JSON') return jsonProblem(value, path);
   return null;
 }
-
-/** U+0000 and lone surrogates: PostgreSQL stores neither in text nor in jsonb. */
-const UNSTORABLE = /[\u0000\p{Cs}]/u;
-
-type Node = { readonly value: unknown; readonly parent: Node | null; readonly token: string };
-
-/**
- * JSON is data: any character it can escape is kept, except what PostgreSQL cannot store, in a
- * string or a key; a number JSON cannot write back (1e400 read as Infinity) is refused too.
- * Walked without recursion and with paths built only for the answer, as data may nest deeply.
- */
-function jsonProblem(value: unknown, path: string): string | null {
-  const stack: Node[] = [{ value, parent: null, token: '' }];
-  const at = (node: Node) => {
-    const tokens: string[] = [];
-    for (let n: Node | null = node; n?.parent; n = n.parent) tokens.unshift(n.token);
-    return [path, ...tokens].join('/');
-  };
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    const v = node.value;
-    if (typeof v === 'string') {
-      if (UNSTORABLE.test(v)) return `${at(node)} ${unstorable(v)}`;
-    } else if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return `${at(node)} is a number out of range`;
-    } else if (Array.isArray(v)) {
-      v.forEach((item, i) => stack.push({ value: item, parent: node, token: String(i) }));
-    } else if (typeof v === 'object' && v !== null) {
-      for (const [key, item] of Object.entries(v)) {
-        if (UNSTORABLE.test(key)) return `a key of ${at(node)} ${unstorable(key)}`;
-        stack.push({ value: item, parent: node, token: key.replaceAll('~', '~0').replaceAll('/', '~1') });
-      }
-    }
-  }
-  return null;
-}
-
-const unstorable = (text: string) => (text.includes('\u0000') ? 'contains U+0000' : 'contains a lone surrogate');

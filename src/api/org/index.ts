@@ -7,16 +7,25 @@ import { memberRoutes } from './member-routes.js';
 import { orgAccess } from './org-access.js';
 import { organizationRoutes } from './organization-routes.js';
 import { requestRoutes } from './request-routes.js';
-import type { OrgRequests } from '../../requests/index.js';
+import type { RequestPlane } from '../../requests/index.js';
+import { copyRoutes } from './copy-routes.js';
 
 export { memberOf, orgAccess } from './org-access.js';
 
-export function orgRoutes(plane: OrganizationPlane, auth: Authenticator, now: () => Date, requests?: OrgRequests): Router {
+export function orgRoutes(
+  plane: OrganizationPlane,
+  auth: Authenticator,
+  now: () => Date,
+  requests?: Pick<RequestPlane, 'org' | 'copies'>,
+): Router {
   const access = orgAccess(auth, plane.organizations);
   const router = Router();
   router.use(organizationRoutes(plane.organizations, plane.key, auth, now));
   router.use(memberRoutes(plane.organizations, plane.key, access, now));
   router.use(manifestRoutes(plane.manifests, access, now));
-  if (requests) router.use(requestRoutes(requests, access, now));
+  if (requests) {
+    router.use(requestRoutes(requests.org, access, now));
+    router.use(copyRoutes(requests.copies, access, now));
+  }
   return router;
 }

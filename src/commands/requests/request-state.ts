@@ -15,6 +15,8 @@ export type RequestState = {
   readonly retentionMs: number | null;
   /** Granted slots and their records, by slot id. */
   readonly grants: ReadonlyMap<string, readonly GrantedRecord[]>;
+  /** Keeps pended with a cold key, by adoption id (drained ones stay: the chain decides those). */
+  readonly pended: ReadonlySet<string>;
 };
 
 export const noRequest: RequestState = {
@@ -28,6 +30,7 @@ export const noRequest: RequestState = {
   acceptedAt: null,
   retentionMs: null,
   grants: new Map(),
+  pended: new Set(),
 };
 
 export function evolveRequest(state: RequestState, event: RequestEvent): RequestState {
@@ -64,6 +67,8 @@ export function evolveRequest(state: RequestState, event: RequestEvent): Request
       return { ...state, phase: 'suspended' };
     case 'RequestResumed':
       return { ...state, phase: 'active' };
+    case 'AdoptionPended':
+      return { ...state, pended: new Set(state.pended).add(event.data.adoptionId) };
     default: {
       const unknown: never = event;
       return unknown;

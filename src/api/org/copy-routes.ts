@@ -1,0 +1,82 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { isRefusal, refuse } from '../../commands/refusal.js';
+import type { CopyService } from '../../copies/copy-service.js';
+import type { EventContext } from '../../events/envelope.js';
+import type { Permission } from '../../events/organization-events.js';
+import { answer, ok, whenDone } from '../answer.js';
+import { attachment } from '../files/content-disposition.js';
+import { dataAt, fieldOf, integerAt, objectAt, textAt } from '../fields.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { sendRefusal } from '../refusals.js';
+import { eventContext } from '../request-context.js';
+import { memberOf } from './org-access.js';
+
+/** Keep, drain, copies, download and correct (R-KEEP-*, R-COPY-*): request_manage, the organization's own requests only. */
+export function copyRoutes(copies: CopyService, access: (p: Permission) => RequestHandler[], now: () => Date): Router {
+  const router = Router();
+  const context = (req: Request, res: Response): EventContext => eventContext(req, { kind: 'member', id: memberOf(res).identityId }, now());
+  const ids = (req: Request) => ({ requestId: String(req.params.requestId).toLowerCase(), slotId: String(req.params.slotId ?? '') });
+
+  router.post(
+    '/org/v1/requests/:requestId/slots/:slotId/adopt',
+    ...access('request_manage'),
+    jsonBody(),
+    answer(async (req, res) => {
+      const alias = fieldOf(req.body, 'participant');
+      const participant = alias === undefined || alias === null ? null : textAt(alias, 'participant', 100);
+      if (isRefusal(participant)) return participant;
+      const { requestId, slotId } = ids(req);
+      return whenDone(await copies.keep(memberOf(res).organizationId, requestId, slotId, participant, context(req, res)), ok);
+    }),
+  );
+
+  router.post(
+    '/org/v1/requests/:requestId/adoptions/drain',
+    ...access('request_manage'),
+    answer(async (req, res) => whenDone(await copies.drain(memberOf(res).organizationId, ids(req).requestId, context(req, res)), ok)),
+  );
+
+  router.get(
+    '/org/v1/requests/:requestId/copies',
+    ...access('request_manage'),
+    answer(async (req, res) => whenDone(await copies.copies(memberOf(res).organizationId, ids(req).requestId), ok)),
+  );
+
+  router.get('/org/v1/requests/:requestId/copies/:adoptionId/download', ...access('request_manage'), async (req, res) => {
+    const file = await copies.download(memberOf(res).organizationId, ids(req).requestId, String(req.params.adoptionId));
+    if (isRefusal(file)) return sendRefusal(res, file);
+    res.status(200);
+    res.setHeader('Content-Type', file.mimeType);
+    res.setHeader('Content-Length', file.bytes.byteLength);
+    res.setHeader('Content-Disposition', attachment(file.fileName));
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    res.setHeader('Cache-Control', 'private, no-store');
+    res.end(file.bytes);
+  });
+
+  router.post(
+    '/org/v1/requests/:requestId/slots/:slotId/correct',
+    ...access('request_manage'),
+    jsonBody(),
+    answer(async (req, res) => {
+      const body = objectAt(req.body, 'body');
+      if (isRefusal(body)) return body;
+      const source = body.sourceResourceId;
+      const sourceResourceId = source === undefined || source === null ? null : textAt(source, 'sourceResourceId', 100);
+      if (isRefusal(sourceResourceId)) return sourceResourceId;
+      const expectedSourceVersion = integerAt(body.expectedSourceVersion, 'expectedSourceVersion', 1);
+      if (isRefusal(expectedSourceVersion)) return expectedSourceVersion;
+      const expectedOrgVersion = integerAt(body.expectedOrgVersion, 'expectedOrgVersion', 1);
+      if (isRefusal(expectedOrgVersion)) return expectedOrgVersion;
+      if (body.data === undefined) return refuse('invalid_request', 'data is required');
+      const data = dataAt(body.data, 'data');
+      if (isRefusal(data)) return data;
+      const { requestId, slotId } = ids(req);
+      const input = { sourceResourceId, expectedSourceVersion, expectedOrgVersion, data };
+      return whenDone(await copies.correct(memberOf(res).organizationId, requestId, slotId, input, context(req, res)), ok);
+    }),
+  );
+
+  return router;
+}

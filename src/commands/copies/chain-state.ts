@@ -1,0 +1,27 @@
+import type { ChainEvent, CopyKept } from '../../events/copy-events.js';
+
+/** One record's copy chain: its head and every keep in it, by the source version it kept. */
+export type ChainState = {
+  /** The chain's newest orgVersion; 0 while nothing was kept. */
+  readonly head: number;
+  readonly headOrigin: 'copy' | 'correction' | null;
+  readonly keeps: ReadonlyMap<number, CopyKept['data']>;
+  /** The keep the head follows: the newest keep, however many corrections came after it. */
+  readonly lastKeep: CopyKept['data'] | null;
+};
+
+export const emptyChain: ChainState = { head: 0, headOrigin: null, keeps: new Map(), lastKeep: null };
+
+export function evolveChain(state: ChainState, event: ChainEvent): ChainState {
+  switch (event.type) {
+    case 'CopyKept':
+      return {
+        head: event.data.orgVersion,
+        headOrigin: 'copy',
+        keeps: new Map(state.keeps).set(event.data.sourceVersion, event.data),
+        lastKeep: event.data,
+      };
+    case 'CopyCorrected':
+      return { ...state, head: event.data.orgVersion, headOrigin: 'correction' };
+  }
+}

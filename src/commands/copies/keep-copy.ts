@@ -1,0 +1,39 @@
+import type { ChainEvent, CopyKept, KeptFile, KeptKind, Participant } from '../../events/copy-events.js';
+import type { Decider } from '../decider.js';
+import { emptyChain, evolveChain, type ChainState } from './chain-state.js';
+
+/** A keep of one source version, its content already read from the person's vault and ready to seal. */
+export type KeepCopy = {
+  readonly adoptionId: string;
+  readonly requestId: string;
+  readonly organizationId: string;
+  readonly slotId: string;
+  readonly sourceResourceId: string;
+  readonly sourceVersion: number;
+  readonly orgResourceId: string;
+  readonly resourceType: KeptKind;
+  readonly participant: Participant;
+  readonly adoptedAt: string;
+  readonly now: Date;
+  readonly name: string;
+  readonly schemaRef: string | null;
+  /** Sealed with the organization's key under the adoption's own context, before deciding. */
+  readonly sealedData: string | null;
+  readonly file: KeptFile | null;
+};
+
+/**
+ * R-KEEP-02: one chain version per (request, slot, source record, source version). A version
+ * already kept is not kept again: the decision is empty and the existing keep stands.
+ */
+export const keepCopy: Decider<ChainState, KeepCopy, ChainEvent> = {
+  initialState: emptyChain,
+  evolve: evolveChain,
+  decide: (state, cmd) => {
+    if (state.keeps.has(cmd.sourceVersion)) return [];
+    const orgVersion = state.head + 1;
+    const { now, ...kept } = cmd;
+    const event: CopyKept = { type: 'CopyKept', data: { ...kept, orgVersion, materializedAt: now.toISOString() } };
+    return [event];
+  },
+};

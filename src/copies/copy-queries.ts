@@ -1,0 +1,41 @@
+/** Read-model queries of the copies projector; each is scoped to one request the caller's organization owns. */
+export const copySql = {
+  adoptionsOf: `SELECT adoption_id::text AS adoption_id, slot_id::text AS slot_id, source_resource_id::text AS source_resource_id,
+                  source_version, org_resource_id::text AS org_resource_id, org_version, resource_type, state, participant,
+                  adopted_at, materialized_at
+                FROM rm.adoptions WHERE request_id = $1 ORDER BY adopted_at, source_resource_id, source_version`,
+  versionsOf: `SELECT org_resource_id::text AS org_resource_id, org_version, origin, adoption_id::text AS adoption_id, resource_type,
+                 name, schema_ref, sealed_data, blob_id::text AS blob_id, file_name, mime_type, file_size, label, created_at
+               FROM rm.copy_versions WHERE request_id = $1 ORDER BY org_resource_id, org_version`,
+};
+
+export type AdoptionRow = {
+  adoption_id: string;
+  slot_id: string;
+  source_resource_id: string;
+  source_version: number;
+  org_resource_id: string | null;
+  org_version: number | null;
+  resource_type: 'document' | 'file';
+  state: 'pending' | 'materialized';
+  participant: unknown;
+  adopted_at: Date | string;
+  materialized_at: Date | string | null;
+};
+
+export type CopyVersionRow = {
+  org_resource_id: string;
+  org_version: number;
+  origin: 'copy' | 'correction';
+  adoption_id: string | null;
+  resource_type: 'document' | 'file';
+  name: string;
+  schema_ref: string | null;
+  sealed_data: string | null;
+  blob_id: string | null;
+  file_name: string | null;
+  mime_type: string | null;
+  file_size: string | number | null;
+  label: string | null;
+  created_at: Date | string;
+};

@@ -1,0 +1,410 @@
+import { randomUUID } from 'node:crypto';
+import { fold } from '../commands/decider.js';
+import { correctCopy } from '../commands/copies/correct-copy.js';
+import { keepCopy } from '../commands/copies/keep-copy.js';
+import { emptyChain, evolveChain } from '../commands/copies/chain-state.js';
+import { pendAdoption } from '../commands/requests/pend-adoption.js';
+import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
+import { handle, type CommandDeps } from '../commands/shell.js';
+import type { SqlExecutor } from '../db/sql.js';
+import { adoptionIdOf, chainStream, orgResourceIdOf, type ChainEvent, type KeptFile, type Participant } from '../events/copy-events.js';
+import { readDecoded, type StreamRef } from '../events/decoder.js';
+import type { Position } from '../events/position.js';
+import type { EventContext, JsonValue } from '../events/envelope.js';
+import { requestStream } from '../events/request-events.js';
+import { resourceStream } from '../events/resource-events.js';
+import type { Slot } from '../events/manifest-events.js';
+import type { BlobStore } from '../files/blob-store.js';
+import { isUuid } from '../ids.js';
+import type { KeyState } from '../organizations/index.js';
+import type { RecordEntry, RecordReader } from '../requests/request-records.js';
+import type { RequestReads } from '../requests/request-reads.js';
+import type { RequestRow } from '../requests/request-queries.js';
+import { slotsOf, stateOf } from '../requests/request-view.js';
+import type { SchemaValidator } from '../schemas/index.js';
+import type { VaultKeyring } from '../vaults/keyring.js';
+import { copySql as q, type AdoptionRow, type CopyVersionRow } from './copy-queries.js';
+import { adoptionOf, type Adoption, type Copy } from './copy-view.js';
+import { readSourceVersion } from './source-version.js';
+
+export type CopyDeps = CommandDeps & {
+  readonly readModels: SqlExecutor;
+  readonly reads: RequestReads;
+  readonly records: RecordReader;
+  readonly keyring: VaultKeyring;
+  readonly blobs: BlobStore;
+  readonly validator: SchemaValidator;
+  /** Whether the organization's key is warm now (key-warmth.ts). */
+  readonly keyState: (organizationId: string) => Promise<KeyState>;
+  readonly now: () => Date;
+};
+
+export type Skipped = { readonly resourceId: string; readonly participant: Participant; readonly reason: string; readonly message: string };
+export type KeepResult = { readonly adoptions: readonly Adoption[]; readonly skipped: readonly Skipped[] };
+export type CorrectInput = {
+  readonly sourceResourceId: string | null;
+  readonly expectedSourceVersion: number;
+  readonly expectedOrgVersion: number;
+  readonly data: JsonValue;
+};
+export type KeptBytes = { readonly fileName: string; readonly mimeType: string; readonly bytes: Buffer };
+
+const SKIP_MESSAGES: Readonly<Record<string, string>> = {
+  participant_ineligible: 'the recipient may no longer answer for this party',
+  connection_inactive: 'the connection is no longer active',
+  source_unavailable: 'the record no longer resolves',
+};
+
+const unavailable = { reason: 'source_unavailable', message: 'the record no longer resolves' } as const;
+
+/** A slot of a request the organization owns, with where each of its records stands now. */
+type SlotInView = { readonly row: RequestRow; readonly slot: Slot; readonly records: readonly RecordEntry[] };
+
+/**
+ * Keeping copies (R-KEEP-*, R-COPY-*): keep, drain, copies, download, correct. Kept content is
+ * sealed with the organization's own vault key (its vault id is the organization id) and only
+ * opened while that key is warm.
+ */
+export class CopyService {
+  constructor(private readonly deps: CopyDeps) {}
+
+  async keep(
+    organizationId: string,
+    requestId: string,
+    slotId: string,
+    alias: string | null,
+    context: EventContext,
+  ): Promise<KeepResult | Refusal> {
+    const found = await this.slotIn(organizationId, requestId, slotId);
+    if (isRefusal(found)) return found;
+    if (!found.slot.verbs.includes('keep')) return refuse('adoption_refused', 'this slot does not allow keeping copies');
+    const records = alias === null ? found.records : found.records.filter((r) => r.participant?.alias === alias);
+    if (records.length === 0)
+      return refuse(
+        'adoption_refused',
+        alias === null ? 'the slot has no granted record' : 'no granted record of the slot has that participant',
+      );
+
+    const warm = (await this.deps.keyState(organizationId)).state === 'warm';
+    const adoptions: Adoption[] = [];
+    const skipped: Skipped[] = [];
+    for (const record of records) {
+      if (record.status === 'unavailable' || record.sourceVersion === undefined) {
+        const reason = record.reason ?? 'source_unavailable';
+        skipped.push({ resourceId: record.resourceId, participant: record.participant, reason, message: SKIP_MESSAGES[reason] ?? reason });
+        continue;
+      }
+      const kept = await this.keepOne(found, record, record.sourceVersion, warm, this.deps.now().toISOString(), context);
+      if (isRefusal(kept)) return kept;
+      if (kept === null) skipped.push({ resourceId: record.resourceId, participant: record.participant, ...unavailable });
+      else adoptions.push(kept);
+    }
+    if (adoptions.length > 0) return { adoptions, skipped };
+    // R-KEEP-05: a keep that took nothing says why.
+    return skipped.every((s) => s.reason === 'participant_ineligible')
+      ? refuse('participant_ineligible', 'the recipient may no longer answer for any party of these records')
+      : refuse('adoption_refused', 'nothing of this slot could be kept');
+  }
+
+  /** R-KEEP-10: keeps every pending adoption of the request while the key is warm. */
+  async drain(
+    organizationId: string,
+    requestId: string,
+    context: EventContext,
+  ): Promise<{ materialized: number; stillPending: number } | Refusal> {
+    if (!isUuid(requestId) || !(await this.deps.reads.oneOfOrganization(organizationId, requestId)))
+      return refuse('not_found', 'no such request');
+    return this.drainRequest(organizationId, requestId, context);
+  }
+
+  /** The drain itself, also run by the drain worker for every request of an organization whose key warmed. */
+  async drainRequest(
+    organizationId: string,
+    requestId: string,
+    context: EventContext,
+  ): Promise<{ materialized: number; stillPending: number }> {
+    const pending = (await this.adoptionRows(requestId)).filter((a) => a.state === 'pending');
+    if (pending.length === 0 || (await this.deps.keyState(organizationId)).state !== 'warm') {
+      return { materialized: 0, stillPending: pending.length };
+    }
+    const row = await this.deps.reads.oneOfOrganization(organizationId, requestId);
+    let materialized = 0;
+    for (const a of pending) {
+      const slot = row ? slotsOf(row).find((s) => s.slotId === a.slot_id) : undefined;
+      if (!row || !slot) continue;
+      const record = { resourceId: a.source_resource_id, participant: (a.participant ?? null) as Participant };
+      const kept = await this.keepOne(
+        { row, slot, records: [] },
+        record,
+        a.source_version,
+        true,
+        new Date(a.adopted_at).toISOString(),
+        context,
+      );
+      if (!isRefusal(kept) && kept?.state === 'materialized') materialized++;
+    }
+    return { materialized, stillPending: pending.length - materialized };
+  }
+
+  /** The request's adoptions, pending ones too, for the request detail. */
+  async adoptionsOf(requestId: string): Promise<Adoption[]> {
+    return (await this.adoptionRows(requestId)).map(adoptionOf);
+  }
+
+  /** R-COPY-02: every materialized adoption with the version it kept and the head of its chain. */
+  async copies(organizationId: string, requestId: string): Promise<{ copies: Copy[] } | Refusal> {
+    const owned = await this.ownedWarm(organizationId, requestId);
+    if (isRefusal(owned)) return owned;
+    const versions = (await this.deps.readModels.query<CopyVersionRow>(q.versionsOf, [requestId])).rows;
+    const heads = new Map<string, CopyVersionRow>();
+    for (const v of versions) heads.set(v.org_resource_id, v);
+    const byVersion = new Map(versions.map((v) => [`${v.org_resource_id}/${v.org_version}`, v]));
+    const copies: Copy[] = [];
+    for (const adoption of await this.adoptionsOf(requestId)) {
+      if (adoption.state !== 'materialized' || adoption.orgResourceId === undefined || adoption.orgVersion === undefined) continue;
+      const kept = byVersion.get(`${adoption.orgResourceId}/${adoption.orgVersion}`);
+      const head = heads.get(adoption.orgResourceId);
+      if (!kept || !head) continue;
+      const file = kept.resource_type === 'file';
+      copies.push({
+        adoption,
+        resourceId: adoption.orgResourceId,
+        name: kept.name,
+        schemaRef: kept.schema_ref,
+        data: file ? fileMeta(kept) : await this.open(organizationId, kept),
+        orgVersion: kept.org_version,
+        origin: 'copy',
+        currentOrgVersion: head.org_version,
+        currentOrigin: head.origin,
+        ...(file ? {} : { currentData: await this.open(organizationId, head) }),
+        participant: adoption.participant,
+      });
+    }
+    return { copies };
+  }
+
+  /** R-COPY-05: the bytes of the file version one adoption kept, opened with the organization's key. */
+  async download(organizationId: string, requestId: string, adoptionId: string): Promise<KeptBytes | Refusal> {
+    const owned = await this.ownedWarm(organizationId, requestId);
+    if (isRefusal(owned)) return owned;
+    const adoption = isUuid(adoptionId)
+      ? (await this.adoptionRows(requestId)).find((a) => a.adoption_id === adoptionId.toLowerCase())
+      : undefined;
+    if (!adoption) return refuse('not_found', 'no such adoption');
+    if (adoption.resource_type !== 'file')
+      return refuse('unsupported_item', 'a document adoption has no bytes to download; read it on the copies route');
+    if (adoption.state !== 'materialized') return refuse('adoption_refused', 'this copy is still pending');
+    const version = (await this.deps.readModels.query<CopyVersionRow>(q.versionsOf, [requestId])).rows.find(
+      (v) => v.org_resource_id === adoption.org_resource_id && v.org_version === adoption.org_version,
+    );
+    const sealed = version?.blob_id ? await this.deps.blobs.get(version.blob_id) : null;
+    if (!version || !sealed) return refuse('not_found', 'no such adoption');
+    const bytes = await this.deps.keyring.decrypt(organizationId, sealed, keptContext(version.org_resource_id, adoption.adoption_id));
+    return { fileName: version.file_name ?? 'file', mimeType: version.mime_type ?? 'application/octet-stream', bytes };
+  }
+
+  /** R-CORR-01 to R-CORR-05: the organization's own next version of a kept document. */
+  async correct(
+    organizationId: string,
+    requestId: string,
+    slotId: string,
+    input: CorrectInput,
+    context: EventContext,
+  ): Promise<{ adoption: Adoption; orgVersion: number } | Refusal> {
+    const found = await this.slotIn(organizationId, requestId, slotId);
+    if (isRefusal(found)) return found;
+    if ((await this.deps.keyState(organizationId)).state !== 'warm') return sealed();
+    if (!found.slot.verbs.includes('keep')) return refuse('adoption_refused', 'this slot does not allow keeping copies');
+    const granted = [...new Set(found.records.map((r) => r.resourceId))];
+    const sourceResourceId = input.sourceResourceId?.toLowerCase() ?? (granted.length === 1 ? granted[0]! : null);
+    if (sourceResourceId === null) return refuse('invalid_request', 'sourceResourceId is required: the slot holds more than one record');
+    if (!granted.includes(sourceResourceId)) return refuse('adoption_refused', 'this record has no kept copy to correct');
+
+    const chain = chainStream(requestId, found.slot.slotId, sourceResourceId);
+    const state = fold({ initialState: emptyChain, evolve: evolveChain }, await readDecoded(this.deps.store, chain));
+    const kept = state.lastKeep;
+    if (!kept) return refuse('adoption_refused', 'this record has no kept copy to correct');
+    if (kept.schemaRef !== null) {
+      const result = this.deps.validator.validateWithBuiltin(kept.schemaRef, input.data);
+      if (!result.ok)
+        return refuse('invalid_request', `data does not match the copy's schema: ${'message' in result ? result.message : ''}`);
+    }
+    const orgVersion = input.expectedOrgVersion + 1;
+    const sealedData = await this.seal(organizationId, input.data, correctionContext(kept.orgResourceId, orgVersion));
+    const done = await handle(
+      this.deps,
+      chain,
+      correctCopy,
+      {
+        expectedOrgVersion: input.expectedOrgVersion,
+        expectedSourceVersion: input.expectedSourceVersion,
+        newestSourceVersion: await this.newestVersion(sourceResourceId),
+        now: this.deps.now(),
+        sealedData,
+      },
+      {
+        context,
+        expectedRevision: input.expectedOrgVersion - 1,
+        onClash: refuse('version_conflict', 'the copy changed since it was read; re-read the copies'),
+      },
+    );
+    if (isRefusal(done)) return done;
+    const adoption = (await this.adoptionsOf(requestId)).find((a) => a.adoptionId === kept.adoptionId);
+    if (!adoption) throw new Error('a kept adoption is missing from the read model');
+    return { adoption, orgVersion: done.state.head };
+  }
+
+  /**
+   * One record's keep of one source version: into its chain when the key is warm, else pended on
+   * the request. Null when that version can no longer be read (it was deleted, or its vault erased).
+   */
+  private async keepOne(
+    found: SlotInView,
+    record: { readonly resourceId: string; readonly participant: Participant },
+    sourceVersion: number,
+    warm: boolean,
+    adoptedAt: string,
+    context: EventContext,
+  ): Promise<Adoption | Refusal | null> {
+    const { row, slot } = found;
+    const requestId = row.request_id;
+    const organizationId = row.organization_id;
+    const adoptionId = adoptionIdOf(requestId, slot.slotId, record.resourceId, sourceVersion);
+    const chain = chainStream(requestId, slot.slotId, record.resourceId);
+    const inChain = (await readDecoded(this.deps.store, chain)).some(
+      (e) => e.type === 'CopyKept' && e.data.sourceVersion === sourceVersion,
+    );
+    if (!inChain) {
+      const resourceType = slot.kind === 'file' ? ('file' as const) : ('document' as const);
+      const base = { requestId, organizationId, adoptionId, slotId: slot.slotId, sourceResourceId: record.resourceId, sourceVersion };
+      if (!warm) {
+        const pended = await handle(
+          this.deps,
+          requestStream(requestId),
+          pendAdoption,
+          { ...base, resourceType, participant: record.participant, adoptedAt },
+          { context },
+        );
+        if (isRefusal(pended)) return pended;
+      } else {
+        const source = await readSourceVersion(this.deps, record.resourceId, sourceVersion);
+        if (!source) return null;
+        const orgResourceId = orgResourceIdOf(requestId, slot.slotId, record.resourceId);
+        const context_ = keptContext(orgResourceId, adoptionId);
+        const content =
+          source.kind === 'document'
+            ? {
+                sealedData: (await this.deps.keyring.encrypt(organizationId, source.plaintext, context_)).toString('base64'),
+                file: null,
+                schemaRef: source.schemaRef,
+              }
+            : { sealedData: null, file: await this.storeFile(organizationId, source, context_), schemaRef: null };
+        const kept = await handle(
+          this.deps,
+          chain,
+          keepCopy,
+          {
+            ...base,
+            orgResourceId,
+            resourceType: source.kind,
+            participant: record.participant,
+            adoptedAt,
+            now: this.deps.now(),
+            name: source.name,
+            ...content,
+          },
+          { context, retries: 20 },
+        );
+        if (isRefusal(kept)) return kept;
+        if (kept.events.length === 0 && content.file) await this.deps.blobs.delete(content.file.blobId);
+      }
+    }
+    // A concurrent keep may have written it: the answer is whichever event records it, once the read model has it.
+    const recorded = await this.recorded(requestId, chain, sourceVersion, adoptionId);
+    if (!recorded) return null;
+    await this.deps.waitFor(recorded.position, [recorded.type]);
+    const adoption = (await this.adoptionRows(requestId)).find((a) => a.adoption_id === recorded.adoptionId);
+    return adoption ? adoptionOf(adoption) : null;
+  }
+
+  /** The event that records this keep: the chain's version of that source version, else the pended adoption. */
+  private async recorded(
+    requestId: string,
+    chain: StreamRef<ChainEvent>,
+    sourceVersion: number,
+    adoptionId: string,
+  ): Promise<{ readonly position: Position; readonly type: string; readonly adoptionId: string } | null> {
+    for (const e of await readDecoded(this.deps.store, chain)) {
+      if (e.type === 'CopyKept' && e.data.sourceVersion === sourceVersion)
+        return { position: e.position, type: e.type, adoptionId: e.data.adoptionId };
+    }
+    for (const e of await readDecoded(this.deps.store, requestStream(requestId))) {
+      if (e.type === 'AdoptionPended' && e.data.adoptionId === adoptionId) return { position: e.position, type: e.type, adoptionId };
+    }
+    return null;
+  }
+
+  private async storeFile(
+    organizationId: string,
+    source: Extract<Awaited<ReturnType<typeof readSourceVersion>>, { kind: 'file' }>,
+    context: string,
+  ): Promise<KeptFile> {
+    const blobId = randomUUID();
+    await this.deps.blobs.put(blobId, await this.deps.keyring.encrypt(organizationId, source.bytes, context));
+    return { blobId, fileName: source.fileName, mimeType: source.mimeType, fileSize: source.fileSize, label: source.label };
+  }
+
+  private async slotIn(organizationId: string, requestId: string, slotId: string): Promise<SlotInView | Refusal> {
+    const row = isUuid(requestId) ? await this.deps.reads.oneOfOrganization(organizationId, requestId.toLowerCase()) : null;
+    if (!row) return refuse('not_found', 'no such request');
+    const slot = slotsOf(row).find((s) => s.slotId === slotId.toLowerCase());
+    if (!slot) return refuse('not_found', 'no such slot in the manifest version this request pins');
+    const grants = (await this.deps.reads.grants([row.request_id])).filter((g) => g.slot_id === slot.slotId);
+    const standing = await this.deps.records.standing(row, grants);
+    return { row, slot, records: this.deps.records.records(row, stateOf(row, this.deps.now()), slot, grants, standing) };
+  }
+
+  private async ownedWarm(organizationId: string, requestId: string): Promise<RequestRow | Refusal> {
+    const row = isUuid(requestId) ? await this.deps.reads.oneOfOrganization(organizationId, requestId.toLowerCase()) : null;
+    if (!row) return refuse('not_found', 'no such request');
+    if ((await this.deps.keyState(organizationId)).state !== 'warm') return sealed();
+    return row;
+  }
+
+  private async adoptionRows(requestId: string): Promise<AdoptionRow[]> {
+    return (await this.deps.readModels.query<AdoptionRow>(q.adoptionsOf, [requestId.toLowerCase()])).rows;
+  }
+
+  private async open(organizationId: string, version: CopyVersionRow): Promise<JsonValue> {
+    if (version.sealed_data === null) return null;
+    const context =
+      version.origin === 'copy' && version.adoption_id !== null
+        ? keptContext(version.org_resource_id, version.adoption_id)
+        : correctionContext(version.org_resource_id, version.org_version);
+    const plaintext = await this.deps.keyring.decrypt(organizationId, Buffer.from(version.sealed_data, 'base64'), context);
+    return JSON.parse(plaintext.toString('utf8')) as JsonValue;
+  }
+
+  private async seal(organizationId: string, data: JsonValue, context: string): Promise<string> {
+    return (await this.deps.keyring.encrypt(organizationId, Buffer.from(JSON.stringify(data)), context)).toString('base64');
+  }
+
+  /** The newest version the person has published of a record, deleted or not (0 when none). */
+  private async newestVersion(resourceId: string): Promise<number> {
+    let newest = 0;
+    for (const e of await readDecoded(this.deps.store, resourceStream(resourceId))) {
+      if (e.type !== 'DocumentDeleted') newest = Math.max(newest, e.data.version);
+    }
+    return newest;
+  }
+}
+
+const sealed = (): Refusal => refuse('org_sealed', 'the organization key is cold: a member must sign in first');
+
+/** A kept version's seal is bound to its copy and adoption: moved anywhere else it does not open. */
+const keptContext = (orgResourceId: string, adoptionId: string): string => `copy:${orgResourceId}/${adoptionId}`;
+const correctionContext = (orgResourceId: string, orgVersion: number): string => `copy:${orgResourceId}/v${orgVersion}`;
+
+function fileMeta(version: CopyVersionRow): JsonValue {
+  return { label: version.label, fileName: version.file_name, mimeType: version.mime_type, fileSize: Number(version.file_size) };
+}

@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { chainEvents } from '../../events/copy-events.js';
+import { eitherOf } from '../../events/decoder.js';
+import { requestEvents } from '../../events/request-events.js';
+import { projector } from '../projector.js';
+
+const sql = {
+  pended: `INSERT INTO adoptions (adoption_id, request_id, organization_id, slot_id, source_resource_id, source_version, resource_type,
+             state, participant, adopted_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9) ON CONFLICT (adoption_id) DO NOTHING`,
+  kept: `INSERT INTO adoptions (adoption_id, request_id, organization_id, slot_id, source_resource_id, source_version, resource_type,
+           state, org_resource_id, org_version, participant, adopted_at, materialized_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'materialized', $8, $9, $10, $11, $12)
+         ON CONFLICT (adoption_id) DO UPDATE SET state = 'materialized', org_resource_id = EXCLUDED.org_resource_id,
+           org_version = EXCLUDED.org_version, materialized_at = EXCLUDED.materialized_at`,
+  version: `INSERT INTO copy_versions (org_resource_id, org_version, origin, adoption_id, request_id, organization_id, slot_id,
+              source_resource_id, resource_type, name, schema_ref, sealed_data, blob_id, file_name, mime_type, file_size, label, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+  correction: `INSERT INTO copy_versions (org_resource_id, org_version, origin, adoption_id, request_id, organization_id, slot_id,
+                 source_resource_id, resource_type, name, schema_ref, sealed_data, created_at)
+               SELECT org_resource_id, $2, 'correction', NULL, request_id, organization_id, slot_id, source_resource_id, resource_type,
+                 name, schema_ref, $3, $4
+               FROM copy_versions WHERE org_resource_id = $1 AND org_version = $2 - 1`,
+};
+
+export const copiesProjector = projector({
+  name: 'copies',
+  version: 1,
+  schemaSql: readFileSync(new URL('./copies.sql', import.meta.url), 'utf8'),
+  events: eitherOf(requestEvents, chainEvents),
+  on: {
+    AdoptionPended: (tx, e) => {
+      const d = e.data;
+      return tx.query(sql.pended, [
+        d.adoptionId,
+        d.requestId,
+        d.organizationId,
+        d.slotId,
+        d.sourceResourceId,
+        d.sourceVersion,
+        d.resourceType,
+        d.participant === null ? null : JSON.stringify(d.participant),
+        d.adoptedAt,
+      ]);
+    },
+    CopyKept: async (tx, e) => {
+      const d = e.data;
+      await tx.query(sql.kept, [
+        d.adoptionId,
+        d.requestId,
+        d.organizationId,
+        d.slotId,
+        d.sourceResourceId,
+        d.sourceVersion,
+        d.resourceType,
+        d.orgResourceId,
+        d.orgVersion,
+        d.participant === null ? null : JSON.stringify(d.participant),
+        d.adoptedAt,
+        d.materializedAt,
+      ]);
+      await tx.query(sql.version, [
+        d.orgResourceId,
+        d.orgVersion,
+        'copy',
+        d.adoptionId,
+        d.requestId,
+        d.organizationId,
+        d.slotId,
+        d.sourceResourceId,
+        d.resourceType,
+        d.name,
+        d.schemaRef,
+        d.sealedData,
+        d.file?.blobId ?? null,
+        d.file?.fileName ?? null,
+        d.file?.mimeType ?? null,
+        d.file?.fileSize ?? null,
+        d.file?.label ?? null,
+        d.materializedAt,
+      ]);
+    },
+    CopyCorrected: (tx, e) => tx.query(sql.correction, [e.data.orgResourceId, e.data.orgVersion, e.data.sealedData, e.data.correctedAt]),
+  },
+});

@@ -1,0 +1,381 @@
+import { expect } from 'chai';
+import { mainBackend } from '../../support/databases.js';
+import { RecordingMailer } from '../../support/recording-mailer.js';
+import { orgClient, problem, type OrgClient } from '../org/org-client.js';
+import { fileClient } from '../files/file-client.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+type Gql = { data?: Record<string, any> | null; errors?: Array<{ message: string; extensions: { code: string } }> };
+type User = { email: string; token: string };
+type Adoption = {
+  adoptionId: string;
+  slotId: string;
+  sourceResourceId: string;
+  sourceVersion: number;
+  orgResourceId?: string;
+  orgVersion?: number;
+  resourceType: string;
+  state: string;
+  adoptedAt: string;
+  materializedAt?: string;
+  participant: null | { subjectId: string; type: string; alias: string };
+};
+type Copy = {
+  adoption: Adoption;
+  resourceId: string;
+  name: string;
+  schemaRef: string | null;
+  data: Record<string, unknown>;
+  orgVersion: number;
+  origin: string;
+  currentOrgVersion: number;
+  currentOrigin: string;
+  currentData?: Record<string, unknown>;
+  participant: Adoption['participant'];
+};
+
+const BASE = 'http://service.test/schemas/core';
+const slot = (target: string, extra: Record<string, unknown> = {}) => ({
+  label: target,
+  group: 'KYC',
+  multiple: false,
+  kind: 'schema',
+  target,
+  verbs: ['fill', 'keep'],
+  adoption: 'manual',
+  ...extra,
+});
+
+describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6, 3.4, 4.3; contract 4, 8; ${mainBackend})`, function () {
+  this.timeout(120_000);
+  const mailer = new RecordingMailer();
+  let service: TestService;
+  let api: OrgClient;
+  let owner: User;
+  let orgId: string;
+  let token: string;
+  let ann: User;
+  let manifest: { manifestId: string; slots: Array<{ slotId: string }> };
+  let entityId: string;
+
+  const gql = async (u: User, query: string, variables: Record<string, unknown> = {}) =>
+    (await api.post('/graphql', u.token, { query, variables })).body as Gql;
+  const ok = (r: Gql) => {
+    if (r.errors) expect.fail(JSON.stringify(r.errors));
+    return r.data!;
+  };
+  const createDoc = async (input: Record<string, unknown>) =>
+    ok(await gql(ann, 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id version } } } }', { input })).user
+      .document.create.id as string;
+  const updateDoc = async (id: string, data: Record<string, unknown>) =>
+    ok(
+      await gql(
+        ann,
+        'mutation($id: ID!, $input: DocumentUpdateInput!) { user { document { update(id: $id, input: $input) { version } } } }',
+        {
+          id,
+          input: { data },
+        },
+      ),
+    ).user.document.update.version as number;
+  const eventCount = async () => Number((await service.db.query<{ n: number }>('SELECT count(*)::int AS n FROM es.events')).rows[0]!.n);
+
+  /** A request of `manifest` to ann, accepted with these resources per slot index. */
+  async function connected(grants: Record<number, string[]>): Promise<string> {
+    const sent = await api.post('/org/v1/requests', token, { manifestId: manifest.manifestId, recipientEmail: ann.email });
+    expect(sent.status, JSON.stringify(sent.body)).to.equal(201);
+    const requestId = (sent.body.request as { requestId: string }).requestId;
+    const list = Object.entries(grants).map(([i, resourceIds]) => ({ slotId: manifest.slots[Number(i)]!.slotId, resourceIds }));
+    ok(
+      await gql(ann, 'mutation($r: ID!, $g: [GrantInput!]!) { user { request { accept(requestId: $r, grants: $g) { requestId } } } }', {
+        r: requestId,
+        g: list,
+      }),
+    );
+    return requestId;
+  }
+  const keep = (requestId: string, slotIndex = 0, body?: unknown, as = token) =>
+    api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[slotIndex]!.slotId}/adopt`, as, body);
+  const copies = async (requestId: string) => {
+    const r = await api.get(`/org/v1/requests/${requestId}/copies`, token);
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    return r.body.copies as Copy[];
+  };
+  const correct = (requestId: string, slotIndex: number, body: Record<string, unknown>) =>
+    api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[slotIndex]!.slotId}/correct`, token, body);
+  const name = (givenName: string) => ({ givenName, familyName: 'Example' });
+
+  before(async () => {
+    service = await startTestService({ domain: { mailer } });
+    api = orgClient(service.url, mailer);
+    owner = await api.user();
+    orgId = await api.organization(owner.token, 'Acme');
+    token = await api.signIn(owner.token, orgId);
+    const m = await api.post('/org/v1/manifests', token, {
+      name: 'KYC',
+      retention: 'P30D',
+      slots: [
+        slot('PersonFullName'),
+        slot('LegalEntityRegistration', { subject: 'company', multiple: true }),
+        slot('PersonAddress', { verbs: ['fill'] }),
+        { label: 'Passport', group: 'KYC', multiple: false, kind: 'file', target: 'PassportScan', verbs: ['keep'], adoption: 'manual' },
+      ],
+    });
+    expect(m.status, JSON.stringify(m.body)).to.equal(201);
+    manifest = m.body.manifest as typeof manifest;
+    ann = await api.user();
+    entityId = ok(await gql(ann, 'mutation { user { entity { create(name: "Ann GmbH") { entityId } } } }')).user.entity.create.entityId;
+  });
+  after(() => service.close());
+
+  it('keep copies the granted record into the organization: materialized at orgVersion 1, and a retry keeps nothing twice', async () => {
+    const doc = await createDoc({ name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ann') });
+    const requestId = await connected({ 0: [doc] });
+    const first = await keep(requestId);
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    const [adoption] = first.body.adoptions as Adoption[];
+    expect(adoption).to.deep.include({
+      slotId: manifest.slots[0]!.slotId,
+      sourceResourceId: doc,
+      sourceVersion: 1,
+      orgVersion: 1,
+      resourceType: 'document',
+      state: 'materialized',
+      participant: null,
+    });
+    expect(adoption!.orgResourceId).to.be.a('string').and.not.equal(doc);
+    expect(first.body.skipped).to.deep.equal([]);
+
+    const events = await eventCount();
+    const again = await keep(requestId);
+    expect(again.status).to.equal(200);
+    expect(again.body.adoptions).to.deep.equal([adoption]);
+    expect(await eventCount(), 'a retried keep appends nothing').to.equal(events);
+
+    const detail = await api.get(`/org/v1/requests/${requestId}`, token);
+    expect(detail.body.adoptions).to.deep.equal([adoption]);
+  });
+
+  it('copies opens each kept version with the organization key; correct appends the next version, origin correction', async () => {
+    const doc = await createDoc({ name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ann') });
+    const requestId = await connected({ 0: [doc] });
+    expect((await keep(requestId)).status).to.equal(200);
+    const [copy] = await copies(requestId);
+    expect(copy).to.deep.include({
+      name: 'Name',
+      schemaRef: `${BASE}/PersonFullName.json`,
+      data: name('Ann'),
+      orgVersion: 1,
+      origin: 'copy',
+      currentOrgVersion: 1,
+      currentOrigin: 'copy',
+      currentData: name('Ann'),
+      participant: null,
+    });
+    expect(copy!.resourceId).to.equal(copy!.adoption.orgResourceId);
+
+    const fixed = await correct(requestId, 0, {
+      sourceResourceId: doc,
+      expectedSourceVersion: 1,
+      expectedOrgVersion: 1,
+      data: name('Anna'),
+    });
+    expect(fixed.status, JSON.stringify(fixed.body)).to.equal(200);
+    expect(fixed.body).to.deep.equal({ adoption: copy!.adoption, orgVersion: 2 });
+    const [after] = await copies(requestId);
+    expect(after).to.deep.include({
+      data: name('Ann'),
+      orgVersion: 1,
+      currentOrgVersion: 2,
+      currentOrigin: 'correction',
+      currentData: name('Anna'),
+    });
+
+    // sourceResourceId may be left out: the slot holds one record.
+    const again = await correct(requestId, 0, { expectedSourceVersion: 1, expectedOrgVersion: 2, data: name('Annie') });
+    expect(again.body.orgVersion).to.equal(3);
+    // The person's document is untouched.
+    const mine = ok(await gql(ann, 'query($id: ID!) { user { document(id: $id) { version data } } }', { id: doc })).user.document;
+    expect(mine).to.deep.equal({ version: 1, data: name('Ann') });
+  });
+
+  it('correct refuses, writing nothing: a stale head or source (409 version_conflict), data off the schema (400), no copy (403)', async () => {
+    const doc = await createDoc({ name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ann') });
+    const other = await createDoc({ name: 'Other', schemaRef: `${BASE}/PersonFullName.json`, data: name('Bo') });
+    const requestId = await connected({ 0: [doc] });
+    const noCopy = await correct(requestId, 0, { expectedSourceVersion: 1, expectedOrgVersion: 1, data: name('X') });
+    expect(problem(noCopy)).to.deep.equal({ status: 403, code: 'adoption_refused' });
+    expect((await keep(requestId)).status).to.equal(200);
+    const events = await eventCount();
+
+    const stale = await correct(requestId, 0, { expectedSourceVersion: 1, expectedOrgVersion: 2, data: name('X') });
+    expect(problem(stale)).to.deep.equal({ status: 409, code: 'version_conflict' });
+    const bad = await correct(requestId, 0, { expectedSourceVersion: 1, expectedOrgVersion: 1, data: { givenName: 7 } });
+    expect(problem(bad)).to.deep.equal({ status: 400, code: 'invalid_request' });
+    expect(bad.body.detail).to.match(/schema/);
+    const notGranted = await correct(requestId, 0, {
+      sourceResourceId: other,
+      expectedSourceVersion: 1,
+      expectedOrgVersion: 1,
+      data: name('X'),
+    });
+    expect(problem(notGranted)).to.deep.equal({ status: 403, code: 'adoption_refused' });
+    const notAddressed = await correct(requestId, 2, { expectedSourceVersion: 1, expectedOrgVersion: 1, data: name('X') });
+    expect(problem(notAddressed).status).to.equal(403);
+    expect(await eventCount(), 'nothing written').to.equal(events);
+
+    // The person publishes version 2: correcting version 1 is stale until it is kept.
+    await updateDoc(doc, name('Ann2'));
+    const moved = await correct(requestId, 0, { expectedSourceVersion: 1, expectedOrgVersion: 1, data: name('X') });
+    expect(problem(moved)).to.deep.equal({ status: 409, code: 'version_conflict' });
+    const kept = await keep(requestId);
+    expect((kept.body.adoptions as Adoption[])[0]).to.deep.include({ sourceVersion: 2, orgVersion: 2 });
+    const fixed = await correct(requestId, 0, { expectedSourceVersion: 2, expectedOrgVersion: 2, data: name('Ann B') });
+    expect(fixed.status, JSON.stringify(fixed.body)).to.equal(200);
+    expect((fixed.body.adoption as Adoption).sourceVersion).to.equal(2);
+  });
+
+  it('20 concurrent corrects with the same expected versions: one 200, nineteen 409, one new version', async () => {
+    const doc = await createDoc({ name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ann') });
+    const requestId = await connected({ 0: [doc] });
+    expect((await keep(requestId)).status).to.equal(200);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => correct(requestId, 0, { expectedSourceVersion: 1, expectedOrgVersion: 1, data: name(`N${i}`) })),
+    );
+    expect(answers.map((a) => a.status).sort()).to.deep.equal([200, ...Array<number>(19).fill(409)]);
+    expect(answers.filter((a) => a.status === 409).every((a) => a.body.code === 'version_conflict')).to.equal(true);
+    const [copy] = await copies(requestId);
+    expect(copy!.currentOrgVersion).to.equal(2);
+  });
+
+  it('20 concurrent keeps of one version: one adoption, every caller answered 200 with it', async () => {
+    const doc = await createDoc({ name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ann') });
+    const requestId = await connected({ 0: [doc] });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => keep(requestId)));
+    expect(answers.map((a) => a.status)).to.deep.equal(Array<number>(20).fill(200));
+    const ids = new Set(answers.map((a) => (a.body.adoptions as Adoption[])[0]!.adoptionId));
+    expect(ids.size).to.equal(1);
+    const [copy] = await copies(requestId);
+    expect(copy!.currentOrgVersion).to.equal(1);
+    expect(await copies(requestId)).to.have.length(1);
+  });
+
+  it("keep needs the slot's keep verb (403 adoption_refused); an unknown or foreign request or slot is 404", async () => {
+    const doc = await createDoc({
+      name: 'Home',
+      schemaRef: `${BASE}/PersonAddress.json`,
+      data: { street: 'Main 1', locality: 'X', country: 'DE' },
+    });
+    const requestId = await connected({ 2: [doc] });
+    expect(problem(await keep(requestId, 2))).to.deep.equal({ status: 403, code: 'adoption_refused' });
+    expect(problem(await api.post(`/org/v1/requests/${requestId}/slots/${requestId}/adopt`, token))).to.deep.equal({
+      status: 404,
+      code: 'not_found',
+    });
+    const rivalOwner = await api.user();
+    const rivalToken = await api.signIn(rivalOwner.token, await api.organization(rivalOwner.token, 'Rival'));
+    expect(problem(await keep(requestId, 0, undefined, rivalToken))).to.deep.equal({ status: 404, code: 'not_found' });
+    expect(problem(await api.get(`/org/v1/requests/${requestId}/copies`, rivalToken))).to.deep.equal({ status: 404, code: 'not_found' });
+  });
+
+  it('with {participant}, keep takes only that party; a record the recipient no longer answers for is skipped, and one alone is 403', async () => {
+    const reg = await createDoc({
+      name: 'Reg',
+      owner: entityId,
+      schemaRef: `${BASE}/LegalEntityRegistration.json`,
+      data: { registrationNumber: 'HRB 1', country: 'DE' },
+    });
+    const requestId = await connected({ 1: [reg] });
+    const detail = await api.get(`/org/v1/requests/${requestId}`, token);
+    const alias = (detail.body.items as Array<{ records: Array<{ participant: { alias: string } }> }>)[1]!.records[0]!.participant.alias;
+    expect(problem(await keep(requestId, 1, { participant: 'p_nobody' }))).to.deep.equal({ status: 403, code: 'adoption_refused' });
+    const kept = await keep(requestId, 1, { participant: alias });
+    expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+    expect((kept.body.adoptions as Adoption[])[0]!.participant).to.deep.include({ alias, type: 'legal_entity' });
+
+    // Ann hands the company to someone else and leaves: she can no longer answer for it.
+    const heir = await api.user();
+    ok(
+      await gql(
+        ann,
+        `mutation { user { entity { setMember(entityId: "${entityId}", email: "${heir.email}", role: MANAGER) { entityId } } } }`,
+      ),
+    );
+    ok(await gql(ann, `mutation { user { entity { removeMember(entityId: "${entityId}", email: "${ann.email}") { entityId } } } }`));
+    const refused = await keep(requestId, 1);
+    expect(problem(refused)).to.deep.equal({ status: 403, code: 'participant_ineligible' });
+    // What was kept stays readable.
+    expect((await copies(requestId))[0]!.data).to.deep.equal({ registrationNumber: 'HRB 1', country: 'DE' });
+  });
+
+  it('with a cold key, keep is pending (no orgResourceId, orgVersion or materializedAt) and copies is 423; drain keeps it once warm', async () => {
+    const doc = await createDoc({ name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Cold') });
+    const requestId = await connected({ 0: [doc] });
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+
+    const kept = await keep(requestId);
+    expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+    const [pending] = kept.body.adoptions as Adoption[];
+    expect(pending).to.include({ state: 'pending', sourceVersion: 1 });
+    expect(pending).to.not.have.any.keys('orgResourceId', 'orgVersion', 'materializedAt');
+    expect((await api.get(`/org/v1/requests/${requestId}`, token)).body.adoptions).to.deep.equal([pending]);
+    expect(problem(await api.get(`/org/v1/requests/${requestId}/copies`, token))).to.deep.equal({ status: 423, code: 'org_sealed' });
+    const fix = await correct(requestId, 0, { expectedSourceVersion: 1, expectedOrgVersion: 1, data: name('X') });
+    expect(problem(fix)).to.deep.equal({ status: 423, code: 'org_sealed' });
+    expect((await api.post(`/org/v1/requests/${requestId}/adoptions/drain`, token)).body).to.deep.equal({
+      materialized: 0,
+      stillPending: 1,
+    });
+    expect((await keep(requestId)).body.adoptions, 'a retried cold keep pends nothing twice').to.deep.equal([pending]);
+
+    token = await api.signIn(owner.token, orgId);
+    const drained = await api.post(`/org/v1/requests/${requestId}/adoptions/drain`, token);
+    expect(drained.body).to.deep.equal({ materialized: 1, stillPending: 0 });
+    const [copy] = await copies(requestId);
+    expect(copy!.adoption).to.deep.include({
+      adoptionId: pending!.adoptionId,
+      state: 'materialized',
+      orgVersion: 1,
+      adoptedAt: pending!.adoptedAt,
+    });
+    expect(copy!.data).to.deep.equal(name('Cold'));
+  });
+
+  it('a kept file: its version bytes download as an attachment; a document adoption is 400 unsupported_item; a pending one 403', async () => {
+    const files = fileClient(service.url);
+    const upload = await files.upload(ann.token, { fileName: 'passport.pdf', label: 'Passport' }, Buffer.from('%PDF-passport-v1'));
+    expect(upload.status, JSON.stringify(upload.json)).to.equal(201);
+    const fileId = upload.json.fileId as string;
+    const doc = await createDoc({ name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ann') });
+    const requestId = await connected({ 0: [doc], 3: [fileId] });
+
+    const kept = await keep(requestId, 3);
+    expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+    const [fileAdoption] = kept.body.adoptions as Adoption[];
+    expect(fileAdoption).to.deep.include({ resourceType: 'file', state: 'materialized', orgVersion: 1 });
+    const download = await fetch(`${service.url}/org/v1/requests/${requestId}/copies/${fileAdoption!.adoptionId}/download`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(download.status).to.equal(200);
+    expect(download.headers.get('content-disposition')).to.match(/^attachment; filename="passport.pdf"/);
+    expect(Buffer.from(await download.arrayBuffer()).toString()).to.equal('%PDF-passport-v1');
+    const copy = (await copies(requestId)).find((c) => c.adoption.resourceType === 'file')!;
+    expect(copy.data).to.deep.equal({ label: 'Passport', fileName: 'passport.pdf', mimeType: 'application/octet-stream', fileSize: 16 });
+    expect(copy).to.not.have.property('currentData');
+
+    const [docAdoption] = (await keep(requestId, 0)).body.adoptions as Adoption[];
+    const asDoc = await api.get(`/org/v1/requests/${requestId}/copies/${docAdoption!.adoptionId}/download`, token);
+    expect(problem(asDoc)).to.deep.equal({ status: 400, code: 'unsupported_item' });
+    const onFile = await correct(requestId, 3, { expectedSourceVersion: 1, expectedOrgVersion: 1, data: {} });
+    expect(problem(onFile)).to.deep.equal({ status: 403, code: 'adoption_refused' });
+  });
+
+  it('revoking the connection leaves every kept copy readable', async () => {
+    const doc = await createDoc({ name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Kept') });
+    const requestId = await connected({ 0: [doc] });
+    expect((await keep(requestId)).status).to.equal(200);
+    ok(await gql(ann, 'mutation($r: ID!) { user { request { revoke(requestId: $r) { requestId } } } }', { r: requestId }));
+    expect(problem(await keep(requestId))).to.deep.equal({ status: 403, code: 'adoption_refused' });
+    expect((await copies(requestId))[0]!.data).to.deep.equal(name('Kept'));
+  });
+});

@@ -1,0 +1,77 @@
+import { correctCopy } from '../../../src/commands/copies/correct-copy.js';
+import { keepCopy, type KeepCopy } from '../../../src/commands/copies/keep-copy.js';
+import type { CopyCorrected, CopyKept } from '../../../src/events/copy-events.js';
+import { specFor } from '../../support/given.js';
+
+const now = new Date('2026-10-02T09:00:00.000Z');
+const keep = (sourceVersion: number, adoptionId = `a${sourceVersion}`): KeepCopy => ({
+  adoptionId,
+  requestId: 'r',
+  organizationId: 'o',
+  slotId: 's',
+  sourceResourceId: 'src',
+  sourceVersion,
+  orgResourceId: 'copy',
+  resourceType: 'document',
+  participant: null,
+  adoptedAt: '2026-10-01T09:00:00.000Z',
+  now,
+  name: 'Address',
+  schemaRef: 'ref',
+  sealedData: `sealed-${adoptionId}`,
+  file: null,
+});
+const kept = (sourceVersion: number, orgVersion: number): CopyKept => {
+  const { now: _n, ...rest } = keep(sourceVersion);
+  return { type: 'CopyKept', data: { ...rest, orgVersion, materializedAt: now.toISOString() } };
+};
+const corrected = (orgVersion: number, followsAdoptionId: string): CopyCorrected => ({
+  type: 'CopyCorrected',
+  data: {
+    requestId: 'r',
+    organizationId: 'o',
+    slotId: 's',
+    sourceResourceId: 'src',
+    orgResourceId: 'copy',
+    orgVersion,
+    followsAdoptionId,
+    correctedAt: now.toISOString(),
+    sealedData: `fixed-v${orgVersion}`,
+  },
+});
+
+describe('copy chain decisions (keep and correct)', () => {
+  describe('keep', () => {
+    const given = specFor(keepCopy);
+    it('the first keep of a record is orgVersion 1', () => given().when(keep(2)).then(kept(2, 1)));
+    it('a source version already kept is not kept again', () => given(kept(2, 1)).when(keep(2)).then());
+    it('a newer source version is the next chain version, after corrections too', () =>
+      given(kept(2, 1), corrected(2, 'a2')).when(keep(3)).then(kept(3, 3)));
+  });
+
+  describe('correct', () => {
+    const given = specFor(correctCopy);
+    const fix = (expectedOrgVersion: number, expectedSourceVersion = 2, newestSourceVersion = 2) => ({
+      expectedOrgVersion,
+      expectedSourceVersion,
+      newestSourceVersion,
+      now,
+      sealedData: `fixed-v${expectedOrgVersion + 1}`,
+    });
+    it("appends the organization's revision as the next version, following the newest keep", () =>
+      given(kept(2, 1)).when(fix(1)).then(corrected(2, 'a2')));
+    it('a stale expectedOrgVersion is a version_conflict', () =>
+      given(kept(2, 1), corrected(2, 'a2')).when(fix(1)).thenRefused('version_conflict'));
+    it('a source version the person has moved past is a version_conflict: keep it first', () =>
+      given(kept(2, 1))
+        .when(fix(1, 2, 3))
+        .thenRefused('version_conflict', /published version 3/));
+    it('a record with no kept copy, or a kept file, is adoption_refused', () => {
+      given().when(fix(0)).thenRefused('adoption_refused');
+      const file = kept(1, 1);
+      given({ ...file, data: { ...file.data, resourceType: 'file' } })
+        .when(fix(1, 1, 1))
+        .thenRefused('adoption_refused', /file/);
+    });
+  });
+});

@@ -1,0 +1,145 @@
+import type { CopyCorrected, CopyKept } from '../../src/events/copy-events.js';
+import type { AdoptionPended } from '../../src/events/request-events.js';
+import { copiesProjector } from '../../src/projections/copies/copies.js';
+import { at, projectorSpecs, uuid } from '../support/projector-spec.js';
+
+const request = uuid(1);
+const org = uuid(2);
+const slot = uuid(3);
+const source = uuid(4);
+const copy = uuid(5);
+const acme = { subjectId: 'company', type: 'legal_entity' as const, alias: 'p_acme' };
+
+const pended = (sourceVersion: number, adoptionId: string): AdoptionPended => ({
+  type: 'AdoptionPended',
+  data: {
+    requestId: request,
+    organizationId: org,
+    adoptionId,
+    slotId: slot,
+    sourceResourceId: source,
+    sourceVersion,
+    resourceType: 'document',
+    participant: acme,
+    adoptedAt: '2026-10-01T09:00:00.000Z',
+  },
+});
+const kept = (sourceVersion: number, orgVersion: number, adoptionId: string, materializedAt: string): CopyKept => ({
+  type: 'CopyKept',
+  data: {
+    adoptionId,
+    requestId: request,
+    organizationId: org,
+    slotId: slot,
+    sourceResourceId: source,
+    sourceVersion,
+    orgResourceId: copy,
+    orgVersion,
+    resourceType: 'document',
+    participant: acme,
+    adoptedAt: '2026-10-01T09:00:00.000Z',
+    materializedAt,
+    name: 'Address',
+    schemaRef: 'http://service.test/schemas/core/PersonAddress.json',
+    sealedData: `sealed-v${orgVersion}`,
+    file: null,
+  },
+});
+const corrected = (orgVersion: number, followsAdoptionId: string): CopyCorrected => ({
+  type: 'CopyCorrected',
+  data: {
+    requestId: request,
+    organizationId: org,
+    slotId: slot,
+    sourceResourceId: source,
+    orgResourceId: copy,
+    orgVersion,
+    followsAdoptionId,
+    correctedAt: '2026-10-03T09:00:00.000Z',
+    sealedData: `corrected-v${orgVersion}`,
+  },
+});
+
+const adoptions = `SELECT adoption_id, state, source_version, org_resource_id, org_version, participant, adopted_at, materialized_at
+                   FROM adoptions ORDER BY source_version`;
+const versions = `SELECT org_version, origin, adoption_id, name, schema_ref, sealed_data, created_at
+                  FROM copy_versions ORDER BY org_version`;
+
+describe('copies read model: adoptions, pending or materialized, and every version of each copy chain', () => {
+  const given = projectorSpecs();
+
+  it('AdoptionPended lists a pending adoption with no orgResourceId, orgVersion or materializedAt', () =>
+    given(copiesProjector, pended(2, uuid(20))).thenRows(adoptions, [
+      {
+        adoption_id: uuid(20),
+        state: 'pending',
+        source_version: 2,
+        org_resource_id: null,
+        org_version: null,
+        participant: acme,
+        adopted_at: '2026-10-01T09:00:00.000Z',
+        materialized_at: null,
+      },
+    ]));
+
+  it('CopyKept materializes the pended adoption in place and adds the chain version, origin copy', () =>
+    given(copiesProjector, pended(2, uuid(20)), kept(2, 1, uuid(20), '2026-10-02T09:00:00.000Z'))
+      .thenRows(adoptions, [
+        {
+          adoption_id: uuid(20),
+          state: 'materialized',
+          source_version: 2,
+          org_resource_id: copy,
+          org_version: 1,
+          participant: acme,
+          adopted_at: '2026-10-01T09:00:00.000Z',
+          materialized_at: '2026-10-02T09:00:00.000Z',
+        },
+      ])
+      .thenRows(versions, [
+        {
+          org_version: 1,
+          origin: 'copy',
+          adoption_id: uuid(20),
+          name: 'Address',
+          schema_ref: 'http://service.test/schemas/core/PersonAddress.json',
+          sealed_data: 'sealed-v1',
+          created_at: '2026-10-02T09:00:00.000Z',
+        },
+      ]));
+
+  it('CopyCorrected adds the next version, origin correction, with no adoption; keeps and corrections interleave', () =>
+    given(
+      copiesProjector,
+      at('2026-10-02T09:00:00.000Z', kept(2, 1, uuid(20), '2026-10-02T09:00:00.000Z')),
+      corrected(2, uuid(20)),
+      kept(3, 3, uuid(21), '2026-10-04T09:00:00.000Z'),
+    ).thenRows('SELECT org_version, origin, adoption_id, sealed_data, name FROM copy_versions ORDER BY org_version', [
+      { org_version: 1, origin: 'copy', adoption_id: uuid(20), sealed_data: 'sealed-v1', name: 'Address' },
+      { org_version: 2, origin: 'correction', adoption_id: null, sealed_data: 'corrected-v2', name: 'Address' },
+      { org_version: 3, origin: 'copy', adoption_id: uuid(21), sealed_data: 'sealed-v3', name: 'Address' },
+    ]));
+
+  it('a kept file version records its blob and metadata, and no data', () =>
+    given(copiesProjector, {
+      ...kept(1, 1, uuid(22), '2026-10-02T09:00:00.000Z'),
+      data: {
+        ...kept(1, 1, uuid(22), '2026-10-02T09:00:00.000Z').data,
+        resourceType: 'file',
+        sealedData: null,
+        schemaRef: null,
+        name: 'PassportScan',
+        file: { blobId: uuid(30), fileName: 'passport.pdf', mimeType: 'application/pdf', fileSize: 1234, label: 'Passport' },
+      },
+    }).thenRows('SELECT resource_type, sealed_data, blob_id, file_name, mime_type, file_size::int AS file_size, label FROM copy_versions', [
+      {
+        resource_type: 'file',
+        sealed_data: null,
+        blob_id: uuid(30),
+        file_name: 'passport.pdf',
+        mime_type: 'application/pdf',
+        file_size: 1234,
+        label: 'Passport',
+      },
+    ]));
+});
