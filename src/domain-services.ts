@@ -22,6 +22,7 @@ import { SERVICE_VAULT_ID, VaultKeyring } from './vaults/keyring.js';
 import type { SqlDb } from './db/sql.js';
 import type { CommandDeps } from './commands/shell.js';
 import type { EventStore } from './events/store.js';
+import type { CopyService } from './copies/copy-service.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { openMailer, type Mailer } from './mail/index.js';
@@ -48,6 +49,8 @@ export type DomainServices = {
   /** Tests erase a vault's key through it (crypto-shredding). */
   readonly keyring: VaultKeyring;
   readonly entities: EntityService;
+  /** Keeping copies; the copy workers (src/workers/copy-workers.ts) drive it too. */
+  readonly copies: CopyService;
   close(): Promise<void>;
 };
 
@@ -133,6 +136,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     documents,
     keyring,
     entities,
+    copies: requests.copies,
     routes: (app) => {
       app.use(jwksRoute(keys.jwks));
       app.use(schemasRoutes(validator));

@@ -7,10 +7,11 @@ import { createLogger, type Logger } from './logger.js';
 import { instrumentedStore } from './observability/instrumented-store.js';
 import { createMetrics } from './observability/metrics.js';
 import { allProjectors, ProjectionEngine } from './projections/index.js';
+import { COPY_QUEUES, startCopyWorkers } from './workers/copy-workers.js';
 import { openJobQueue } from './workers/queue/open-queue.js';
 
 /** Queues the reactors run; /metrics reports their depth and /readyz checks them. */
-const WATCHED_QUEUES: readonly string[] = [];
+const WATCHED_QUEUES = COPY_QUEUES;
 
 function configOrExit(): Config {
   try {
@@ -46,6 +47,16 @@ async function main(): Promise<void> {
     waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }),
   });
 
+  const workers = await startCopyWorkers({
+    db: backends.db,
+    store,
+    queue,
+    copies: domain.copies,
+    logger,
+    now: () => new Date(),
+    waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }),
+  });
+
   const app = createApp({
     config,
     logger,
@@ -61,8 +72,9 @@ async function main(): Promise<void> {
     app,
     logger,
     shutdownTimeoutMs: DEFAULT_SHUTDOWN_TIMEOUT_MS,
-    // Engine first (it drains its batch), then the queue (it may use the database), then mail and the pools.
-    onClose: [() => engine.stop(), () => queue.close(), () => domain.close(), () => backends.close()],
+    // Reactors and workers first (their jobs still need the rest), then the engine (it drains its
+    // batch), then the queue (it may use the database), then mail and the pools.
+    onClose: [() => workers.stop(), () => engine.stop(), () => queue.close(), () => domain.close(), () => backends.close()],
   });
   const port = await service.listen(config.port);
   logger.info({ port, events: backends.store.kind, readModels: backends.db.kind }, `listening on http://localhost:${port}`);

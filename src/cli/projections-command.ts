@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import type { SqlDb } from '../db/sql.js';
-import { formatPosition, type Position } from '../events/position.js';
+import { formatPosition, positionFrom, type Position } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
 import { projectionLag } from '../observability/projection-lag.js';
 import { readCheckpoints, type Stall } from '../projections/checkpoints.js';
@@ -46,9 +46,9 @@ export function parseProjectionsArgs(argv: readonly string[], osUser: () => stri
 
 /** Positions as /readyz and the metric print them: `<commit>/<prepare>`. */
 export function parsePosition(text: string): Position {
-  const m = /^(\d{1,20})\/(\d{1,20})$/.exec(text);
-  if (!m) throw new UsageError(`a position looks like 123/456 (as /readyz shows it), not ${text}`);
-  return { commit: BigInt(m[1]!), prepare: BigInt(m[2]!) };
+  const position = positionFrom(text);
+  if (!position) throw new UsageError(`a position looks like 123/456 (as /readyz shows it), not ${text}`);
+  return position;
 }
 
 export type ProjectorReport = {

@@ -39,3 +39,11 @@ export type CopyVersionRow = {
   label: string | null;
   created_at: Date | string;
 };
+
+/** What the copy workers look up: a request's organization, pending work, and where a resource is granted. */
+export const copyWorkSql = {
+  organizationOf: `SELECT organization_id::text AS organization_id FROM rm.requests WHERE request_id = $1`,
+  pendingRequestsOf: `SELECT DISTINCT request_id::text AS request_id FROM rm.adoptions WHERE organization_id = $1 AND state = 'pending'`,
+  grantsOfResource: `SELECT DISTINCT request_id::text AS request_id, slot_id::text AS slot_id FROM rm.request_grants
+                     WHERE resource_id = $1 AND withdrawn_at IS NULL`,
+};

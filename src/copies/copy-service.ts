@@ -23,7 +23,7 @@ import type { RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 import type { SchemaValidator } from '../schemas/index.js';
 import type { VaultKeyring } from '../vaults/keyring.js';
-import { copySql as q, type AdoptionRow, type CopyVersionRow } from './copy-queries.js';
+import { copySql as q, copyWorkSql as w, type AdoptionRow, type CopyVersionRow } from './copy-queries.js';
 import { adoptionOf, type Adoption, type Copy } from './copy-view.js';
 import { readSourceVersion } from './source-version.js';
 
@@ -144,6 +144,33 @@ export class CopyService {
       if (!isRefusal(kept) && kept?.state === 'materialized') materialized++;
     }
     return { materialized, stillPending: pending.length - materialized };
+  }
+
+  /** The drain job (R-KEEP-11): every request of the organization with pending keeps, drained while the key is warm. */
+  async drainOrganization(organizationId: string, context: EventContext): Promise<number> {
+    let materialized = 0;
+    for (const { request_id } of (await this.deps.readModels.query<{ request_id: string }>(w.pendingRequestsOf, [organizationId])).rows) {
+      materialized += (await this.drainRequest(organizationId, request_id, context)).materialized;
+    }
+    return materialized;
+  }
+
+  /**
+   * The automatic keep (R-KEEP-09): the slot's standing records, on an auto slot only. What a
+   * manual keep would refuse (nothing standing, no keep verb) is simply not kept.
+   */
+  async keepAutomatically(requestId: string, slotId: string, context: EventContext): Promise<void> {
+    const owner = (await this.deps.readModels.query<{ organization_id: string }>(w.organizationOf, [requestId])).rows[0];
+    if (!owner) return;
+    const found = await this.slotIn(owner.organization_id, requestId, slotId);
+    if (isRefusal(found) || found.slot.adoption !== 'auto') return;
+    await this.keep(owner.organization_id, requestId, slotId, null, context);
+  }
+
+  /** Where a resource is granted now: the (request, slot) pairs a new version of it may be kept on. */
+  async grantsOf(resourceId: string): Promise<{ requestId: string; slotId: string }[]> {
+    const rows = (await this.deps.readModels.query<{ request_id: string; slot_id: string }>(w.grantsOfResource, [resourceId])).rows;
+    return rows.map((r) => ({ requestId: r.request_id, slotId: r.slot_id }));
   }
 
   /** The request's adoptions, pending ones too, for the request detail. */

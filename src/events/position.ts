@@ -18,3 +18,9 @@ export const isAtOrAfter = (a: Position, b: Position): boolean => comparePositio
 export function formatPosition(p: Position): string {
   return `${p.commit}/${p.prepare}`;
 }
+
+/** The position formatPosition wrote, or null for any other text. */
+export function positionFrom(text: string): Position | null {
+  const m = /^(\d{1,20})\/(\d{1,20})$/.exec(text);
+  return m ? { commit: BigInt(m[1]!), prepare: BigInt(m[2]!) } : null;
+}

@@ -6,14 +6,13 @@ import type { SqlExecutor } from '../db/sql.js';
 import type { Logger } from '../logger.js';
 import { ManifestService } from '../manifests/manifest-service.js';
 import { memberTokenSigner } from './member-token.js';
-import { OrganizationKey, type OnKeyWarmed } from './organization-key.js';
+import { OrganizationKey } from './organization-key.js';
 import { OrganizationService } from './organization-service.js';
 
 export type { KeyState } from './key-warmth.js';
 export type { Member, MemberView } from './member.js';
 export type { ManifestView, SlotView } from '../manifests/manifest-view.js';
-export type { KeyWarmedNotice, MemberToken, OnKeyWarmed } from './organization-key.js';
-export { noKeyWarmedReaction } from './organization-key.js';
+export type { MemberToken } from './organization-key.js';
 export { retentionProblem } from '../manifests/retention.js';
 export { ManifestService, OrganizationKey, OrganizationService };
 
@@ -27,8 +26,6 @@ export type OrganizationPlaneDeps = CommandDeps & {
   readonly warmSeconds: number;
   /** Defaults to now(): sign-ins before it leave the key cold (see key-warmth.ts). */
   readonly startedAt?: Date;
-  /** The next step's drain enqueues here; by default nothing reacts. */
-  readonly onKeyWarmed?: OnKeyWarmed;
 };
 
 export type OrganizationPlane = {
@@ -49,7 +46,6 @@ export function openOrganizationPlane(deps: OrganizationPlaneDeps): Organization
       warmSeconds: deps.warmSeconds,
       startedAt: deps.startedAt ?? deps.now(),
       signToken: memberTokenSigner(deps.issuer, deps.identities),
-      ...(deps.onKeyWarmed ? { onKeyWarmed: deps.onKeyWarmed } : {}),
     }),
     manifests: new ManifestService({ ...commands, readModels: deps.readModels, now: deps.now }),
   };

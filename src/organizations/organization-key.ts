@@ -21,18 +21,6 @@ export type MemberToken = {
   readonly permissions: readonly Permission[];
 };
 
-export type KeyWarmedNotice = { readonly organizationId: string; readonly until: string };
-
-/**
- * Extension point: runs after a sign-in's KeyWarmed is written and projected, before the token
- * is answered. The drain of pending keeps hooks in here (enqueue a job; never run the drain
- * inline: R-KEEP-11 has the token answer before the drain finishes). A failure is logged and
- * does not cost the member their token: the drain route stays as the way to catch up.
- */
-export type OnKeyWarmed = (warmed: KeyWarmedNotice) => Promise<void>;
-
-export const noKeyWarmedReaction: OnKeyWarmed = async () => undefined;
-
 export type OrganizationKeyDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
   readonly logger: Logger;
@@ -47,16 +35,15 @@ export type OrganizationKeyDeps = CommandDeps & {
     organizationId: string,
     permissions: readonly Permission[],
   ) => Promise<{ token: string; expiresAt: string } | null>;
-  readonly onKeyWarmed?: OnKeyWarmed;
 };
 
-/** Member sign-in and the organization key's warm window (R-ORG-02, R-ORG-10). */
+/**
+ * Member sign-in and the organization key's warm window (R-ORG-02, R-ORG-10). The KeyWarmed a
+ * sign-in writes is what the drain reactor reads from the log (R-KEEP-11): nothing reacts inline,
+ * so the token is answered before the drain it triggers has run.
+ */
 export class OrganizationKey {
-  private readonly onKeyWarmed: OnKeyWarmed;
-
-  constructor(private readonly deps: OrganizationKeyDeps) {
-    this.onKeyWarmed = deps.onKeyWarmed ?? noKeyWarmedReaction;
-  }
+  constructor(private readonly deps: OrganizationKeyDeps) {}
 
   /** POST /org/v1/token: a member token for the caller's session; the key becomes warm. */
   async signIn(caller: Caller, organizationId: string, context: EventContext): Promise<MemberToken | Refusal> {
@@ -70,8 +57,6 @@ export class OrganizationKey {
     );
     if (isRefusal(signedIn)) return signedIn;
     const permissions = signedIn.state.status === 'active' ? (signedIn.state.members.get(caller.email) ?? []) : [];
-    const warmed = signedIn.events[0];
-    if (warmed?.type === 'KeyWarmed') await this.reactToWarmth({ organizationId, until: warmed.data.until });
     const token = await this.deps.signToken(caller, organizationId, permissions);
     if (!token) return refuse('unauthenticated', 'the session has ended');
     return { ...token, organizationId, permissions };
@@ -92,14 +77,6 @@ export class OrganizationKey {
       { context },
     );
     return isRefusal(sealed) ? sealed : { state: 'cold' };
-  }
-
-  private async reactToWarmth(warmed: KeyWarmedNotice): Promise<void> {
-    try {
-      await this.onKeyWarmed(warmed);
-    } catch (err) {
-      this.deps.logger.error({ err, organizationId: warmed.organizationId }, 'reacting to a warmed organization key failed');
-    }
   }
 }
 

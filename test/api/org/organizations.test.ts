@@ -1,9 +1,5 @@
 import { expect } from 'chai';
-import { generateMasterKey, generatePrivateJwk, loadKeys, serializeJwkSet } from '../../../src/identity/keys/index.js';
-import { TokenIssuer } from '../../../src/identity/tokens/index.js';
-import { isRefusal } from '../../../src/commands/refusal.js';
-import { createLogger } from '../../../src/logger.js';
-import { openOrganizationPlane, type KeyWarmedNotice, type OnKeyWarmed } from '../../../src/organizations/index.js';
+import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../../src/identity/keys/index.js';
 import { mainBackend, openSecondConnection, type TestDatabase } from '../../support/databases.js';
 import { RecordingMailer, TestClock } from '../../support/recording-mailer.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -282,58 +278,6 @@ describe(`organizations, members, the key and apps (contract 2, 8; ${mainBackend
         await restarted.close();
         if (t.url) await database.db.close();
       }
-    });
-  });
-
-  describe('the key-warmed extension point (onKeyWarmed)', () => {
-    /** The plane as domain-services builds it, over this service's store, with a reaction plugged in. */
-    async function planeReacting(onKeyWarmed: OnKeyWarmed) {
-      const keys = await loadKeys({
-        production: false,
-        jwtPrivateKey: env.JWT_PRIVATE_KEY!,
-        masterKey: env.MASTER_KEY!,
-        dataDir: '/nonexistent',
-      });
-      return openOrganizationPlane({
-        store: service.store,
-        waitFor: (p, eventTypes) => service.engine.waitFor(p, { eventTypes }),
-        readModels: service.db,
-        logger: createLogger('silent'),
-        now: clock.now,
-        issuer: new TokenIssuer({ issuer: 'http://service.test', signing: keys.signing, now: clock.now }),
-        identities: service.domain!.identities,
-        warmSeconds: WARM_SECONDS,
-        onKeyWarmed,
-      });
-    }
-    const caller = () => {
-      const c = claimsOf(owner.token);
-      return { identityId: c.sub as string, sessionId: c.sid as string, email: owner.email };
-    };
-    const context = () => ({
-      occurredAt: clock.now().toISOString(),
-      actor: { kind: 'user' as const, id: 'test' },
-      correlationId: 'c',
-      causationId: null,
-    });
-
-    it("runs after the KeyWarmed is written, with the organization and the window's end", async () => {
-      const seen: KeyWarmedNotice[] = [];
-      const plane = await planeReacting(async (warmed) => {
-        seen.push(warmed);
-        expect((await plane.key.state(org)).state).to.equal('warm');
-      });
-      const signedIn = await plane.key.signIn(caller(), org, context());
-      expect(isRefusal(signedIn)).to.equal(false);
-      expect(seen).to.deep.equal([{ organizationId: org, until: new Date(clock.now().getTime() + WARM_SECONDS * 1000).toISOString() }]);
-    });
-
-    it('a failing reaction does not cost the member their token', async () => {
-      const plane = await planeReacting(async () => {
-        throw new Error('queue down');
-      });
-      const signedIn = await plane.key.signIn(caller(), org, context());
-      expect(signedIn).to.include({ organizationId: org }).and.to.have.property('token');
     });
   });
 

@@ -1,0 +1,84 @@
+import type { CopyService } from '../copies/copy-service.js';
+import type { SqlDb } from '../db/sql.js';
+import type { EventContext, JsonObject } from '../events/envelope.js';
+import { positionFrom } from '../events/position.js';
+import type { EventStore } from '../events/store.js';
+import type { CommandDeps } from '../commands/shell.js';
+import type { Logger } from '../logger.js';
+import type { JobQueue } from './queue/queue.js';
+import { ReactorRunner } from './reactor-runner.js';
+import { AUTO_KEEP_QUEUE, autoKeepOnNewVersions, DRAIN_QUEUE, drainOnKeyWarmed } from './reactors/copy-reactors.js';
+
+export const COPY_QUEUES: readonly string[] = [DRAIN_QUEUE, AUTO_KEEP_QUEUE];
+
+export type CopyWorkerDeps = {
+  readonly db: SqlDb;
+  readonly store: Pick<EventStore, 'readAll' | 'onAppended'>;
+  readonly queue: JobQueue;
+  readonly copies: Pick<CopyService, 'drainOrganization' | 'keepAutomatically' | 'grantsOf'>;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  /** Read-your-writes for jobs: the read models a job reads include the event that caused it. */
+  readonly waitFor: CommandDeps['waitFor'];
+  readonly reactorPollMs?: number;
+};
+
+export type CopyWorkers = {
+  /** Stops the reactors, then lets running jobs finish. */
+  stop(): Promise<void>;
+  /** Stops as a crash would: running jobs are left to their lease and run again elsewhere. */
+  abandon(): Promise<void>;
+};
+
+/** The copy reactors and the workers of their two queues, started and stopped with the service. */
+export async function startCopyWorkers(deps: CopyWorkerDeps): Promise<CopyWorkers> {
+  const system = (job: string, payload: JsonObject): EventContext => ({
+    occurredAt: deps.now().toISOString(),
+    actor: { kind: 'system', id: job },
+    correlationId: typeof payload.correlationId === 'string' ? payload.correlationId : job,
+    causationId: typeof payload.causationId === 'string' ? payload.causationId : null,
+  });
+  const caughtUp = async (payload: JsonObject) => {
+    const at = typeof payload.position === 'string' ? positionFrom(payload.position) : null;
+    if (at && typeof payload.eventType === 'string') await deps.waitFor(at, [payload.eventType]);
+  };
+  const workers = [
+    deps.queue.process(DRAIN_QUEUE, async (job) => {
+      await caughtUp(job.payload);
+      const { organizationId } = job.payload;
+      if (typeof organizationId !== 'string') throw new Error(`drain job ${job.id} names no organization`);
+      const materialized = await deps.copies.drainOrganization(organizationId, system(`job:${job.id}`, job.payload));
+      deps.logger.info({ job: job.id, organizationId, materialized }, 'drained pending keeps');
+    }),
+    deps.queue.process(AUTO_KEEP_QUEUE, async (job) => {
+      await caughtUp(job.payload);
+      const context = system(`job:${job.id}`, job.payload);
+      const { requestId, slotId, resourceId } = job.payload;
+      const targets =
+        typeof requestId === 'string' && typeof slotId === 'string'
+          ? [{ requestId, slotId }]
+          : typeof resourceId === 'string'
+            ? await deps.copies.grantsOf(resourceId)
+            : [];
+      for (const t of targets) await deps.copies.keepAutomatically(t.requestId, t.slotId, context);
+    }),
+  ];
+  const runner = new ReactorRunner({
+    db: deps.db,
+    store: deps.store,
+    reactors: [drainOnKeyWarmed(deps.queue), autoKeepOnNewVersions(deps.queue)],
+    logger: deps.logger,
+    ...(deps.reactorPollMs === undefined ? {} : { idlePollMs: deps.reactorPollMs }),
+  });
+  await runner.start();
+  return {
+    stop: async () => {
+      await runner.stop();
+      await Promise.all(workers.map((w) => w.close()));
+    },
+    abandon: async () => {
+      await runner.stop();
+      await Promise.all(workers.map((w) => w.abandon()));
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import type { Lease, SqlDb } from '../db/sql.js';
+import { START, type Position } from '../events/position.js';
+import type { EventStore } from '../events/store.js';
+import type { Logger } from '../logger.js';
+import type { Reactor } from './reactor.js';
+
+const SCHEMA_SQL = readFileSync(new URL('./reactor-checkpoints.sql', import.meta.url), 'utf8');
+const BATCH = 100;
+
+export type ReactorRunnerOptions = {
+  readonly db: SqlDb;
+  readonly store: Pick<EventStore, 'readAll' | 'onAppended'>;
+  readonly reactors: readonly Reactor[];
+  readonly logger: Logger;
+  /** How long an idle loop waits for news before it looks at the log again. */
+  readonly idlePollMs?: number;
+  /** How long a failed reaction waits before it runs again (it never skips the event). */
+  readonly retryMs?: number;
+};
+
+/**
+ * Runs each reactor on one instance at a time (a lease, as projectors have), from its checkpoint,
+ * at least once per event: the checkpoint moves only after the reactions of a batch ran. A
+ * reaction that fails is retried on the same event, so nothing is lost between an event and its job.
+ */
+export class ReactorRunner {
+  private stopping = false;
+  private readonly loops: Promise<void>[] = [];
+  private readonly wakers = new Set<() => void>();
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly options: ReactorRunnerOptions) {}
+
+  async start(): Promise<void> {
+    await this.options.db.exec(SCHEMA_SQL);
+    this.unsubscribe = this.options.store.onAppended(() => this.wake());
+    for (const r of this.options.reactors) this.loops.push(this.run(r));
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.unsubscribe?.();
+    this.wake();
+    await Promise.all(this.loops);
+  }
+
+  private async run(reactor: Reactor): Promise<void> {
+    while (!this.stopping) {
+      const lease = await this.options.db.tryLease(`reactor:${reactor.name}`);
+      if (!lease) {
+        await this.idle(1000);
+        continue;
+      }
+      try {
+        await this.follow(reactor, lease);
+      } finally {
+        await lease.release();
+      }
+    }
+  }
+
+  private async follow(reactor: Reactor, lease: Lease): Promise<void> {
+    let lost = false;
+    void lease.lost.then(() => {
+      lost = true;
+      this.wake();
+    });
+    let at = await this.checkpoint(reactor.name);
+    while (!this.stopping && !lost) {
+      const events = await this.options.store.readAll({ after: at, maxCount: BATCH });
+      if (events.length === 0) {
+        await this.idle(this.options.idlePollMs ?? 500);
+        continue;
+      }
+      for (const event of events) {
+        if (!reactor.types.has(event.type)) continue;
+        while (!(await this.reacted(reactor, event))) {
+          if (this.stopping || lost) return;
+          await this.idle(this.options.retryMs ?? 1000);
+        }
+      }
+      at = events.at(-1)!.position;
+      await this.save(reactor.name, at);
+    }
+  }
+
+  private async reacted(reactor: Reactor, event: Parameters<Reactor['react']>[0]): Promise<boolean> {
+    try {
+      await reactor.react(event);
+      return true;
+    } catch (err) {
+      this.options.logger.error(
+        { err, reactor: reactor.name, eventId: event.metadata.eventId, eventType: event.type },
+        'reaction failed; retrying',
+      );
+      return false;
+    }
+  }
+
+  private async checkpoint(name: string): Promise<Position> {
+    const row = (
+      await this.options.db.query<{ commit_pos: string; prepare_pos: string }>(
+        'SELECT commit_pos::text AS commit_pos, prepare_pos::text AS prepare_pos FROM reactors.checkpoints WHERE reactor = $1',
+        [name],
+      )
+    ).rows[0];
+    return row ? { commit: BigInt(row.commit_pos), prepare: BigInt(row.prepare_pos) } : START;
+  }
+
+  private async save(name: string, at: Position): Promise<void> {
+    await this.options.db.query(
+      `INSERT INTO reactors.checkpoints (reactor, commit_pos, prepare_pos) VALUES ($1, $2, $3)
+       ON CONFLICT (reactor) DO UPDATE SET commit_pos = EXCLUDED.commit_pos, prepare_pos = EXCLUDED.prepare_pos, updated_at = now()`,
+      [name, at.commit.toString(), at.prepare.toString()],
+    );
+  }
+
+  private wake(): void {
+    for (const w of [...this.wakers]) w();
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakers.add(done);
+    });
+  }
+}

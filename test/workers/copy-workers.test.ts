@@ -1,0 +1,248 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import type { CopyService } from '../../src/copies/copy-service.js';
+import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../src/identity/keys/index.js';
+import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
+import { createLogger } from '../../src/logger.js';
+import { allProjectors, replay } from '../../src/projections/index.js';
+import { startCopyWorkers, type CopyWorkers } from '../../src/workers/copy-workers.js';
+import { DRAIN_QUEUE } from '../../src/workers/reactors/copy-reactors.js';
+import { openJobQueue } from '../../src/workers/queue/open-queue.js';
+import type { JobQueue } from '../../src/workers/queue/queue.js';
+import { orgClient, type OrgClient } from '../api/org/org-client.js';
+import { startTestService, type TestService } from '../api/support/service.js';
+import { mainBackend, openSecondConnection, type TestDatabase } from '../support/databases.js';
+import { RecordingMailer } from '../support/recording-mailer.js';
+
+type Gql = { data?: Record<string, any> | null; errors?: unknown[] };
+type User = { email: string; token: string };
+type Adoption = { adoptionId: string; sourceVersion: number; state: string; orgVersion?: number };
+
+const BASE = 'http://service.test/schemas/core';
+const queueKind = process.env.REDIS_URL ? 'BullMQ on Redis' : 'the SQL queue';
+const name = (givenName: string) => ({ givenName, familyName: 'Example' });
+
+describe(`the copy workers: drain on sign-in and automatic keeps, through reactors and ${queueKind} (${mainBackend})`, function () {
+  this.timeout(120_000);
+  const mailer = new RecordingMailer();
+  const logger = createLogger(process.env.DEBUG_WORKERS ? 'debug' : 'silent');
+  let service: TestService;
+  let api: OrgClient;
+  let queue: JobQueue;
+  let workers: CopyWorkers;
+  let owner: User;
+  let orgId: string;
+  let token: string;
+  let ann: User;
+  let manifest: { manifestId: string; slots: Array<{ slotId: string }> };
+  let env: NodeJS.ProcessEnv;
+
+  const gql = async (u: User, query: string, variables: Record<string, unknown> = {}) =>
+    (await api.post('/graphql', u.token, { query, variables })).body as Gql;
+  const ok = (r: Gql) => {
+    if (r.errors) expect.fail(JSON.stringify(r.errors));
+    return r.data!;
+  };
+  const createDoc = async (data: Record<string, unknown>) =>
+    ok(
+      await gql(ann, 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id } } } }', {
+        input: { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data },
+      }),
+    ).user.document.create.id as string;
+  const updateDoc = async (id: string, data: Record<string, unknown>) =>
+    ok(
+      await gql(ann, 'mutation($id: ID!, $i: DocumentUpdateInput!) { user { document { update(id: $id, input: $i) { version } } } }', {
+        id,
+        i: { data },
+      }),
+    );
+  async function connected(slotIndex: number, doc: string): Promise<string> {
+    const sent = await api.post('/org/v1/requests', token, { manifestId: manifest.manifestId, recipientEmail: ann.email });
+    const requestId = (sent.body.request as { requestId: string }).requestId;
+    ok(
+      await gql(ann, 'mutation($r: ID!, $g: [GrantInput!]!) { user { request { accept(requestId: $r, grants: $g) { requestId } } } }', {
+        r: requestId,
+        g: [{ slotId: manifest.slots[slotIndex]!.slotId, resourceIds: [doc] }],
+      }),
+    );
+    return requestId;
+  }
+  const adoptions = async (requestId: string) => (await api.get(`/org/v1/requests/${requestId}`, token)).body.adoptions as Adoption[];
+  /** Polls the request detail until `done` holds: the workers run on their own time. */
+  async function eventually(requestId: string, done: (a: Adoption[]) => boolean): Promise<Adoption[]> {
+    for (let i = 0; i < 200; i++) {
+      const now = await adoptions(requestId);
+      if (done(now)) return now;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`adoptions never settled: ${JSON.stringify(await adoptions(requestId))}`);
+  }
+  const keptEvents = async (requestId: string) =>
+    Number(
+      (
+        await service.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM es.events WHERE type = 'CopyKept' AND data->>'requestId' = $1`,
+          [requestId],
+        )
+      ).rows[0]!.n,
+    );
+  const start = (copies: Pick<CopyService, 'drainOrganization' | 'keepAutomatically' | 'grantsOf'>) =>
+    startCopyWorkers({
+      db: service.db,
+      store: service.store,
+      queue,
+      copies,
+      logger,
+      now: () => new Date(),
+      waitFor: (p, eventTypes) => service.engine.waitFor(p, { eventTypes }),
+      reactorPollMs: 50,
+    });
+
+  before(async () => {
+    // Fixed keys, so a second instance (the restart below) opens what this one sealed.
+    env = { JWT_PRIVATE_KEY: serializeJwkSet([await generatePrivateJwk()]), MASTER_KEY: generateMasterKey().toString('base64') };
+    service = await startTestService({ domain: { mailer, env } });
+    queue = await openJobQueue(
+      { redisUrl: process.env.REDIS_URL, db: service.db },
+      { prefix: `t${randomBytes(4).toString('hex')}`, backoffMs: 50, leaseMs: 1000, onError: () => undefined },
+    );
+    workers = await start(service.domain!.copies);
+    api = orgClient(service.url, mailer);
+    owner = await api.user();
+    orgId = await api.organization(owner.token, 'Acme');
+    token = await api.signIn(owner.token, orgId);
+    const slot = { label: 'Name', group: 'KYC', multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['keep'] };
+    const m = await api.post('/org/v1/manifests', token, {
+      name: 'KYC',
+      retention: 'P30D',
+      slots: [
+        { ...slot, adoption: 'manual' },
+        { ...slot, label: 'Name (auto)', adoption: 'auto' },
+      ],
+    });
+    manifest = m.body.manifest as typeof manifest;
+    ann = await api.user();
+  });
+  after(async () => {
+    await workers.stop();
+    await queue.close();
+    await service.close();
+  });
+
+  it('a keep pended with a cold key is materialized by the worker once a member signs in, without the drain route', async () => {
+    const requestId = await connected(0, await createDoc(name('Ann')));
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    const kept = await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/adopt`, token);
+    expect((kept.body.adoptions as Adoption[])[0]!.state).to.equal('pending');
+
+    token = await api.signIn(owner.token, orgId);
+    const [adoption] = await eventually(requestId, (a) => a[0]?.state === 'materialized');
+    expect(adoption).to.include({ orgVersion: 1, sourceVersion: 1 });
+    expect(await keptEvents(requestId)).to.equal(1);
+  });
+
+  it('on an auto slot the granted version is kept at once, and each new version as soon as it exists; cold ones wait for a sign-in', async () => {
+    const doc = await createDoc(name('Auto'));
+    const requestId = await connected(1, doc);
+    await eventually(requestId, (a) => a.length === 1 && a[0]!.state === 'materialized');
+
+    await updateDoc(doc, name('Auto 2'));
+    const two = await eventually(requestId, (a) => a.some((x) => x.sourceVersion === 2 && x.state === 'materialized'));
+    expect(two.find((x) => x.sourceVersion === 2)!.orgVersion).to.equal(2);
+
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    await updateDoc(doc, name('Auto 3'));
+    await eventually(requestId, (a) => a.some((x) => x.sourceVersion === 3 && x.state === 'pending'));
+    token = await api.signIn(owner.token, orgId);
+    await eventually(requestId, (a) => a.some((x) => x.sourceVersion === 3 && x.state === 'materialized'));
+    expect(await keptEvents(requestId)).to.equal(3);
+  });
+
+  it('a drain worker killed mid-job and restarted: the job runs again and the copy is materialized once', async () => {
+    const requestId = await connected(0, await createDoc(name('Crash')));
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/adopt`, token);
+
+    // This worker keeps the copy and then dies before it can acknowledge its job.
+    const real = service.domain!.copies;
+    let died!: () => void;
+    const dead = new Promise<void>((resolve) => (died = resolve));
+    await workers.stop();
+    workers = await start({
+      grantsOf: (id) => real.grantsOf(id),
+      keepAutomatically: (...a) => real.keepAutomatically(...a),
+      drainOrganization: async (...a) => {
+        await real.drainOrganization(...a);
+        died();
+        return new Promise<number>(() => undefined);
+      },
+    });
+    token = await api.signIn(owner.token, orgId);
+    await dead;
+    await workers.abandon();
+
+    workers = await start(real);
+    const [adoption] = await eventually(requestId, (a) => a[0]?.state === 'materialized');
+    expect(adoption!.orgVersion).to.equal(1);
+    // The job ran again to its end on the new worker (the first never acknowledged it), and kept nothing twice.
+    const warmed = (
+      await service.db.query<{ id: string }>(
+        `SELECT event_id::text AS id FROM es.events WHERE type = 'KeyWarmed' AND data->>'organizationId' = $1
+         ORDER BY position DESC LIMIT 1`,
+        [orgId],
+      )
+    ).rows[0]!.id;
+    for (let i = 0; i < 200 && (await queue.status(DRAIN_QUEUE, `drain-${warmed}`))?.state !== 'completed'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await queue.status(DRAIN_QUEUE, `drain-${warmed}`))?.state).to.equal('completed');
+    expect(await keptEvents(requestId)).to.equal(1);
+  });
+
+  const snapshot = async () => ({
+    adoptions: (await service.db.query('SELECT * FROM rm.adoptions ORDER BY adoption_id')).rows,
+    versions: (await service.db.query('SELECT * FROM rm.copy_versions ORDER BY org_resource_id, org_version')).rows,
+    reactors: (await service.db.query('SELECT reactor, commit_pos::text, prepare_pos::text FROM reactors.checkpoints ORDER BY reactor'))
+      .rows,
+    events: await service.db.query('SELECT count(*)::int AS n FROM es.events'),
+  });
+
+  it('a replay rebuilds every adoption and chain version equal, and runs no reactor again', async () => {
+    const doc = await createDoc(name('Replay'));
+    const requestId = await connected(1, doc);
+    await eventually(requestId, (a) => a[0]?.state === 'materialized');
+    const fixed = await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[1]!.slotId}/correct`, token, {
+      expectedSourceVersion: 1,
+      expectedOrgVersion: 1,
+      data: name('Replayed'),
+    });
+    expect(fixed.status, JSON.stringify(fixed.body)).to.equal(200);
+    await new Promise((r) => setTimeout(r, 300));
+    const before = await snapshot();
+    expect(before.versions.length).to.be.greaterThan(0);
+
+    // The bare store: replay reads the log inside its own transaction only through a SqlEventStore.
+    await replay({ db: service.db, store: await SqlEventStore.open(service.db), projectors: allProjectors });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await snapshot()).to.deep.equal(before);
+  });
+
+  it('after a restart on the same data the copies and chains are intact, and the key is cold until a member signs in', async () => {
+    const requestId = await connected(0, await createDoc(name('Restart')));
+    expect((await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/adopt`, token)).status).to.equal(200);
+    const copies = (await api.get(`/org/v1/requests/${requestId}/copies`, token)).body;
+    const t = service.t;
+    // On PostgreSQL the new instance has its own connections, as a restarted process would.
+    const database: TestDatabase = t.url ? { db: openSecondConnection(t), url: t.url, drop: async () => undefined } : t;
+    const restarted = await startTestService({ database, domain: { mailer, env } });
+    try {
+      const b = orgClient(restarted.url, mailer);
+      expect((await b.get(`/org/v1/requests/${requestId}/copies`, token)).status).to.equal(423);
+      const fresh = await b.signIn(owner.token, orgId);
+      expect((await b.get(`/org/v1/requests/${requestId}/copies`, fresh)).body).to.deep.equal(copies);
+    } finally {
+      await restarted.close();
+      if (t.url) await database.db.close();
+    }
+  });
+});
