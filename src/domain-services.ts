@@ -15,6 +15,7 @@ import { schemasRoutes } from './api/schemas-routes.js';
 import type { Config } from './config.js';
 import { DocumentService } from './documents/document-service.js';
 import { fileRoutes } from './api/files/file-routes.js';
+import { uploadSlots } from './api/files/upload-slots.js';
 import { BlobStore, FileService } from './files/index.js';
 import { EntityService, EntityVaultAccess } from './entities/index.js';
 import { SchemaValidator } from './schemas/index.js';
@@ -109,6 +110,11 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     },
   });
   const blobs = await BlobStore.open(deps.db);
+  // One count of uploads in flight per instance, whichever route streams them.
+  const uploadSlot = uploadSlots(
+    { perUser: deps.config.maxUploadsPerUser, total: deps.config.maxUploadsTotal },
+    deps.metrics.uploadsInFlight,
+  );
   // Aliases must stay the same across restarts and MASTER_KEY rotations, as address hashes must.
   const requests = openRequestPlane({
     store: deps.store,
@@ -119,7 +125,13 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     logger: deps.logger,
     now,
     aliasRootKey: await keyring.dataKey(SERVICE_VAULT_ID),
-    copies: { keyring, blobs, validator, keyState: (organizationId) => organizationPlane.key.state(organizationId) },
+    copies: {
+      keyring,
+      blobs,
+      validator,
+      keyState: (organizationId) => organizationPlane.key.state(organizationId),
+      maxBytes: deps.config.maxFileBytes,
+    },
   });
   const files = new FileService({
     store: deps.store,
@@ -143,16 +155,9 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       app.use(['/auth', '/graphql'], jsonBody());
       app.use(authRoutes(identities, auth, now));
       // JSON per route (jsonBody() inside): later /org/v1 upload routes take raw bytes.
-      app.use(orgRoutes(organizationPlane, auth, now, requests));
+      app.use(orgRoutes(organizationPlane, auth, now, { ...requests, uploadSlot }));
       // Raw bytes, streamed: never behind jsonBody().
-      app.use(
-        fileRoutes(
-          files,
-          auth,
-          { perUser: deps.config.maxUploadsPerUser, total: deps.config.maxUploadsTotal, inFlight: deps.metrics.uploadsInFlight },
-          now,
-        ),
-      );
+      app.use(fileRoutes(files, auth, uploadSlot, now));
       app.use(graphqlRoute(auth, { identities, documents, entities, requests: requests.person, now }, deps.logger));
     },
     close: async () => {

@@ -47,3 +47,28 @@ export const copyWorkSql = {
   grantsOfResource: `SELECT DISTINCT request_id::text AS request_id, slot_id::text AS slot_id FROM rm.request_grants
                      WHERE resource_id = $1 AND withdrawn_at IS NULL`,
 };
+
+/** The request's organization files: kept file versions and the organization's own attachments. */
+export const orgFileSql = {
+  keptFiles: `SELECT c.org_resource_id::text AS org_file_id, c.org_version, c.adoption_id::text AS adoption_id, a.source_version,
+                a.slot_id::text AS slot_id, a.source_resource_id::text AS source_resource_id, a.participant,
+                c.file_name, c.mime_type, c.file_size, c.created_at AS kept_at
+              FROM rm.copy_versions c JOIN rm.adoptions a ON a.adoption_id = c.adoption_id
+              WHERE c.request_id = $1 AND c.resource_type = 'file'`,
+  attachments: `SELECT org_file_id::text AS org_file_id, org_version, file_name, mime_type, file_size, added_at AS kept_at
+                FROM rm.org_attachments WHERE request_id = $1`,
+};
+
+export type OrgFileVersionRow = {
+  org_file_id: string;
+  org_version: number;
+  adoption_id?: string;
+  source_version?: number;
+  slot_id?: string;
+  source_resource_id?: string;
+  participant?: unknown;
+  file_name: string;
+  mime_type: string;
+  file_size: string | number;
+  kept_at: Date | string;
+};

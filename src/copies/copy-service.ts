@@ -15,6 +15,9 @@ import { requestStream } from '../events/request-events.js';
 import { resourceStream } from '../events/resource-events.js';
 import type { Slot } from '../events/manifest-events.js';
 import type { BlobStore } from '../files/blob-store.js';
+import { sealUpload, type UploadBody } from '../files/sealed-upload.js';
+import { attachmentStream } from '../events/attachment-events.js';
+import { addAttachment } from '../commands/attachments/add-attachment.js';
 import { isUuid } from '../ids.js';
 import type { KeyState } from '../organizations/index.js';
 import type { RecordEntry, RecordReader } from '../requests/request-records.js';
@@ -23,7 +26,15 @@ import type { RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 import type { SchemaValidator } from '../schemas/index.js';
 import type { VaultKeyring } from '../vaults/keyring.js';
-import { copySql as q, copyWorkSql as w, type AdoptionRow, type CopyVersionRow } from './copy-queries.js';
+import {
+  copySql as q,
+  copyWorkSql as w,
+  orgFileSql as f,
+  type AdoptionRow,
+  type CopyVersionRow,
+  type OrgFileVersionRow,
+} from './copy-queries.js';
+import { orgFilesOf, type OrgFile } from './org-files.js';
 import { adoptionOf, type Adoption, type Copy } from './copy-view.js';
 import { readSourceVersion } from './source-version.js';
 
@@ -36,6 +47,8 @@ export type CopyDeps = CommandDeps & {
   readonly validator: SchemaValidator;
   /** Whether the organization's key is warm now (key-warmth.ts). */
   readonly keyState: (organizationId: string) => Promise<KeyState>;
+  /** MAX_FILE_BYTES: the largest attachment. */
+  readonly maxBytes: number;
   readonly now: () => Date;
 };
 
@@ -171,6 +184,57 @@ export class CopyService {
   async grantsOf(resourceId: string): Promise<{ requestId: string; slotId: string }[]> {
     const rows = (await this.deps.readModels.query<{ request_id: string; slot_id: string }>(w.grantsOfResource, [resourceId])).rows;
     return rows.map((r) => ({ requestId: r.request_id, slotId: r.slot_id }));
+  }
+
+  /** R-RFIL-01: the request's organization files, metadata only (so readable with the key cold). */
+  async files(organizationId: string, requestId: string): Promise<{ files: OrgFile[] } | Refusal> {
+    const row = isUuid(requestId) ? await this.deps.reads.oneOfOrganization(organizationId, requestId.toLowerCase()) : null;
+    if (!row) return refuse('not_found', 'no such request');
+    const kept = (await this.deps.readModels.query<OrgFileVersionRow>(f.keptFiles, [row.request_id])).rows;
+    const attached = (await this.deps.readModels.query<OrgFileVersionRow>(f.attachments, [row.request_id])).rows;
+    return { files: orgFilesOf(kept, attached) };
+  }
+
+  /** R-RFIL-02: the organization's own attachment, sealed with its key as the bytes arrive. */
+  async attach(
+    organizationId: string,
+    requestId: string,
+    meta: { readonly fileName: string; readonly mimeType: string },
+    body: UploadBody,
+    context: EventContext,
+  ): Promise<{ orgFileId: string; orgVersion: number } | Refusal> {
+    const owned = await this.ownedWarm(organizationId, requestId);
+    if (isRefusal(owned)) return owned;
+    const orgFileId = randomUUID();
+    const upload = await sealUpload(
+      body,
+      await this.deps.keyring.streamSealer(organizationId, attachmentContext(orgFileId, 1)),
+      this.deps.maxBytes,
+    );
+    if (isRefusal(upload)) return upload;
+    const blobId = randomUUID();
+    await this.deps.blobs.put(blobId, upload.sealed);
+    const added = await handle(
+      this.deps,
+      attachmentStream(orgFileId),
+      addAttachment,
+      {
+        orgFileId,
+        requestId: owned.request_id,
+        organizationId,
+        orgVersion: 1,
+        blobId,
+        ...meta,
+        fileSize: upload.size,
+        addedAt: this.deps.now().toISOString(),
+      },
+      { context },
+    );
+    if (isRefusal(added)) {
+      await this.deps.blobs.delete(blobId);
+      return added;
+    }
+    return { orgFileId, orgVersion: 1 };
   }
 
   /** The request's adoptions, pending ones too, for the request detail. */
@@ -431,6 +495,7 @@ const sealed = (): Refusal => refuse('org_sealed', 'the organization key is cold
 /** A kept version's seal is bound to its copy and adoption: moved anywhere else it does not open. */
 const keptContext = (orgResourceId: string, adoptionId: string): string => `copy:${orgResourceId}/${adoptionId}`;
 const correctionContext = (orgResourceId: string, orgVersion: number): string => `copy:${orgResourceId}/v${orgVersion}`;
+const attachmentContext = (orgFileId: string, orgVersion: number): string => `attachment:${orgFileId}/v${orgVersion}`;
 
 function fileMeta(version: CopyVersionRow): JsonValue {
   return { label: version.label, fileName: version.file_name, mimeType: version.mime_type, fileSize: Number(version.file_size) };

@@ -28,7 +28,7 @@ export type RequestPlaneDeps = CommandDeps & {
   /** The alias key's root: the service vault's data key, so aliases survive restarts and rotations. */
   readonly aliasRootKey: Buffer;
   /** What keeping copies needs beyond the requests: keys, blobs, the validator and key warmth. */
-  readonly copies: Pick<CopyDeps, 'keyring' | 'blobs' | 'validator' | 'keyState'>;
+  readonly copies: Pick<CopyDeps, 'keyring' | 'blobs' | 'validator' | 'keyState' | 'maxBytes'>;
 };
 
 export type RequestPlane = { readonly org: OrgRequests; readonly person: PersonRequests; readonly copies: CopyService };

@@ -142,4 +142,35 @@ describe('copies read model: adoptions, pending or materialized, and every versi
         label: 'Passport',
       },
     ]));
+
+  it("AttachmentAdded records the organization's own file of the request, with its blob and metadata", () =>
+    given(copiesProjector, {
+      type: 'AttachmentAdded',
+      data: {
+        orgFileId: uuid(40),
+        requestId: request,
+        organizationId: org,
+        orgVersion: 1,
+        blobId: uuid(41),
+        fileName: 'contract.pdf',
+        mimeType: 'application/pdf',
+        fileSize: 99,
+        addedAt: '2026-10-05T09:00:00.000Z',
+      },
+    }).thenRows(
+      `SELECT org_file_id, org_version, request_id, blob_id, file_name, mime_type, file_size::int AS file_size, added_at
+       FROM org_attachments`,
+      [
+        {
+          org_file_id: uuid(40),
+          org_version: 1,
+          request_id: request,
+          blob_id: uuid(41),
+          file_name: 'contract.pdf',
+          mime_type: 'application/pdf',
+          file_size: 99,
+          added_at: '2026-10-05T09:00:00.000Z',
+        },
+      ],
+    ));
 });

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { isRefusal, type Refusal } from '../../commands/refusal.js';
 import type { FileContent, FileService } from '../../files/index.js';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
@@ -7,17 +7,13 @@ import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
 import { attachment } from './content-disposition.js';
 import { fileMeta, newFileParams, uploadBody, versionParam } from './file-params.js';
-import { uploadSlots, type InFlightGauge, type UploadSlotLimits } from './upload-slots.js';
 
-/** The file routes, user token (R-FILE-01 to R-FILE-06). Bodies are raw bytes, streamed into the files service, never parsed. */
-export function fileRoutes(
-  files: FileService,
-  auth: Authenticator,
-  uploads: UploadSlotLimits & { readonly inFlight: InFlightGauge },
-  now: () => Date,
-): Router {
+/**
+ * The file routes, user token (R-FILE-01 to R-FILE-06). Bodies are raw bytes, streamed into the files
+ * service, never parsed; `slot` counts them among the uploads in flight (R-LIM-11).
+ */
+export function fileRoutes(files: FileService, auth: Authenticator, slot: RequestHandler, now: () => Date): Router {
   const router = Router();
-  const slot = uploadSlots(uploads, uploads.inFlight);
   const context = (req: Request, res: Response) => eventContext(req, { kind: 'user', id: callerOf(res).identityId }, now());
 
   router.post(
@@ -57,7 +53,7 @@ export function fileRoutes(
  * A refusal while the client may still be sending: the rest of the body is read and dropped,
  * never stored, and the connection closes after the answer instead of waiting for the next request.
  */
-function refuseUpload(req: Request, res: Response, refusal: Refusal): void {
+export function refuseUpload(req: Request, res: Response, refusal: Refusal): void {
   if (!req.complete) {
     res.set('Connection', 'close');
     req.resume();

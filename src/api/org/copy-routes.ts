@@ -3,7 +3,9 @@ import { isRefusal, refuse } from '../../commands/refusal.js';
 import type { CopyService } from '../../copies/copy-service.js';
 import type { EventContext } from '../../events/envelope.js';
 import type { Permission } from '../../events/organization-events.js';
-import { answer, ok, whenDone } from '../answer.js';
+import { answer, created, ok, whenDone } from '../answer.js';
+import { fileMeta, uploadBody } from '../files/file-params.js';
+import { refuseUpload } from '../files/file-routes.js';
 import { attachment } from '../files/content-disposition.js';
 import { dataAt, fieldOf, integerAt, objectAt, textAt } from '../fields.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -12,7 +14,12 @@ import { eventContext } from '../request-context.js';
 import { memberOf } from './org-access.js';
 
 /** Keep, drain, copies, download and correct (R-KEEP-*, R-COPY-*): request_manage, the organization's own requests only. */
-export function copyRoutes(copies: CopyService, access: (p: Permission) => RequestHandler[], now: () => Date): Router {
+export function copyRoutes(
+  copies: CopyService,
+  access: (p: Permission) => RequestHandler[],
+  slot: RequestHandler,
+  now: () => Date,
+): Router {
   const router = Router();
   const context = (req: Request, res: Response): EventContext => eventContext(req, { kind: 'member', id: memberOf(res).identityId }, now());
   const ids = (req: Request) => ({ requestId: String(req.params.requestId).toLowerCase(), slotId: String(req.params.slotId ?? '') });
@@ -76,6 +83,24 @@ export function copyRoutes(copies: CopyService, access: (p: Permission) => Reque
       const input = { sourceResourceId, expectedSourceVersion, expectedOrgVersion, data };
       return whenDone(await copies.correct(memberOf(res).organizationId, requestId, slotId, input, context(req, res)), ok);
     }),
+  );
+
+  router.get(
+    '/org/v1/requests/:requestId/files',
+    ...access('request_manage'),
+    answer(async (req, res) => whenDone(await copies.files(memberOf(res).organizationId, ids(req).requestId), ok)),
+  );
+
+  router.post(
+    '/org/v1/requests/:requestId/files',
+    ...access('request_manage'),
+    slot,
+    answer(async (req, res) => {
+      const meta = fileMeta(req);
+      if (isRefusal(meta)) return meta;
+      const attached = await copies.attach(memberOf(res).organizationId, ids(req).requestId, meta, uploadBody(req), context(req, res));
+      return whenDone(attached, created);
+    }, refuseUpload),
   );
 
   return router;

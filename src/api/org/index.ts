@@ -1,5 +1,5 @@
 /** The organization plane's REST routes under /org/v1 (R-ORG-*, R-MAN-*, R-REQ-01 to R-REQ-09). */
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { OrganizationPlane } from '../../organizations/index.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import { manifestRoutes } from './manifest-routes.js';
@@ -16,7 +16,7 @@ export function orgRoutes(
   plane: OrganizationPlane,
   auth: Authenticator,
   now: () => Date,
-  requests?: Pick<RequestPlane, 'org' | 'copies'>,
+  requests?: Pick<RequestPlane, 'org' | 'copies'> & { readonly uploadSlot: RequestHandler },
 ): Router {
   const access = orgAccess(auth, plane.organizations);
   const router = Router();
@@ -25,7 +25,7 @@ export function orgRoutes(
   router.use(manifestRoutes(plane.manifests, access, now));
   if (requests) {
     router.use(requestRoutes(requests.org, access, now));
-    router.use(copyRoutes(requests.copies, access, now));
+    router.use(copyRoutes(requests.copies, access, requests.uploadSlot, now));
   }
   return router;
 }

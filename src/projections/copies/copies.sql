@@ -40,3 +40,17 @@ CREATE TABLE IF NOT EXISTS copy_versions (
   PRIMARY KEY (org_resource_id, org_version)
 );
 CREATE INDEX IF NOT EXISTS copy_versions_request ON copy_versions (request_id);
+-- The organization's own attachments to a request; the bytes sit sealed with its key under blob_id.
+CREATE TABLE IF NOT EXISTS org_attachments (
+  org_file_id      uuid        NOT NULL,
+  org_version      integer     NOT NULL,
+  request_id       uuid        NOT NULL,
+  organization_id  uuid        NOT NULL,
+  blob_id          uuid        NOT NULL,
+  file_name        text        NOT NULL,
+  mime_type        text        NOT NULL,
+  file_size        bigint      NOT NULL,
+  added_at         timestamptz NOT NULL,
+  PRIMARY KEY (org_file_id, org_version)
+);
+CREATE INDEX IF NOT EXISTS org_attachments_request ON org_attachments (request_id);

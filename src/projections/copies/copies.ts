@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { attachmentEvents } from '../../events/attachment-events.js';
 import { chainEvents } from '../../events/copy-events.js';
 import { eitherOf } from '../../events/decoder.js';
 import { requestEvents } from '../../events/request-events.js';
@@ -21,13 +22,15 @@ const sql = {
                SELECT org_resource_id, $2, 'correction', NULL, request_id, organization_id, slot_id, source_resource_id, resource_type,
                  name, schema_ref, $3, $4
                FROM copy_versions WHERE org_resource_id = $1 AND org_version = $2 - 1`,
+  attachment: `INSERT INTO org_attachments (org_file_id, org_version, request_id, organization_id, blob_id, file_name, mime_type, file_size,
+                 added_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 };
 
 export const copiesProjector = projector({
   name: 'copies',
   version: 1,
   schemaSql: readFileSync(new URL('./copies.sql', import.meta.url), 'utf8'),
-  events: eitherOf(requestEvents, chainEvents),
+  events: eitherOf(eitherOf(requestEvents, chainEvents), attachmentEvents),
   on: {
     AdoptionPended: (tx, e) => {
       const d = e.data;
@@ -78,6 +81,20 @@ export const copiesProjector = projector({
         d.file?.fileSize ?? null,
         d.file?.label ?? null,
         d.materializedAt,
+      ]);
+    },
+    AttachmentAdded: (tx, e) => {
+      const d = e.data;
+      return tx.query(sql.attachment, [
+        d.orgFileId,
+        d.orgVersion,
+        d.requestId,
+        d.organizationId,
+        d.blobId,
+        d.fileName,
+        d.mimeType,
+        d.fileSize,
+        d.addedAt,
       ]);
     },
     CopyCorrected: (tx, e) => tx.query(sql.correction, [e.data.orgResourceId, e.data.orgVersion, e.data.sealedData, e.data.correctedAt]),

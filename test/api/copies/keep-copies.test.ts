@@ -378,4 +378,55 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     expect(problem(await keep(requestId))).to.deep.equal({ status: 403, code: 'adoption_refused' });
     expect((await copies(requestId))[0]!.data).to.deep.equal(name('Kept'));
   });
+
+  it("the files route lists kept file versions and the organization's own attachments, newest first; attaching needs a warm key", async () => {
+    const files = fileClient(service.url);
+    const upload = await files.upload(ann.token, { fileName: 'scan.pdf', label: 'Passport' }, Buffer.from('v1'));
+    const fileId = upload.json.fileId as string;
+    const requestId = await connected({ 3: [fileId] });
+    const [v1] = (await keep(requestId, 3)).body.adoptions as Adoption[];
+    expect((await files.addVersion(ann.token, fileId, { fileName: 'scan-2.pdf' }, Buffer.from('v2!'))).status).to.equal(201);
+    const [v2] = (await keep(requestId, 3)).body.adoptions as Adoption[];
+    expect(v2).to.deep.include({ sourceVersion: 2, orgVersion: 2, orgResourceId: v1!.orgResourceId });
+
+    const attach = (body: Buffer, as = token) =>
+      fetch(`${service.url}/org/v1/requests/${requestId}/files?fileName=contract.pdf`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${as}`, 'content-type': 'application/pdf' },
+        body: new Uint8Array(body),
+      });
+    const attached = await attach(Buffer.from('our contract'));
+    expect(attached.status).to.equal(201);
+    const { orgFileId, orgVersion } = (await attached.json()) as { orgFileId: string; orgVersion: number };
+    expect(orgVersion).to.equal(1);
+
+    const listed = await api.get(`/org/v1/requests/${requestId}/files`, token);
+    expect(listed.status).to.equal(200);
+    const [first, second] = listed.body.files as Array<Record<string, unknown> & { versions: Array<Record<string, unknown>> }>;
+    expect(first).to.deep.include({ orgFileId, origin: 'attachment' });
+    expect(first!.versions).to.have.length(1);
+    expect(first!.versions[0]).to.deep.include({ orgVersion: 1, fileName: 'contract.pdf', mimeType: 'application/pdf', fileSize: 12 });
+    expect(second).to.deep.include({
+      orgFileId: v1!.orgResourceId,
+      origin: 'copy',
+      slotId: manifest.slots[3]!.slotId,
+      sourceResourceId: fileId,
+      participant: null,
+    });
+    expect(second!.versions.map((v) => [v.orgVersion, v.sourceVersion, v.adoptionId, v.fileName])).to.deep.equal([
+      [2, 2, v2!.adoptionId, 'scan-2.pdf'],
+      [1, 1, v1!.adoptionId, 'scan.pdf'],
+    ]);
+    // The version a copy kept downloads, not the head.
+    const old = await fetch(`${service.url}/org/v1/requests/${requestId}/copies/${v1!.adoptionId}/download`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(Buffer.from(await old.arrayBuffer()).toString()).to.equal('v1');
+
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    const cold = await attach(Buffer.from('later'));
+    expect(cold.status).to.equal(423);
+    expect((await api.get(`/org/v1/requests/${requestId}/files`, token)).status, 'the list is metadata: readable cold').to.equal(200);
+    token = await api.signIn(owner.token, orgId);
+  });
 });
