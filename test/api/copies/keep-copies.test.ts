@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { mainBackend } from '../../support/databases.js';
+import type { Reply } from '../../support/http.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { orgClient, problem, type OrgClient } from '../org/org-client.js';
 import { fileClient } from '../files/file-client.js';
@@ -428,5 +429,69 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     expect(cold.status).to.equal(423);
     expect((await api.get(`/org/v1/requests/${requestId}/files`, token)).status, 'the list is metadata: readable cold').to.equal(200);
     token = await api.signIn(owner.token, orgId);
+  });
+
+  it('matrix: every copy route × lacking request_manage 403, another organization 404, no token 401, a user token 401', async () => {
+    const doc = await createDoc({ name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ann') });
+    const requestId = await connected({ 0: [doc] });
+    const [adoption] = (await keep(requestId)).body.adoptions as Adoption[];
+    const reader = await api.user();
+    expect((await api.put(`/org/v1/members/${reader.email}`, token, { permissions: ['request_read'] })).status).to.equal(200);
+    const readToken = await api.signIn(reader.token, orgId);
+    const rivalOwner = await api.user();
+    const rivalToken = await api.signIn(rivalOwner.token, await api.organization(rivalOwner.token, 'Rival'));
+    const slotId = manifest.slots[0]!.slotId;
+    const routes: Array<[string, (t?: string) => Promise<Reply>]> = [
+      ['adopt', (t) => api.post(`/org/v1/requests/${requestId}/slots/${slotId}/adopt`, t)],
+      ['drain', (t) => api.post(`/org/v1/requests/${requestId}/adoptions/drain`, t)],
+      ['copies', (t) => api.get(`/org/v1/requests/${requestId}/copies`, t)],
+      ['download', (t) => api.get(`/org/v1/requests/${requestId}/copies/${adoption!.adoptionId}/download`, t)],
+      [
+        'correct',
+        (t) =>
+          api.post(`/org/v1/requests/${requestId}/slots/${slotId}/correct`, t, {
+            expectedSourceVersion: 1,
+            expectedOrgVersion: 1,
+            data: name('X'),
+          }),
+      ],
+      ['files', (t) => api.get(`/org/v1/requests/${requestId}/files`, t)],
+      ['attach', (t) => api.post(`/org/v1/requests/${requestId}/files?fileName=a.txt`, t)],
+    ];
+    const events = await eventCount();
+    for (const [route, call] of routes) {
+      expect(problem(await call(readToken)), `${route} lacking`).to.deep.equal({ status: 403, code: 'forbidden' });
+      expect(problem(await call()), `${route} no token`).to.deep.equal({ status: 401, code: 'unauthenticated' });
+      expect(problem(await call(ann.token)), `${route} user token`).to.deep.equal({ status: 401, code: 'unauthenticated' });
+      expect(problem(await call(rivalToken)), `${route} foreign`).to.deep.equal({ status: 404, code: 'not_found' });
+    }
+    expect(await eventCount(), 'no refused call wrote anything').to.equal(events);
+  });
+
+  it("keep, drain, copies, download and correct write nothing on the person's side, and withdraw or suspend leave copies readable", async () => {
+    const doc = await createDoc({ name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Mine') });
+    const requestId = await connected({ 0: [doc] });
+    const personal = async () =>
+      (
+        await service.db.query<{ stream_id: string; revision: number }>(
+          `SELECT stream_id, max(revision)::int AS revision FROM es.events
+           WHERE stream_id NOT LIKE 'chain-%' AND stream_id NOT LIKE 'request-%' AND stream_id NOT LIKE 'attachment-%'
+             AND stream_id NOT LIKE 'org-%' AND stream_id NOT LIKE 'manifest-%'
+           GROUP BY stream_id ORDER BY stream_id`,
+        )
+      ).rows;
+    const before = await personal();
+    expect((await keep(requestId)).status).to.equal(200);
+    await api.post(`/org/v1/requests/${requestId}/adoptions/drain`, token);
+    await copies(requestId);
+    await correct(requestId, 0, { expectedSourceVersion: 1, expectedOrgVersion: 1, data: name('Ours') });
+    expect(await personal(), "no event on any of the person's streams").to.deep.equal(before);
+
+    const mutate = (verb: string, args: string, vars: Record<string, unknown>) =>
+      gql(ann, `mutation($r: ID!${args ? `, ${args}` : ''}) { user { request { ${verb} { requestId } } } }`, { r: requestId, ...vars });
+    ok(await mutate('withdraw(requestId: $r, slotId: $s)', '$s: ID!', { s: manifest.slots[0]!.slotId }));
+    expect((await copies(requestId))[0]).to.deep.include({ data: name('Mine'), currentData: name('Ours') });
+    ok(await mutate('suspend(requestId: $r)', '', {}));
+    expect((await copies(requestId))[0]).to.deep.include({ data: name('Mine'), currentData: name('Ours') });
   });
 });
