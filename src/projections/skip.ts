@@ -44,6 +44,8 @@ export async function skipStalledEvent(request: SkipRequest): Promise<SkipOutcom
   if (!by || by.length > MAX_SKIP_BY) throw new SkipRefusedError(`who skips must be named in 1 to ${MAX_SKIP_BY} characters`);
 
   return db.transaction(async (tx) => {
+    // Before any write of this transaction: its record must follow the stream's earlier ones.
+    if (store instanceof SqlEventStore) await store.serializeUsing(tx, operationsStreams.projections.id);
     await tx.query(`SELECT 1 FROM ${quoteIdent(schema)}.projection_checkpoints WHERE projector = $1 FOR UPDATE`, [projector]);
     const row = (await readCheckpoints(tx, schema)).find((r) => r.projector === projector);
     if (!row) throw new SkipRefusedError(`there is no projector ${projector}`);

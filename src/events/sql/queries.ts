@@ -1,4 +1,13 @@
 /** The event store's SQL, shared by the PostgreSQL and PGlite adapters. */
+/**
+ * Taken before anything else an append does. An advisory lock assigns no transaction id, so the id
+ * the append's first write takes comes after the previous appender's: the global order
+ * (transaction_id, position) then keeps every stream's revisions in order. Locking the stream row
+ * first would take the id before waiting, and a writer that took its id just before another
+ * locked the row would be ordered before events it follows.
+ */
+export const serializeStream = `SELECT pg_advisory_xact_lock(hashtextextended('es.stream:' || $1, 0))`;
+
 export const lockStream = `SELECT revision::text AS revision, last_hash FROM es.streams WHERE stream_id = $1 FOR UPDATE`;
 
 export const createStream = `INSERT INTO es.streams (stream_id, revision, last_hash) VALUES ($1, $2, $3)`;

@@ -56,10 +56,17 @@ export class SqlEventStore implements EventStore {
 
   /**
    * Appends inside a caller's transaction on the same database, so the events commit or roll back
-   * with the caller's other writes (an operator's skip moves a checkpoint with its record).
+   * with the caller's other writes (an operator's skip moves a checkpoint with its record). The
+   * caller calls serializeUsing() before it writes anything else, or its transaction id may order
+   * its events before those of a concurrent append to the same stream (see queries.serializeStream).
    */
   appendUsing(tx: SqlExecutor, streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     return this.appendIn(tx, streamId, events, expected);
+  }
+
+  /** Waits for the stream's other appenders, in a transaction that has not written yet. */
+  async serializeUsing(tx: SqlExecutor, streamId: string): Promise<void> {
+    await tx.query(q.serializeStream, [streamId]);
   }
 
   private async appendIn(
@@ -68,6 +75,7 @@ export class SqlEventStore implements EventStore {
     events: readonly NewEvent[],
     expected: ExpectedRevision,
   ): Promise<AppendResult> {
+    await tx.query(q.serializeStream, [streamId]);
     const head = (await tx.query<{ revision: string; last_hash: string }>(q.lockStream, [streamId])).rows[0];
     const actual = head ? Number(head.revision) : 'no_stream';
     if (!satisfies(expected, actual)) throw new WrongExpectedVersionError(streamId, expected, actual);
