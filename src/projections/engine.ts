@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { Sleepers } from '../sleepers.js';
 import type { Logger } from 'pino';
 import type { Lease, SqlDb } from '../db/sql.js';
 import type { RecordedEvent } from '../events/envelope.js';
@@ -42,7 +43,7 @@ export class ProjectionEngine {
   private readonly loops: Promise<void>[] = [];
   private readonly running = new Set<string>();
   private stopping = false;
-  private readonly wakers = new Set<() => void>();
+  private readonly sleepers = new Sleepers();
   private readonly reads = new Map<string, Promise<RecordedEvent[]>>();
   private unlisten: Array<() => unknown> = [];
 
@@ -279,19 +280,10 @@ export class ProjectionEngine {
   }
 
   private sleep(ms: number): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakers.add(done);
-    });
+    return this.stopping ? Promise.resolve() : this.sleepers.sleep(ms);
   }
 
   private wakeAll(): void {
-    for (const w of [...this.wakers]) w();
+    this.sleepers.wakeAll();
   }
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Sleepers } from '../sleepers.js';
 import type { Lease, SqlDb } from '../db/sql.js';
 import { START, type Position } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
@@ -27,7 +28,7 @@ export type ReactorRunnerOptions = {
 export class ReactorRunner {
   private stopping = false;
   private readonly loops: Promise<void>[] = [];
-  private readonly wakers = new Set<() => void>();
+  private readonly sleepers = new Sleepers();
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly options: ReactorRunnerOptions) {}
@@ -117,18 +118,10 @@ export class ReactorRunner {
   }
 
   private wake(): void {
-    for (const w of [...this.wakers]) w();
+    this.sleepers.wakeAll();
   }
 
   private idle(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakers.add(done);
-    });
+    return this.sleepers.sleep(ms);
   }
 }

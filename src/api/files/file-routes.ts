@@ -1,11 +1,11 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { isRefusal, type Refusal } from '../../commands/refusal.js';
-import type { FileContent, FileService } from '../../files/index.js';
+import type { FileService } from '../../files/index.js';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { answer, created, whenDone } from '../answer.js';
 import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
-import { attachment } from './content-disposition.js';
+import { sendAttachment } from './send-attachment.js';
 import { fileMeta, newFileParams, uploadBody, versionParam } from './file-params.js';
 
 /**
@@ -43,7 +43,7 @@ export function fileRoutes(files: FileService, auth: Authenticator, slot: Reques
     if (isRefusal(version)) return sendRefusal(res, version);
     const file = await files.download(callerOf(res), String(req.params.fileId), version);
     if (isRefusal(file)) return sendRefusal(res, file);
-    sendFile(res, file);
+    sendAttachment(res, file, { 'X-File-Version': String(file.version) });
   });
 
   return router;
@@ -59,18 +59,4 @@ export function refuseUpload(req: Request, res: Response, refusal: Refusal): voi
     req.resume();
   }
   sendRefusal(res, refusal);
-}
-
-function sendFile(res: Response, file: FileContent): void {
-  res.status(200);
-  // Set on the raw response: express would append a charset to the client's own Content-Type.
-  res.setHeader('Content-Type', file.mimeType);
-  res.setHeader('Content-Length', file.bytes.byteLength);
-  res.setHeader('Content-Disposition', attachment(file.fileName));
-  // The bytes are the uploader's: never let a browser run or sniff them in this origin, nor cache them.
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-  res.setHeader('Cache-Control', 'private, no-store');
-  res.setHeader('X-File-Version', String(file.version));
-  res.end(file.bytes);
 }

@@ -6,7 +6,7 @@ import type { Permission } from '../../events/organization-events.js';
 import { answer, created, ok, whenDone } from '../answer.js';
 import { fileMeta, uploadBody } from '../files/file-params.js';
 import { refuseUpload } from '../files/file-routes.js';
-import { attachment } from '../files/content-disposition.js';
+import { sendAttachment } from '../files/send-attachment.js';
 import { dataAt, fieldOf, integerAt, objectAt, textAt } from '../fields.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { sendRefusal } from '../refusals.js';
@@ -52,14 +52,7 @@ export function copyRoutes(
   router.get('/org/v1/requests/:requestId/copies/:adoptionId/download', ...access('request_manage'), async (req, res) => {
     const file = await copies.download(memberOf(res).organizationId, ids(req).requestId, String(req.params.adoptionId));
     if (isRefusal(file)) return sendRefusal(res, file);
-    res.status(200);
-    res.setHeader('Content-Type', file.mimeType);
-    res.setHeader('Content-Length', file.bytes.byteLength);
-    res.setHeader('Content-Disposition', attachment(file.fileName));
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-    res.setHeader('Cache-Control', 'private, no-store');
-    res.end(file.bytes);
+    sendAttachment(res, file);
   });
 
   router.post(

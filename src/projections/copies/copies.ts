@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { attachmentEvents } from '../../events/attachment-events.js';
-import { chainEvents } from '../../events/copy-events.js';
+import { chainEvents, type CopyKept } from '../../events/copy-events.js';
 import { eitherOf } from '../../events/decoder.js';
-import { requestEvents } from '../../events/request-events.js';
+import { requestEvents, type AdoptionPended } from '../../events/request-events.js';
 import { projector } from '../projector.js';
 
 const sql = {
   pended: `INSERT INTO adoptions (adoption_id, request_id, organization_id, slot_id, source_resource_id, source_version, resource_type,
-             state, participant, adopted_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', $8, $9) ON CONFLICT (adoption_id) DO NOTHING`,
+             participant, adopted_at, state)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending') ON CONFLICT (adoption_id) DO NOTHING`,
   kept: `INSERT INTO adoptions (adoption_id, request_id, organization_id, slot_id, source_resource_id, source_version, resource_type,
-           state, org_resource_id, org_version, participant, adopted_at, materialized_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'materialized', $8, $9, $10, $11, $12)
+           participant, adopted_at, state, org_resource_id, org_version, materialized_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'materialized', $10, $11, $12)
          ON CONFLICT (adoption_id) DO UPDATE SET state = 'materialized', org_resource_id = EXCLUDED.org_resource_id,
            org_version = EXCLUDED.org_version, materialized_at = EXCLUDED.materialized_at`,
   version: `INSERT INTO copy_versions (org_resource_id, org_version, origin, adoption_id, request_id, organization_id, slot_id,
@@ -26,42 +26,29 @@ const sql = {
                  added_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 };
 
+/** What a pended and a kept adoption both record, in the order both statements take it. */
+const adoptionColumns = (d: AdoptionPended['data'] | CopyKept['data']): unknown[] => [
+  d.adoptionId,
+  d.requestId,
+  d.organizationId,
+  d.slotId,
+  d.sourceResourceId,
+  d.sourceVersion,
+  d.resourceType,
+  d.participant === null ? null : JSON.stringify(d.participant),
+  d.adoptedAt,
+];
+
 export const copiesProjector = projector({
   name: 'copies',
   version: 1,
   schemaSql: readFileSync(new URL('./copies.sql', import.meta.url), 'utf8'),
   events: eitherOf(eitherOf(requestEvents, chainEvents), attachmentEvents),
   on: {
-    AdoptionPended: (tx, e) => {
-      const d = e.data;
-      return tx.query(sql.pended, [
-        d.adoptionId,
-        d.requestId,
-        d.organizationId,
-        d.slotId,
-        d.sourceResourceId,
-        d.sourceVersion,
-        d.resourceType,
-        d.participant === null ? null : JSON.stringify(d.participant),
-        d.adoptedAt,
-      ]);
-    },
+    AdoptionPended: (tx, e) => tx.query(sql.pended, adoptionColumns(e.data)),
     CopyKept: async (tx, e) => {
       const d = e.data;
-      await tx.query(sql.kept, [
-        d.adoptionId,
-        d.requestId,
-        d.organizationId,
-        d.slotId,
-        d.sourceResourceId,
-        d.sourceVersion,
-        d.resourceType,
-        d.orgResourceId,
-        d.orgVersion,
-        d.participant === null ? null : JSON.stringify(d.participant),
-        d.adoptedAt,
-        d.materializedAt,
-      ]);
+      await tx.query(sql.kept, [...adoptionColumns(d), d.orgResourceId, d.orgVersion, d.materializedAt]);
       await tx.query(sql.version, [
         d.orgResourceId,
         d.orgVersion,

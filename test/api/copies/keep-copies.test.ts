@@ -494,4 +494,33 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     ok(await mutate('suspend(requestId: $r)', '', {}));
     expect((await copies(requestId))[0]).to.deep.include({ data: name('Mine'), currentData: name('Ours') });
   });
+
+  it('a retry after standing is regained keeps only what was skipped; what was kept is answered, not copied again', async () => {
+    const entity = async (n: string) =>
+      ok(await gql(ann, `mutation { user { entity { create(name: "${n}") { entityId } } } }`)).user.entity.create.entityId as string;
+    const [alpha, beta] = [await entity('Alpha'), await entity('Beta')];
+    const reg = async (owner: string, n: string) =>
+      createDoc({ name: n, owner, schemaRef: `${BASE}/LegalEntityRegistration.json`, data: { registrationNumber: n, country: 'DE' } });
+    const requestId = await connected({ 1: [await reg(alpha, 'HRB A'), await reg(beta, 'HRB B')] });
+    const partner = await api.user();
+    const setMember = async (u: User, email: string, role: string) =>
+      ok(await gql(u, `mutation { user { entity { setMember(entityId: "${beta}", email: "${email}", role: ${role}) { entityId } } } }`));
+    await setMember(ann, partner.email, 'MANAGER');
+    ok(await gql(partner, `mutation { user { entity { removeMember(entityId: "${beta}", email: "${ann.email}") { entityId } } } }`));
+
+    const first = await keep(requestId, 1);
+    expect(first.status, JSON.stringify(first.body)).to.equal(200);
+    expect(first.body.adoptions).to.have.length(1);
+    expect(first.body.skipped).to.have.length(1);
+    expect((first.body.skipped as Array<Record<string, unknown>>)[0]).to.include({ reason: 'participant_ineligible' });
+    expect((first.body.skipped as Array<Record<string, unknown>>)[0]!.message).to.be.a('string');
+
+    await setMember(partner, ann.email, 'MANAGER');
+    const events = await eventCount();
+    const retry = await keep(requestId, 1);
+    expect(retry.body.adoptions).to.have.length(2);
+    expect(retry.body.adoptions).to.deep.include((first.body.adoptions as Adoption[])[0]);
+    expect(retry.body.skipped).to.deep.equal([]);
+    expect(await eventCount(), 'one new keep').to.equal(events + 1);
+  });
 });
