@@ -523,4 +523,26 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     expect(retry.body.skipped).to.deep.equal([]);
     expect(await eventCount(), 'one new keep').to.equal(events + 1);
   });
+
+  it('a pending file copy answers download 403 adoption_refused once the key is warm, and 423 while it is cold', async () => {
+    const files = fileClient(service.url);
+    const fileId = (await files.upload(ann.token, { fileName: 'id.png' }, Buffer.from('png'))).json.fileId as string;
+    const requestId = await connected({ 3: [fileId] });
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    const [pending] = (await keep(requestId, 3)).body.adoptions as Adoption[];
+    expect(pending!.state).to.equal('pending');
+    const download = (as: string) => api.get(`/org/v1/requests/${requestId}/copies/${pending!.adoptionId}/download`, as);
+    expect(problem(await download(token))).to.deep.equal({ status: 423, code: 'org_sealed' });
+    // No copy workers run in this suite, so the keep stays pending after the sign-in.
+    token = await api.signIn(owner.token, orgId);
+    expect(problem(await download(token))).to.deep.equal({ status: 403, code: 'adoption_refused' });
+    expect((await api.post(`/org/v1/requests/${requestId}/adoptions/drain`, token)).body).to.deep.equal({
+      materialized: 1,
+      stillPending: 0,
+    });
+    const bytes = await fetch(`${service.url}/org/v1/requests/${requestId}/copies/${pending!.adoptionId}/download`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(Buffer.from(await bytes.arrayBuffer()).toString()).to.equal('png');
+  });
 });
