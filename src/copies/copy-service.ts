@@ -68,7 +68,7 @@ const SKIP_MESSAGES: Readonly<Record<string, string>> = {
   source_unavailable: 'the record no longer resolves',
 };
 
-const unavailable = { reason: 'source_unavailable', message: 'the record no longer resolves' } as const;
+const unavailable = { reason: 'source_unavailable', message: SKIP_MESSAGES.source_unavailable! };
 
 /** A slot of a request the organization owns, with where each of its records stands now. */
 type SlotInView = { readonly row: RequestRow; readonly slot: Slot; readonly records: readonly RecordEntry[] };
