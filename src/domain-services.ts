@@ -24,6 +24,7 @@ import type { SqlDb } from './db/sql.js';
 import type { CommandDeps } from './commands/shell.js';
 import type { EventStore } from './events/store.js';
 import type { CopyService } from './copies/copy-service.js';
+import type { ProposalService } from './proposals/proposal-service.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { openMailer, type Mailer } from './mail/index.js';
@@ -52,6 +53,7 @@ export type DomainServices = {
   readonly entities: EntityService;
   /** Keeping copies; the copy workers (src/workers/copy-workers.ts) drive it too. */
   readonly copies: CopyService;
+  readonly proposals: ProposalService;
   close(): Promise<void>;
 };
 
@@ -149,6 +151,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     keyring,
     entities,
     copies: requests.copies,
+    proposals: requests.proposals,
     routes: (app) => {
       app.use(jwksRoute(keys.jwks));
       app.use(schemasRoutes(validator));

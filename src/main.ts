@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     store,
     queue,
     copies: domain.copies,
+    proposals: domain.proposals,
     logger,
     now: () => new Date(),
     waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }),

@@ -4,6 +4,7 @@ import { correctCopy } from '../commands/copies/correct-copy.js';
 import { keepCopy } from '../commands/copies/keep-copy.js';
 import { emptyChain, evolveChain } from '../commands/copies/chain-state.js';
 import { pendAdoption } from '../commands/requests/pend-adoption.js';
+import { closeKeptProposals } from '../commands/requests/close-proposal.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -186,6 +187,26 @@ export class CopyService {
     return rows.map((r) => ({ requestId: r.request_id, slotId: r.slot_id }));
   }
 
+  /**
+   * Proposal adopt (R-PROP-04): keeps exactly the proposed version of one record, warm only.
+   * Null when that version can no longer be read.
+   */
+  async keepProposed(
+    organizationId: string,
+    requestId: string,
+    slotId: string,
+    resourceId: string,
+    version: number,
+    context: EventContext,
+  ): Promise<Adoption | Refusal | null> {
+    const found = await this.slotIn(organizationId, requestId, slotId);
+    if (isRefusal(found)) return found;
+    const record = found.records.find((r) => r.resourceId === resourceId);
+    if (!record) return refuse('adoption_refused', 'the resource is no longer granted on this slot');
+    // The proposal is closed by its own adopt decision, which tells concurrent adopters apart.
+    return this.keepOne(found, record, version, true, this.deps.now().toISOString(), context, false);
+  }
+
   /** R-RFIL-01: the request's organization files, metadata only (so readable with the key cold). */
   async files(organizationId: string, requestId: string): Promise<{ files: OrgFile[] } | Refusal> {
     const row = isUuid(requestId) ? await this.deps.reads.oneOfOrganization(organizationId, requestId.toLowerCase()) : null;
@@ -356,6 +377,7 @@ export class CopyService {
     warm: boolean,
     adoptedAt: string,
     context: EventContext,
+    closesProposals = true,
   ): Promise<Adoption | Refusal | null> {
     const { row, slot } = found;
     const requestId = row.request_id;
@@ -409,6 +431,17 @@ export class CopyService {
         if (isRefusal(kept)) return kept;
         if (kept.events.length === 0 && content.file) await this.deps.blobs.delete(content.file.blobId);
       }
+    }
+    // R-KEEP-13: a kept (or pended) version closes the open proposals it reaches.
+    if (closesProposals) {
+      const closing = await handle(
+        this.deps,
+        requestStream(requestId),
+        closeKeptProposals,
+        { now: this.deps.now(), slotId: slot.slotId, resourceId: record.resourceId, keptVersion: sourceVersion },
+        { context },
+      );
+      if (isRefusal(closing)) return closing;
     }
     // A concurrent keep may have written it: the answer is whichever event records it, once the read model has it.
     const recorded = await this.recorded(requestId, chain, sourceVersion, adoptionId);

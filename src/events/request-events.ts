@@ -61,6 +61,29 @@ export type AdoptionPended = DomainEvent<
   }
 >;
 
+/**
+ * A newer version of a granted resource on a manual slot (R-PROP-01): one open notice per slot
+ * and resource; a newer version closes the open one (superseded) and opens this in its place.
+ */
+export type ProposalOpened = DomainEvent<
+  'ProposalOpened',
+  {
+    requestId: string;
+    organizationId: string;
+    proposalId: string;
+    slotId: string;
+    resourceId: string;
+    newVersion: number;
+    participant: Participant;
+    proposedAt: string;
+  }
+>;
+export type ProposalCloseReason = 'superseded' | 'dismissed' | 'adopted' | 'kept' | 'withdrawn';
+export type ProposalClosed = DomainEvent<
+  'ProposalClosed',
+  { requestId: string; proposalId: string; reason: ProposalCloseReason; closedAt: string }
+>;
+
 export type RequestEvent =
   | RequestSent
   | RequestCancelled
@@ -71,7 +94,9 @@ export type RequestEvent =
   | RequestRevoked
   | RequestSuspended
   | RequestResumed
-  | AdoptionPended;
+  | AdoptionPended
+  | ProposalOpened
+  | ProposalClosed;
 
 export const requestEvents = eventDecoder<RequestEvent>('request', {
   RequestSent: { version: 1 },
@@ -84,4 +109,6 @@ export const requestEvents = eventDecoder<RequestEvent>('request', {
   RequestSuspended: { version: 1 },
   RequestResumed: { version: 1 },
   AdoptionPended: { version: 1 },
+  ProposalOpened: { version: 1 },
+  ProposalClosed: { version: 1 },
 });

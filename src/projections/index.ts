@@ -6,6 +6,7 @@ import { entitiesProjector } from './entities/entities.js';
 import { identitiesProjector } from './identities/identities.js';
 import { manifestsProjector } from './manifests/manifests.js';
 import { copiesProjector } from './copies/copies.js';
+import { proposalsProjector } from './proposals/proposals.js';
 import { requestsProjector } from './requests/requests.js';
 import { organizationsProjector } from './organizations/organizations.js';
 import { sessionsProjector } from './sessions/sessions.js';
@@ -22,6 +23,7 @@ export const allProjectors: readonly Projector[] = [
   filesProjector,
   requestsProjector,
   copiesProjector,
+  proposalsProjector,
 ];
 
 export { ProjectionEngine, ProjectionTimeoutError } from './engine.js';

@@ -1,6 +1,7 @@
 /** Requests and consent (R-REQ-*): both planes over one read model. */
 import type { CommandDeps } from '../commands/shell.js';
 import { CopyService, type CopyDeps } from '../copies/copy-service.js';
+import { ProposalService } from '../proposals/proposal-service.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/index.js';
@@ -31,17 +32,33 @@ export type RequestPlaneDeps = CommandDeps & {
   readonly copies: Pick<CopyDeps, 'keyring' | 'blobs' | 'validator' | 'keyState' | 'maxBytes'>;
 };
 
-export type RequestPlane = { readonly org: OrgRequests; readonly person: PersonRequests; readonly copies: CopyService };
+export type RequestPlane = {
+  readonly org: OrgRequests;
+  readonly person: PersonRequests;
+  readonly copies: CopyService;
+  readonly proposals: ProposalService;
+};
 
 export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
   const commands = { store: deps.store, waitFor: deps.waitFor };
   const reads = new RequestReads(deps.readModels);
   const records = new RecordReader(deps.readModels, new ParticipantAliases(deps.aliasRootKey));
   const copies = new CopyService({ ...commands, ...deps.copies, readModels: deps.readModels, reads, records, now: deps.now });
+  const proposals = new ProposalService({
+    ...commands,
+    readModels: deps.readModels,
+    reads,
+    records,
+    copies,
+    keyState: deps.copies.keyState,
+    now: deps.now,
+  });
   return {
     copies,
+    proposals,
     org: new OrgRequests({
       adoptions: (requestId) => copies.adoptionsOf(requestId),
+      proposals: (requestId) => proposals.summaries(requestId),
       ...commands,
       readModels: deps.readModels,
       reads,

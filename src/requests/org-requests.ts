@@ -9,6 +9,7 @@ import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { requestStream } from '../events/request-events.js';
 import type { Adoption } from '../copies/copy-view.js';
+import type { ProposalSummary } from '../proposals/proposal-service.js';
 import type { Logger } from '../logger.js';
 import { MailUnavailableError, type Mailer } from '../mail/index.js';
 import type { Member } from '../organizations/index.js';
@@ -26,7 +27,7 @@ export type RequestDetail = {
   readonly manifestName: string;
   readonly items: ReadonlyArray<ReturnType<typeof slotFields> & { readonly records: readonly RecordEntry[] }>;
   readonly adoptions: readonly Adoption[];
-  readonly proposals: readonly never[];
+  readonly proposals: readonly ProposalSummary[];
 };
 
 export type OrgRequestDeps = CommandDeps & {
@@ -37,6 +38,8 @@ export type OrgRequestDeps = CommandDeps & {
   readonly invitations: InvitationAllowance;
   /** The request's adoptions, pending ones too (R-KEEP-12). */
   readonly adoptions: (requestId: string) => Promise<Adoption[]>;
+  /** The request's open proposals (R-PROP-02). */
+  readonly proposals: (requestId: string) => Promise<ProposalSummary[]>;
   readonly logger: Logger;
   readonly now: () => Date;
 };
@@ -113,7 +116,8 @@ export class OrgRequests {
       return { ...slotFields(slot, granted), records: this.deps.records.records(row, state, slot, granted, standing) };
     });
     const adoptions = await this.deps.adoptions(row.request_id);
-    return { request: summaryOf(row, now), manifestName: row.manifest_name, items, adoptions, proposals: [] };
+    const proposals = await this.deps.proposals(row.request_id);
+    return { request: summaryOf(row, now), manifestName: row.manifest_name, items, adoptions, proposals };
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { CopyService } from '../copies/copy-service.js';
+import type { ProposalService } from '../proposals/proposal-service.js';
 import type { SqlDb } from '../db/sql.js';
 import type { EventContext, JsonObject } from '../events/envelope.js';
 import { positionFrom } from '../events/position.js';
@@ -16,6 +17,7 @@ export type CopyWorkerDeps = {
   readonly store: Pick<EventStore, 'readAll' | 'onAppended'>;
   readonly queue: JobQueue;
   readonly copies: Pick<CopyService, 'drainOrganization' | 'keepAutomatically' | 'grantsOf'>;
+  readonly proposals: Pick<ProposalService, 'notice'>;
   readonly logger: Logger;
   readonly now: () => Date;
   /** Read-your-writes for jobs: the read models a job reads include the event that caused it. */
@@ -53,14 +55,23 @@ export async function startCopyWorkers(deps: CopyWorkerDeps): Promise<CopyWorker
     deps.queue.process(AUTO_KEEP_QUEUE, async (job) => {
       await caughtUp(job.payload);
       const context = system(`job:${job.id}`, job.payload);
-      const { requestId, slotId, resourceId } = job.payload;
-      const targets =
-        typeof requestId === 'string' && typeof slotId === 'string'
-          ? [{ requestId, slotId }]
-          : typeof resourceId === 'string'
-            ? await deps.copies.grantsOf(resourceId)
-            : [];
-      for (const t of targets) await deps.copies.keepAutomatically(t.requestId, t.slotId, context);
+      const { requestId, slotId, resourceId, version, causationId } = job.payload;
+      if (typeof requestId === 'string' && typeof slotId === 'string') {
+        await deps.copies.keepAutomatically(requestId, slotId, context);
+        return;
+      }
+      if (typeof resourceId !== 'string' || typeof version !== 'number') return;
+      for (const t of await deps.copies.grantsOf(resourceId)) {
+        await deps.copies.keepAutomatically(t.requestId, t.slotId, context);
+        await deps.proposals.notice(
+          t.requestId,
+          t.slotId,
+          resourceId,
+          version,
+          typeof causationId === 'string' ? causationId : job.id,
+          context,
+        );
+      }
     }),
   ];
   const runner = new ReactorRunner({

@@ -92,6 +92,7 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
       store: service.store,
       queue,
       copies,
+      proposals: service.domain!.proposals,
       logger,
       now: () => new Date(),
       waitFor: (p, eventTypes) => service.engine.waitFor(p, { eventTypes }),

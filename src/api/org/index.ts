@@ -9,6 +9,7 @@ import { organizationRoutes } from './organization-routes.js';
 import { requestRoutes } from './request-routes.js';
 import type { RequestPlane } from '../../requests/index.js';
 import { copyRoutes } from './copy-routes.js';
+import { proposalRoutes } from './proposal-routes.js';
 
 export { memberOf, orgAccess } from './org-access.js';
 
@@ -16,7 +17,7 @@ export function orgRoutes(
   plane: OrganizationPlane,
   auth: Authenticator,
   now: () => Date,
-  requests?: Pick<RequestPlane, 'org' | 'copies'> & { readonly uploadSlot: RequestHandler },
+  requests?: Pick<RequestPlane, 'org' | 'copies' | 'proposals'> & { readonly uploadSlot: RequestHandler },
 ): Router {
   const access = orgAccess(auth, plane.organizations);
   const router = Router();
@@ -26,6 +27,7 @@ export function orgRoutes(
   if (requests) {
     router.use(requestRoutes(requests.org, access, now));
     router.use(copyRoutes(requests.copies, access, requests.uploadSlot, now));
+    router.use(proposalRoutes(requests.proposals, access, now));
   }
   return router;
 }

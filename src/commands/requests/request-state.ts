@@ -17,7 +17,12 @@ export type RequestState = {
   readonly grants: ReadonlyMap<string, readonly GrantedRecord[]>;
   /** Keeps pended with a cold key, by adoption id (drained ones stay: the chain decides those). */
   readonly pended: ReadonlySet<string>;
+  /** Open proposals by id; every proposal id the request ever had is in `proposals`. */
+  readonly open: ReadonlyMap<string, OpenProposal>;
+  readonly proposals: ReadonlySet<string>;
 };
+
+export type OpenProposal = { readonly slotId: string; readonly resourceId: string; readonly newVersion: number };
 
 export const noRequest: RequestState = {
   phase: 'none',
@@ -31,6 +36,8 @@ export const noRequest: RequestState = {
   retentionMs: null,
   grants: new Map(),
   pended: new Set(),
+  open: new Map(),
+  proposals: new Set(),
 };
 
 export function evolveRequest(state: RequestState, event: RequestEvent): RequestState {
@@ -69,6 +76,19 @@ export function evolveRequest(state: RequestState, event: RequestEvent): Request
       return { ...state, phase: 'active' };
     case 'AdoptionPended':
       return { ...state, pended: new Set(state.pended).add(event.data.adoptionId) };
+    case 'ProposalOpened': {
+      const { proposalId, slotId, resourceId, newVersion } = event.data;
+      return {
+        ...state,
+        open: new Map(state.open).set(proposalId, { slotId, resourceId, newVersion }),
+        proposals: new Set(state.proposals).add(proposalId),
+      };
+    }
+    case 'ProposalClosed': {
+      const open = new Map(state.open);
+      open.delete(event.data.proposalId);
+      return { ...state, open };
+    }
     default: {
       const unknown: never = event;
       return unknown;

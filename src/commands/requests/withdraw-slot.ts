@@ -1,8 +1,13 @@
+import type { RequestEvent } from '../../events/request-events.js';
+import { closed } from './close-proposal.js';
 import { requestDecider, requireState, type At } from './request-decider.js';
 
-/** The slot reads pending with no records; kept copies stay (R-REQ-23, R-COPY-07). */
+/** The slot reads pending with no records; kept copies stay (R-REQ-23, R-COPY-07); its open proposals close (R-PROP-06). */
 export const withdrawSlot = requestDecider<At & { readonly slotId: string }>((s, cmd) => {
   const refused = requireState(s, cmd.now, ['active', 'suspended'], 'withdraw from');
   if (refused) return refused;
-  return s.grants.has(cmd.slotId) ? [{ type: 'SlotWithdrawn', data: { requestId: s.requestId, slotId: cmd.slotId } }] : [];
+  if (!s.grants.has(cmd.slotId)) return [];
+  const events: RequestEvent[] = [{ type: 'SlotWithdrawn', data: { requestId: s.requestId, slotId: cmd.slotId } }];
+  for (const [id, p] of s.open) if (p.slotId === cmd.slotId) events.push(closed(s.requestId, id, 'withdrawn', cmd.now));
+  return events;
 });

@@ -33,19 +33,20 @@ export function drainOnKeyWarmed(queue: Pick<JobQueue, 'enqueue'>): Reactor {
 }
 
 /**
- * R-KEEP-09: on an auto slot the first version is kept when it is granted, and every later one as
- * soon as it exists. The job finds out whether the slot is an auto one; the reactor only notices.
+ * R-KEEP-09, R-PROP-01: on an auto slot the first version is kept when it is granted, and every
+ * later one as soon as it exists; on a manual slot a later version opens a proposal. The job finds
+ * out which the slot is; the reactor only notices.
  */
 export function autoKeepOnNewVersions(queue: Pick<JobQueue, 'enqueue'>): Reactor {
-  const job = (e: RecordedEvent, target: { requestId: string; slotId: string } | { resourceId: string }) =>
+  const job = (e: RecordedEvent, target: { requestId: string; slotId: string } | { resourceId: string; version: number }) =>
     queue.enqueue(AUTO_KEEP_QUEUE, `auto-keep-${e.metadata.eventId}`, { ...target, ...cause(e) });
   return reactor({
     name: 'auto_keep_on_new_versions',
     events: eitherOf(requestEvents, resourceEvents),
     on: {
       SlotGranted: (e) => job(e, { requestId: e.data.requestId, slotId: e.data.slotId }),
-      DocumentUpdated: (e) => job(e, { resourceId: e.data.resourceId }),
-      FileVersionAdded: (e) => job(e, { resourceId: e.data.resourceId }),
+      DocumentUpdated: (e) => job(e, { resourceId: e.data.resourceId, version: e.data.version }),
+      FileVersionAdded: (e) => job(e, { resourceId: e.data.resourceId, version: e.data.version }),
     },
   });
 }

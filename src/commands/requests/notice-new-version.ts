@@ -1,0 +1,43 @@
+import type { Participant } from '../../events/copy-events.js';
+import type { RequestEvent } from '../../events/request-events.js';
+import { evaluateState } from '../../requests/request-status.js';
+import { requestDecider, type At } from './request-decider.js';
+
+export type NoticeNewVersion = At & {
+  /** Derived from the event that published the version, so a reaction run twice opens it once. */
+  readonly proposalId: string;
+  readonly slotId: string;
+  readonly resourceId: string;
+  readonly newVersion: number;
+  readonly participant: Participant;
+};
+
+/**
+ * R-PROP-01: on an active connection a newer version opens a proposal, or supersedes the open one
+ * of that slot and resource in place (one notice per granted resource). An older or equal version
+ * than the one open, or an inactive connection, changes nothing.
+ */
+export const noticeNewVersion = requestDecider<NoticeNewVersion>((s, cmd) => {
+  if (s.phase === 'none' || s.proposals.has(cmd.proposalId)) return [];
+  if (evaluateState({ ...s, phase: s.phase }, cmd.now) !== 'active') return [];
+  const open = [...s.open].find(([, p]) => p.slotId === cmd.slotId && p.resourceId === cmd.resourceId);
+  if (open && open[1].newVersion >= cmd.newVersion) return [];
+  const at = cmd.now.toISOString();
+  const events: RequestEvent[] = [];
+  if (open)
+    events.push({ type: 'ProposalClosed', data: { requestId: s.requestId, proposalId: open[0], reason: 'superseded', closedAt: at } });
+  events.push({
+    type: 'ProposalOpened',
+    data: {
+      requestId: s.requestId,
+      organizationId: s.organizationId,
+      proposalId: cmd.proposalId,
+      slotId: cmd.slotId,
+      resourceId: cmd.resourceId,
+      newVersion: cmd.newVersion,
+      participant: cmd.participant,
+      proposedAt: at,
+    },
+  });
+  return events;
+});

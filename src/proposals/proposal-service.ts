@@ -1,0 +1,207 @@
+import { decideProposal } from '../commands/requests/close-proposal.js';
+import { noticeNewVersion } from '../commands/requests/notice-new-version.js';
+import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
+import { deterministicUuid } from '../commands/deterministic-id.js';
+import { handle, type CommandDeps } from '../commands/shell.js';
+import type { CopyService } from '../copies/copy-service.js';
+import type { Adoption } from '../copies/copy-view.js';
+import type { SqlExecutor } from '../db/sql.js';
+import type { Participant } from '../events/copy-events.js';
+import type { EventContext } from '../events/envelope.js';
+import { requestStream } from '../events/request-events.js';
+import { isUuid } from '../ids.js';
+import type { KeyState } from '../organizations/index.js';
+import { iso } from '../organizations/member.js';
+import type { RecordReader } from '../requests/request-records.js';
+import type { RequestReads } from '../requests/request-reads.js';
+import type { RequestRow } from '../requests/request-queries.js';
+import { slotsOf, stateOf } from '../requests/request-view.js';
+
+export type ProposalDeps = CommandDeps & {
+  readonly readModels: SqlExecutor;
+  readonly reads: RequestReads;
+  readonly records: RecordReader;
+  readonly copies: Pick<CopyService, 'keepProposed'>;
+  readonly keyState: (organizationId: string) => Promise<KeyState>;
+  readonly now: () => Date;
+};
+
+/** The request detail's proposal summary (spec §4.3). */
+export type ProposalSummary = {
+  readonly proposalId: string;
+  readonly slotId: string;
+  readonly resourceId: string;
+  readonly newVersion: number;
+  readonly proposedAt: string;
+  readonly participant: Participant;
+};
+
+/** The proposals route's Proposal (spec §2.7): the summary with the slot's kind and target. */
+export type Proposal = ProposalSummary & { readonly itemKind: string; readonly itemTarget: string };
+
+type ProposalRow = {
+  proposal_id: string;
+  slot_id: string;
+  resource_id: string;
+  new_version: number;
+  participant: unknown;
+  proposed_at: Date | string;
+  state: 'open' | 'closed';
+};
+
+const sql = {
+  ofRequest: `SELECT proposal_id::text AS proposal_id, slot_id::text AS slot_id, resource_id::text AS resource_id, new_version,
+                participant, proposed_at, state
+              FROM rm.proposals WHERE request_id = $1 ORDER BY proposed_at, proposal_id`,
+};
+
+/** Update proposals (R-PROP-*): opened by the new-version reaction, decided by members. */
+export class ProposalService {
+  constructor(private readonly deps: ProposalDeps) {}
+
+  /**
+   * R-PROP-01, R-PROP-07: a new version of a resource granted on a manual keep slot of an active
+   * connection, while the recipient may answer for its party, opens (or supersedes) a proposal.
+   * An edit the recipient could not answer for raises nothing, now or later.
+   */
+  async notice(
+    requestId: string,
+    slotId: string,
+    resourceId: string,
+    version: number,
+    cause: string,
+    context: EventContext,
+  ): Promise<void> {
+    const owner = (
+      await this.deps.readModels.query<{ organization_id: string }>(
+        'SELECT organization_id::text AS organization_id FROM rm.requests WHERE request_id = $1',
+        [requestId],
+      )
+    ).rows[0];
+    const row = owner ? await this.deps.reads.oneOfOrganization(owner.organization_id, requestId) : null;
+    const slot = row ? slotsOf(row).find((s) => s.slotId === slotId) : undefined;
+    if (!row || !slot || slot.adoption !== 'manual' || !slot.verbs.includes('keep')) return;
+    const grants = (await this.deps.reads.grants([requestId])).filter((g) => g.slot_id === slotId);
+    const standing = await this.deps.records.standing(row, grants);
+    const record = this.deps.records
+      .records(row, stateOf(row, this.deps.now()), slot, grants, standing)
+      .find((r) => r.resourceId === resourceId);
+    if (!record || record.status !== 'available') return;
+    const proposalId = deterministicUuid('proposal', `${cause}/${requestId}/${slotId}/${resourceId}`);
+    const opened = await handle(
+      this.deps,
+      requestStream(requestId),
+      noticeNewVersion,
+      { now: this.deps.now(), proposalId, slotId, resourceId, newVersion: version, participant: record.participant },
+      { context },
+    );
+    if (isRefusal(opened)) throw new Error(`a proposal could not be noticed: ${opened.message}`);
+  }
+
+  /** R-PROP-02: the open proposals, with the slot's kind and target. */
+  async list(organizationId: string, requestId: string): Promise<{ proposals: Proposal[] } | Refusal> {
+    const row = await this.owned(organizationId, requestId);
+    if (isRefusal(row)) return row;
+    const slots = new Map(slotsOf(row).map((s) => [s.slotId, s]));
+    const open = (await this.rows(row.request_id)).filter((p) => p.state === 'open');
+    return {
+      proposals: open.map((p) => ({
+        ...summaryOf(p),
+        itemKind: slots.get(p.slot_id)?.kind ?? 'schema',
+        itemTarget: slots.get(p.slot_id)?.target ?? '',
+      })),
+    };
+  }
+
+  /** The request detail's open proposals. */
+  async summaries(requestId: string): Promise<ProposalSummary[]> {
+    return (await this.rows(requestId)).filter((p) => p.state === 'open').map(summaryOf);
+  }
+
+  /** R-PROP-05: closes an open proposal; `{dismissed: false}` when it was no longer open. */
+  async dismiss(
+    organizationId: string,
+    requestId: string,
+    proposalId: string,
+    context: EventContext,
+  ): Promise<{ dismissed: boolean } | Refusal> {
+    const found = await this.proposal(organizationId, requestId, proposalId);
+    if (isRefusal(found)) return found;
+    const done = await handle(
+      this.deps,
+      requestStream(found.row.request_id),
+      decideProposal,
+      { now: this.deps.now(), proposalId: found.proposal.proposal_id, decision: 'dismissed' },
+      { context },
+    );
+    if (isRefusal(done)) return done;
+    return { dismissed: done.events.length > 0 };
+  }
+
+  /**
+   * R-PROP-04, R-PROP-06: keeps the proposed version as the next version of the record's chain and
+   * closes the proposal. 423 with the key cold, 403 on an inactive connection, 409 once decided.
+   */
+  async adopt(organizationId: string, requestId: string, proposalId: string, context: EventContext): Promise<Adoption | Refusal> {
+    const found = await this.proposal(organizationId, requestId, proposalId);
+    if (isRefusal(found)) return found;
+    const { row, proposal } = found;
+    if ((await this.deps.keyState(organizationId)).state !== 'warm')
+      return refuse('org_sealed', 'the organization key is cold: a member must sign in first');
+    const state = stateOf(row, this.deps.now());
+    if (state !== 'active') return refuse('adoption_refused', `the connection is ${state}`);
+    if (proposal.state !== 'open') return refuse('conflict', 'this proposal is no longer open');
+    const kept = await this.deps.copies.keepProposed(
+      organizationId,
+      row.request_id,
+      proposal.slot_id,
+      proposal.resource_id,
+      proposal.new_version,
+      context,
+    );
+    if (isRefusal(kept)) return kept;
+    if (!kept) return refuse('adoption_refused', 'the proposed version can no longer be read');
+    const decided = await handle(
+      this.deps,
+      requestStream(row.request_id),
+      decideProposal,
+      { now: this.deps.now(), proposalId: proposal.proposal_id, decision: 'adopted' },
+      { context },
+    );
+    // Of two members adopting at once both keep the same version (once); only one decides.
+    return isRefusal(decided) ? decided : kept;
+  }
+
+  private async proposal(
+    organizationId: string,
+    requestId: string,
+    proposalId: string,
+  ): Promise<{ row: RequestRow; proposal: ProposalRow } | Refusal> {
+    const row = await this.owned(organizationId, requestId);
+    if (isRefusal(row)) return row;
+    const proposal = isUuid(proposalId)
+      ? (await this.rows(row.request_id)).find((p) => p.proposal_id === proposalId.toLowerCase())
+      : undefined;
+    return proposal ? { row, proposal } : refuse('not_found', 'no such proposal');
+  }
+
+  private async owned(organizationId: string, requestId: string): Promise<RequestRow | Refusal> {
+    const row = isUuid(requestId) ? await this.deps.reads.oneOfOrganization(organizationId, requestId.toLowerCase()) : null;
+    return row ?? refuse('not_found', 'no such request');
+  }
+
+  private async rows(requestId: string): Promise<ProposalRow[]> {
+    return (await this.deps.readModels.query<ProposalRow>(sql.ofRequest, [requestId])).rows;
+  }
+}
+
+function summaryOf(p: ProposalRow): ProposalSummary {
+  return {
+    proposalId: p.proposal_id,
+    slotId: p.slot_id,
+    resourceId: p.resource_id,
+    newVersion: p.new_version,
+    proposedAt: iso(p.proposed_at),
+    participant: (p.participant ?? null) as Participant,
+  };
+}

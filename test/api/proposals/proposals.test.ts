@@ -1,0 +1,264 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { createLogger } from '../../../src/logger.js';
+import { startCopyWorkers, type CopyWorkers } from '../../../src/workers/copy-workers.js';
+import { openJobQueue } from '../../../src/workers/queue/open-queue.js';
+import type { JobQueue } from '../../../src/workers/queue/queue.js';
+import { mainBackend } from '../../support/databases.js';
+import { RecordingMailer } from '../../support/recording-mailer.js';
+import { orgClient, problem, type OrgClient } from '../org/org-client.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+type Gql = { data?: Record<string, any> | null; errors?: unknown[] };
+type User = { email: string; token: string };
+type Proposal = {
+  proposalId: string;
+  slotId: string;
+  itemKind: string;
+  itemTarget: string;
+  resourceId: string;
+  newVersion: number;
+  proposedAt: string;
+  participant: null | { alias: string; type: string };
+};
+
+const BASE = 'http://service.test/schemas/core';
+const name = (givenName: string) => ({ givenName, familyName: 'Example' });
+
+describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.3; contract 8; ${mainBackend})`, function () {
+  this.timeout(120_000);
+  const mailer = new RecordingMailer();
+  let service: TestService;
+  let api: OrgClient;
+  let queue: JobQueue;
+  let workers: CopyWorkers;
+  let owner: User;
+  let orgId: string;
+  let token: string;
+  let ann: User;
+  let entityId: string;
+  let manifest: { manifestId: string; slots: Array<{ slotId: string }> };
+
+  const gql = async (u: User, query: string, variables: Record<string, unknown> = {}) =>
+    (await api.post('/graphql', u.token, { query, variables })).body as Gql;
+  const ok = (r: Gql) => {
+    if (r.errors) expect.fail(JSON.stringify(r.errors));
+    return r.data!;
+  };
+  const createDoc = async (u: User, input: Record<string, unknown>) =>
+    ok(await gql(u, 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id } } } }', { input })).user.document
+      .create.id as string;
+  const updateDoc = async (u: User, id: string, data: Record<string, unknown>) =>
+    ok(
+      await gql(u, 'mutation($id: ID!, $i: DocumentUpdateInput!) { user { document { update(id: $id, input: $i) { version } } } }', {
+        id,
+        i: { data },
+      }),
+    );
+  async function connected(grants: Record<number, string[]>): Promise<string> {
+    const sent = await api.post('/org/v1/requests', token, { manifestId: manifest.manifestId, recipientEmail: ann.email });
+    const requestId = (sent.body.request as { requestId: string }).requestId;
+    const g = Object.entries(grants).map(([i, resourceIds]) => ({ slotId: manifest.slots[Number(i)]!.slotId, resourceIds }));
+    ok(
+      await gql(ann, 'mutation($r: ID!, $g: [GrantInput!]!) { user { request { accept(requestId: $r, grants: $g) { requestId } } } }', {
+        r: requestId,
+        g,
+      }),
+    );
+    return requestId;
+  }
+  const proposals = async (requestId: string) => {
+    const r = await api.get(`/org/v1/requests/${requestId}/proposals`, token);
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    return r.body.proposals as Proposal[];
+  };
+  /** The reaction runs on its own time: polls the open proposals until `done` holds. */
+  async function eventually(requestId: string, done: (p: Proposal[]) => boolean): Promise<Proposal[]> {
+    for (let i = 0; i < 200; i++) {
+      const now = await proposals(requestId);
+      if (done(now)) return now;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`proposals never settled: ${JSON.stringify(await proposals(requestId))}`);
+  }
+  /** Waits until every reaction to what happened so far has run: no job is waiting or running. */
+  async function settled(): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      const depth = await Promise.all(['auto-keep', 'drain'].map((q) => queue.depth(q)));
+      if (depth.every((d) => d.waiting + d.active + d.delayed === 0)) {
+        await new Promise((r) => setTimeout(r, 300));
+        const again = await Promise.all(['auto-keep', 'drain'].map((q) => queue.depth(q)));
+        if (again.every((d) => d.waiting + d.active + d.delayed === 0)) return;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  const adopt = (requestId: string, proposalId: string, as = token) =>
+    api.post(`/org/v1/requests/${requestId}/proposals/${proposalId}/adopt`, as);
+  const dismiss = (requestId: string, proposalId: string) =>
+    api.post(`/org/v1/requests/${requestId}/proposals/${proposalId}/dismiss`, token);
+
+  before(async () => {
+    service = await startTestService({ domain: { mailer } });
+    queue = await openJobQueue(
+      { redisUrl: process.env.REDIS_URL, db: service.db },
+      { prefix: `p${randomBytes(4).toString('hex')}`, backoffMs: 50, onError: () => undefined },
+    );
+    workers = await startCopyWorkers({
+      db: service.db,
+      store: service.store,
+      queue,
+      copies: service.domain!.copies,
+      proposals: service.domain!.proposals,
+      logger: createLogger('silent'),
+      now: () => new Date(),
+      waitFor: (p, eventTypes) => service.engine.waitFor(p, { eventTypes }),
+      reactorPollMs: 50,
+    });
+    api = orgClient(service.url, mailer);
+    owner = await api.user();
+    orgId = await api.organization(owner.token, 'Acme');
+    token = await api.signIn(owner.token, orgId);
+    const slot = { group: 'KYC', multiple: false, kind: 'schema', verbs: ['keep'], adoption: 'manual' };
+    const m = await api.post('/org/v1/manifests', token, {
+      name: 'KYC',
+      retention: 'P30D',
+      slots: [
+        { ...slot, label: 'Name', target: 'PersonFullName' },
+        { ...slot, label: 'Company', target: 'LegalEntityRegistration', subject: 'company', multiple: true },
+      ],
+    });
+    manifest = m.body.manifest as typeof manifest;
+    ann = await api.user();
+    entityId = ok(await gql(ann, 'mutation { user { entity { create(name: "Ann GmbH") { entityId } } } }')).user.entity.create.entityId;
+  });
+  after(async () => {
+    await workers.stop();
+    await queue.close();
+    await service.close();
+  });
+
+  it('a new version opens a proposal; a newer one supersedes it in place; the request detail lists it', async () => {
+    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ann') });
+    const requestId = await connected({ 0: [doc] });
+    await updateDoc(ann, doc, name('Ann 2'));
+    const [first] = await eventually(requestId, (p) => p.length === 1);
+    expect(first).to.deep.include({
+      slotId: manifest.slots[0]!.slotId,
+      itemKind: 'schema',
+      itemTarget: 'PersonFullName',
+      resourceId: doc,
+      newVersion: 2,
+      participant: null,
+    });
+    await updateDoc(ann, doc, name('Ann 3'));
+    const [second] = await eventually(requestId, (p) => p[0]?.newVersion === 3);
+    expect(await proposals(requestId)).to.have.length(1);
+    expect(second!.proposalId).to.not.equal(first!.proposalId);
+    const detail = (await api.get(`/org/v1/requests/${requestId}`, token)).body.proposals as Array<Record<string, unknown>>;
+    const { itemKind: _k, itemTarget: _t, ...summary } = second!;
+    expect(detail).to.deep.equal([summary]);
+
+    // The superseded id is decided: adopt 409 conflict, dismiss {dismissed: false}; an unknown id is 404.
+    expect(problem(await adopt(requestId, first!.proposalId))).to.deep.equal({ status: 409, code: 'conflict' });
+    expect((await dismiss(requestId, first!.proposalId)).body).to.deep.equal({ dismissed: false });
+    expect(problem(await dismiss(requestId, requestId))).to.deep.equal({ status: 404, code: 'not_found' });
+  });
+
+  it('dismiss closes it and leaves the copy; dismissing again is false; a later version opens a fresh one', async () => {
+    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Bo') });
+    const requestId = await connected({ 0: [doc] });
+    await updateDoc(ann, doc, name('Bo 2'));
+    const [p] = await eventually(requestId, (x) => x.length === 1);
+    expect((await dismiss(requestId, p!.proposalId)).body).to.deep.equal({ dismissed: true });
+    expect((await dismiss(requestId, p!.proposalId)).body).to.deep.equal({ dismissed: false });
+    expect(await proposals(requestId)).to.deep.equal([]);
+    await updateDoc(ann, doc, name('Bo 3'));
+    const [fresh] = await eventually(requestId, (x) => x.length === 1);
+    expect(fresh).to.deep.include({ newVersion: 3 });
+    expect(fresh!.proposalId).to.not.equal(p!.proposalId);
+  });
+
+  it('adopt: 423 with a cold key and nothing changes; warm, the proposed version is kept and the proposal closes; two at once: one 200, one 409', async () => {
+    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Cy') });
+    const requestId = await connected({ 0: [doc] });
+    await updateDoc(ann, doc, name('Cy 2'));
+    const [p] = await eventually(requestId, (x) => x.length === 1);
+
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    expect(problem(await adopt(requestId, p!.proposalId))).to.deep.equal({ status: 423, code: 'org_sealed' });
+    expect(await proposals(requestId)).to.deep.equal([p]);
+    token = await api.signIn(owner.token, orgId);
+    await settled();
+
+    const other = await api.user();
+    expect((await api.put(`/org/v1/members/${other.email}`, token, { permissions: ['request_manage'] })).status).to.equal(200);
+    const otherToken = await api.signIn(other.token, orgId);
+    const answers = await Promise.all([adopt(requestId, p!.proposalId), adopt(requestId, p!.proposalId, otherToken)]);
+    expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 409]);
+    const adoption = answers.find((a) => a.status === 200)!.body;
+    expect(adoption).to.deep.include({ sourceResourceId: doc, sourceVersion: 2, state: 'materialized', orgVersion: 1 });
+    expect(await proposals(requestId)).to.deep.equal([]);
+    const copies = (await api.get(`/org/v1/requests/${requestId}/copies`, token)).body.copies as Array<{ data: unknown }>;
+    expect(copies.map((c) => c.data)).to.deep.equal([name('Cy 2')]);
+  });
+
+  it('a keep of a version at or past the open proposal closes it', async () => {
+    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Di') });
+    const requestId = await connected({ 0: [doc] });
+    await updateDoc(ann, doc, name('Di 2'));
+    await eventually(requestId, (x) => x.length === 1);
+    expect((await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/adopt`, token)).status).to.equal(200);
+    expect(await proposals(requestId)).to.deep.equal([]);
+  });
+
+  it('on an inactive connection adopt is 403 adoption_refused; withdrawing the slot closes its proposals', async () => {
+    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ed') });
+    const requestId = await connected({ 0: [doc] });
+    await updateDoc(ann, doc, name('Ed 2'));
+    const [p] = await eventually(requestId, (x) => x.length === 1);
+    const change = async (field: string, vars: Record<string, unknown> = {}) =>
+      ok(
+        await gql(ann, `mutation($r: ID!${'s' in vars ? ', $s: ID!' : ''}) { user { request { ${field} { requestId } } } }`, {
+          r: requestId,
+          ...vars,
+        }),
+      );
+    await change('suspend(requestId: $r)');
+    expect(problem(await adopt(requestId, p!.proposalId))).to.deep.equal({ status: 403, code: 'adoption_refused' });
+    await change('resume(requestId: $r)');
+    await change('withdraw(requestId: $r, slotId: $s)', { s: manifest.slots[0]!.slotId });
+    expect(await proposals(requestId)).to.deep.equal([]);
+  });
+
+  it('a proposal names the party by its alias; an edit made while the recipient could not answer for it raises none, and regaining the role replays nothing', async () => {
+    const reg = await createDoc(ann, {
+      name: 'Reg',
+      owner: entityId,
+      schemaRef: `${BASE}/LegalEntityRegistration.json`,
+      data: { registrationNumber: 'HRB 1', country: 'DE' },
+    });
+    const requestId = await connected({ 1: [reg] });
+    await updateDoc(ann, reg, { registrationNumber: 'HRB 2', country: 'DE' });
+    const [p] = await eventually(requestId, (x) => x.length === 1);
+    const alias = (
+      (await api.get(`/org/v1/requests/${requestId}`, token)).body.items as Array<{ records: Array<{ participant: { alias: string } }> }>
+    )[1]!.records[0]!.participant.alias;
+    expect(p!.participant).to.deep.include({ alias, type: 'legal_entity' });
+    expect((await dismiss(requestId, p!.proposalId)).body).to.deep.equal({ dismissed: true });
+
+    const partner = await api.user();
+    const setRole = async (u: User, email: string) =>
+      ok(
+        await gql(u, `mutation { user { entity { setMember(entityId: "${entityId}", email: "${email}", role: MANAGER) { entityId } } } }`),
+      );
+    await setRole(ann, partner.email);
+    ok(await gql(partner, `mutation { user { entity { removeMember(entityId: "${entityId}", email: "${ann.email}") { entityId } } } }`));
+    await updateDoc(partner, reg, { registrationNumber: 'HRB 3', country: 'DE' });
+    await settled();
+    expect(await proposals(requestId)).to.deep.equal([]);
+    await setRole(partner, ann.email);
+    await settled();
+    expect(await proposals(requestId)).to.deep.equal([]);
+  });
+});
