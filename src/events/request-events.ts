@@ -84,6 +84,21 @@ export type ProposalClosed = DomainEvent<
   { requestId: string; proposalId: string; reason: ProposalCloseReason; closedAt: string }
 >;
 
+/** R-PROP-03: a candidate read of the person's record, kept on the request for the person to see. */
+export type ReceiptWritten = DomainEvent<
+  'ReceiptWritten',
+  {
+    requestId: string;
+    organizationId: string;
+    recipientEmail: string;
+    resourceId: string;
+    version: number;
+    /** The app the request came through, when it came through one. */
+    clientId: string | null;
+    readAt: string;
+  }
+>;
+
 export type RequestEvent =
   | RequestSent
   | RequestCancelled
@@ -96,7 +111,8 @@ export type RequestEvent =
   | RequestResumed
   | AdoptionPended
   | ProposalOpened
-  | ProposalClosed;
+  | ProposalClosed
+  | ReceiptWritten;
 
 export const requestEvents = eventDecoder<RequestEvent>('request', {
   RequestSent: { version: 1 },
@@ -111,4 +127,5 @@ export const requestEvents = eventDecoder<RequestEvent>('request', {
   AdoptionPended: { version: 1 },
   ProposalOpened: { version: 1 },
   ProposalClosed: { version: 1 },
+  ReceiptWritten: { version: 1 },
 });

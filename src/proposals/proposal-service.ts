@@ -7,7 +7,9 @@ import type { CopyService } from '../copies/copy-service.js';
 import type { Adoption } from '../copies/copy-view.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { Participant } from '../events/copy-events.js';
-import type { EventContext } from '../events/envelope.js';
+import type { EventContext, JsonValue } from '../events/envelope.js';
+import { readSourceVersion, type SourceDeps } from '../copies/source-version.js';
+import { writeReceipt } from '../commands/requests/write-receipt.js';
 import { requestStream } from '../events/request-events.js';
 import { isUuid } from '../ids.js';
 import type { KeyState } from '../organizations/index.js';
@@ -23,7 +25,18 @@ export type ProposalDeps = CommandDeps & {
   readonly records: RecordReader;
   readonly copies: Pick<CopyService, 'keepProposed'>;
   readonly keyState: (organizationId: string) => Promise<KeyState>;
+  /** Reads a version of the person's record in its vault key's context, for the candidate route. */
+  readonly source: SourceDeps;
   readonly now: () => Date;
+};
+
+/** The candidate route's answer (spec §4.3): the proposed version itself. */
+export type Candidate = {
+  readonly proposal: Proposal;
+  readonly version: number;
+  readonly name: string;
+  readonly schemaRef: string | null;
+  readonly data: JsonValue;
 };
 
 /** The request detail's proposal summary (spec §4.3). */
@@ -116,6 +129,51 @@ export class ProposalService {
   /** The request detail's open proposals. */
   async summaries(requestId: string): Promise<ProposalSummary[]> {
     return (await this.rows(requestId)).filter((p) => p.state === 'open').map(summaryOf);
+  }
+
+  /**
+   * R-PROP-03, R-PROP-06: the proposed version, read from the person's vault, and a receipt of that
+   * read on the person's side, attributed to the app the request came through. 423 with the key
+   * cold, 403 on an inactive connection, 409 once the proposal is decided or superseded.
+   */
+  async candidate(organizationId: string, requestId: string, proposalId: string, context: EventContext): Promise<Candidate | Refusal> {
+    const found = await this.proposal(organizationId, requestId, proposalId);
+    if (isRefusal(found)) return found;
+    const { row, proposal } = found;
+    if ((await this.deps.keyState(organizationId)).state !== 'warm')
+      return refuse('org_sealed', 'the organization key is cold: a member must sign in first');
+    const state = stateOf(row, this.deps.now());
+    if (state !== 'active') return refuse('adoption_refused', `the connection is ${state}`);
+    if (proposal.state !== 'open') return refuse('conflict', 'this proposal is no longer open');
+    const source = await readSourceVersion(this.deps.source, proposal.resource_id, proposal.new_version);
+    if (!source) return refuse('adoption_refused', 'the proposed version can no longer be read');
+    const receipt = await handle(
+      this.deps,
+      requestStream(row.request_id),
+      writeReceipt,
+      {
+        requestId: row.request_id,
+        organizationId,
+        recipientEmail: row.recipient_email,
+        resourceId: proposal.resource_id,
+        version: proposal.new_version,
+        clientId: row.initiating_client_id,
+        readAt: this.deps.now().toISOString(),
+      },
+      { context },
+    );
+    if (isRefusal(receipt)) return receipt;
+    const slot = slotsOf(row).find((s) => s.slotId === proposal.slot_id);
+    return {
+      proposal: { ...summaryOf(proposal), itemKind: slot?.kind ?? 'schema', itemTarget: slot?.target ?? '' },
+      version: proposal.new_version,
+      name: source.name,
+      schemaRef: source.kind === 'document' ? source.schemaRef : null,
+      data:
+        source.kind === 'document'
+          ? (JSON.parse(source.plaintext.toString('utf8')) as JsonValue)
+          : { label: source.label, fileName: source.fileName, mimeType: source.mimeType, fileSize: source.fileSize },
+    };
   }
 
   /** R-PROP-05: closes an open proposal; `{dismissed: false}` when it was no longer open. */

@@ -51,6 +51,7 @@ export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
     records,
     copies,
     keyState: deps.copies.keyState,
+    source: { store: deps.store, keyring: deps.copies.keyring, blobs: deps.copies.blobs },
     now: deps.now,
   });
   return {

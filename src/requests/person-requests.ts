@@ -22,6 +22,15 @@ import { requestSql as q, type RequestRow } from './request-queries.js';
 import type { RequestReads } from './request-reads.js';
 import { personRequestOf, slotsOf, type PersonRequest } from './request-view.js';
 import { retentionMs } from '../manifests/retention.js';
+import { iso } from '../organizations/member.js';
+
+export type Receipt = {
+  readonly resourceId: string;
+  readonly version: number;
+  readonly organizationId: string;
+  readonly clientId: string | null;
+  readonly readAt: string;
+};
 
 export type PersonRequestDeps = CommandDeps & { readonly readModels: SqlExecutor; readonly reads: RequestReads; readonly now: () => Date };
 
@@ -38,6 +47,30 @@ const noSuchRequest = () => refuse('not_found', 'no such request');
 /** RequestMutation and UserQuery.requests (R-REQ-20 to R-REQ-26): a person acts only on requests addressed to their login email. */
 export class PersonRequests {
   constructor(private readonly deps: PersonRequestDeps) {}
+
+  /** R-PROP-03: every candidate read of the caller's records, oldest first. */
+  async receipts(caller: Caller): Promise<Receipt[]> {
+    const rows = (
+      await this.deps.readModels.query<{
+        resource_id: string;
+        version: number;
+        organization_id: string;
+        client_id: string | null;
+        read_at: Date | string;
+      }>(
+        `SELECT resource_id::text AS resource_id, version, organization_id::text AS organization_id, client_id, read_at
+         FROM rm.receipts WHERE recipient_email = $1 ORDER BY read_at, event_id`,
+        [caller.email],
+      )
+    ).rows;
+    return rows.map((r) => ({
+      resourceId: r.resource_id,
+      version: r.version,
+      organizationId: r.organization_id,
+      clientId: r.client_id,
+      readAt: iso(r.read_at),
+    }));
+  }
 
   async mine(caller: Caller): Promise<PersonRequest[]> {
     const rows = await this.deps.reads.ofRecipient(caller.email);

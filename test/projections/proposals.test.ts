@@ -34,4 +34,27 @@ describe('proposals read model: every notice, open or closed with its reason', (
       { proposal_id: uuid(10), new_version: 2, state: 'closed', closed_reason: 'superseded', closed_at: '2026-10-09T09:00:00.000Z' },
       { proposal_id: uuid(11), new_version: 3, state: 'open', closed_reason: null, closed_at: null },
     ]));
+
+  it("ReceiptWritten records one candidate read for the person's receipts", () =>
+    given(proposalsProjector, {
+      type: 'ReceiptWritten',
+      data: {
+        requestId: uuid(1),
+        organizationId: uuid(2),
+        recipientEmail: 'ann@example.com',
+        resourceId: uuid(4),
+        version: 3,
+        clientId: null,
+        readAt: '2026-10-09T10:00:00.000Z',
+      },
+    }).thenRows('SELECT recipient_email, resource_id, version, organization_id, client_id, read_at FROM receipts', [
+      {
+        recipient_email: 'ann@example.com',
+        resource_id: uuid(4),
+        version: 3,
+        organization_id: uuid(2),
+        client_id: null,
+        read_at: '2026-10-09T10:00:00.000Z',
+      },
+    ]));
 });

@@ -92,6 +92,10 @@ export const resolvers: Record<string, Resolver> = {
     await ctx.requireRegistered();
     return ctx.requests.mine(ctx.caller);
   },
+  'UserQuery.receipts': async (_p, _a, ctx) => {
+    await ctx.requireRegistered();
+    return ctx.requests.receipts(ctx.caller);
+  },
 };
 
 /**

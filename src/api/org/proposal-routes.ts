@@ -6,7 +6,7 @@ import { answer, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
 import { memberOf } from './org-access.js';
 
-/** The proposal routes (R-PROP-02, R-PROP-04, R-PROP-05): request_manage, the organization's own requests only. */
+/** The proposal routes (R-PROP-02 to R-PROP-05): request_manage, the organization's own requests only. */
 export function proposalRoutes(proposals: ProposalService, access: (p: Permission) => RequestHandler[], now: () => Date): Router {
   const router = Router();
   const context = (req: Request, res: Response): EventContext => eventContext(req, { kind: 'member', id: memberOf(res).identityId }, now());
@@ -16,6 +16,15 @@ export function proposalRoutes(proposals: ProposalService, access: (p: Permissio
     '/org/v1/requests/:requestId/proposals',
     ...access('request_manage'),
     answer(async (req, res) => whenDone(await proposals.list(memberOf(res).organizationId, ids(req).requestId), ok)),
+  );
+
+  router.get(
+    '/org/v1/requests/:requestId/proposals/:proposalId/candidate',
+    ...access('request_manage'),
+    answer(async (req, res) => {
+      const { requestId, proposalId } = ids(req);
+      return whenDone(await proposals.candidate(memberOf(res).organizationId, requestId, proposalId, context(req, res)), ok);
+    }),
   );
 
   router.post(

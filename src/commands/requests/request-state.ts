@@ -84,6 +84,8 @@ export function evolveRequest(state: RequestState, event: RequestEvent): Request
         proposals: new Set(state.proposals).add(proposalId),
       };
     }
+    case 'ReceiptWritten':
+      return state;
     case 'ProposalClosed': {
       const open = new Map(state.open);
       open.delete(event.data.proposalId);

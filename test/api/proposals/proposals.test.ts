@@ -212,7 +212,7 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     expect(await proposals(requestId)).to.deep.equal([]);
   });
 
-  it('on an inactive connection adopt is 403 adoption_refused; withdrawing the slot closes its proposals', async () => {
+  it('on an inactive connection candidate and adopt are 403 adoption_refused; withdrawing the slot closes its proposals', async () => {
     const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ed') });
     const requestId = await connected({ 0: [doc] });
     await updateDoc(ann, doc, name('Ed 2'));
@@ -226,6 +226,8 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
       );
     await change('suspend(requestId: $r)');
     expect(problem(await adopt(requestId, p!.proposalId))).to.deep.equal({ status: 403, code: 'adoption_refused' });
+    const candidate = await api.get(`/org/v1/requests/${requestId}/proposals/${p!.proposalId}/candidate`, token);
+    expect(problem(candidate)).to.deep.equal({ status: 403, code: 'adoption_refused' });
     await change('resume(requestId: $r)');
     await change('withdraw(requestId: $r, slotId: $s)', { s: manifest.slots[0]!.slotId });
     expect(await proposals(requestId)).to.deep.equal([]);
@@ -260,5 +262,53 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     await setRole(partner, ann.email);
     await settled();
     expect(await proposals(requestId)).to.deep.equal([]);
+  });
+
+  it("candidate reads the proposed version and writes one receipt on the person's side; nothing else writes one", async () => {
+    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Flo') });
+    const requestId = await connected({ 0: [doc] });
+    await updateDoc(ann, doc, name('Flo 2'));
+    const [p] = await eventually(requestId, (x) => x.length === 1);
+    const receipts = async () =>
+      ok(await gql(ann, '{ user { receipts { resourceId version organizationId clientId readAt } } }')).user.receipts as Array<
+        Record<string, unknown>
+      >;
+    const before = (await receipts()).length;
+    const candidate = (as = token) => api.get(`/org/v1/requests/${requestId}/proposals/${p!.proposalId}/candidate`, as);
+
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    expect(problem(await candidate())).to.deep.equal({ status: 423, code: 'org_sealed' });
+    token = await api.signIn(owner.token, orgId);
+    await settled();
+
+    const read = await candidate();
+    expect(read.status, JSON.stringify(read.body)).to.equal(200);
+    expect(read.body).to.deep.equal({
+      proposal: p,
+      version: 2,
+      name: 'Name',
+      schemaRef: `${BASE}/PersonFullName.json`,
+      data: name('Flo 2'),
+    });
+    const after = await receipts();
+    expect(after).to.have.length(before + 1);
+    expect(after.at(-1)).to.deep.include({ resourceId: doc, version: 2, organizationId: orgId, clientId: null });
+
+    // List, detail, keep, copies, correct, adopt and dismiss write none.
+    await proposals(requestId);
+    await api.get(`/org/v1/requests/${requestId}`, token);
+    await api.get('/org/v1/requests', token);
+    const kept = await adopt(requestId, p!.proposalId);
+    expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+    await api.get(`/org/v1/requests/${requestId}/copies`, token);
+    await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/correct`, token, {
+      expectedSourceVersion: 2,
+      expectedOrgVersion: 1,
+      data: name('Ours'),
+    });
+    await dismiss(requestId, p!.proposalId);
+    expect(await receipts()).to.have.length(before + 1);
+    // A decided proposal's candidate is a conflict.
+    expect(problem(await candidate())).to.deep.equal({ status: 409, code: 'conflict' });
   });
 });
