@@ -203,12 +203,14 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
   const snapshot = async () => ({
     adoptions: (await service.db.query('SELECT * FROM rm.adoptions ORDER BY adoption_id')).rows,
     versions: (await service.db.query('SELECT * FROM rm.copy_versions ORDER BY org_resource_id, org_version')).rows,
+    proposals: (await service.db.query('SELECT * FROM rm.proposals ORDER BY proposal_id')).rows,
+    receipts: (await service.db.query('SELECT * FROM rm.receipts ORDER BY event_id')).rows,
     reactors: (await service.db.query('SELECT reactor, commit_pos::text, prepare_pos::text FROM reactors.checkpoints ORDER BY reactor'))
       .rows,
     events: await service.db.query('SELECT count(*)::int AS n FROM es.events'),
   });
 
-  it('a replay rebuilds every adoption and chain version equal, and runs no reactor again', async () => {
+  it('a replay rebuilds every adoption, chain version, proposal and receipt equal, and runs no reactor again', async () => {
     const doc = await createDoc(name('Replay'));
     const requestId = await connected(1, doc);
     await eventually(requestId, (a) => a[0]?.state === 'materialized');
@@ -218,9 +220,22 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
       data: name('Replayed'),
     });
     expect(fixed.status, JSON.stringify(fixed.body)).to.equal(200);
+    // A proposal on the manual slot, read once (a receipt), then dismissed.
+    const manual = await createDoc(name('Proposed'));
+    const other = await connected(0, manual);
+    await updateDoc(manual, name('Proposed 2'));
+    let open: Array<{ proposalId: string }> = [];
+    for (let i = 0; i < 200 && open.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      open = (await api.get(`/org/v1/requests/${other}/proposals`, token)).body.proposals as typeof open;
+    }
+    expect((await api.get(`/org/v1/requests/${other}/proposals/${open[0]!.proposalId}/candidate`, token)).status).to.equal(200);
+    expect((await api.post(`/org/v1/requests/${other}/proposals/${open[0]!.proposalId}/dismiss`, token)).status).to.equal(200);
     await new Promise((r) => setTimeout(r, 300));
     const before = await snapshot();
     expect(before.versions.length).to.be.greaterThan(0);
+    expect(before.proposals.length).to.be.greaterThan(0);
+    expect(before.receipts.length).to.be.greaterThan(0);
 
     // The bare store: replay reads the log inside its own transaction only through a SqlEventStore.
     await replay({ db: service.db, store: await SqlEventStore.open(service.db), projectors: allProjectors });

@@ -1,0 +1,183 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { createLogger } from '../../../src/logger.js';
+import { startCopyWorkers, type CopyWorkers } from '../../../src/workers/copy-workers.js';
+import { openJobQueue } from '../../../src/workers/queue/open-queue.js';
+import type { JobQueue } from '../../../src/workers/queue/queue.js';
+import { mainBackend } from '../../support/databases.js';
+import { RecordingMailer } from '../../support/recording-mailer.js';
+import { orgClient, type OrgClient } from '../org/org-client.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+type Gql = { data?: Record<string, any> | null; errors?: unknown[] };
+type Participant = null | { alias: string };
+type Record_ = { resourceId: string; participant: Participant; sourceVersion?: number; status: string };
+type Detail = {
+  items: Array<{ slotId: string; adoption: string; records: Record_[] }>;
+  adoptions: Array<{ slotId: string; sourceResourceId: string; sourceVersion: number; state: string }>;
+  proposals: Array<{ proposalId: string }>;
+};
+type Copy = { adoption: { slotId: string; sourceVersion: number }; participant: Participant; currentData?: unknown };
+
+const BASE = 'http://service.test/schemas/core';
+
+/**
+ * The client of spec §4.3 "Sync procedure for a client", written against the HTTP API only: list
+ * the recipient's requests; read each detail and compare each record's sourceVersion with its
+ * newest adoption; keep new versions (reading skipped); read copies and take currentData of the
+ * newest adoption per slot and per participant; decide what proposals are still open.
+ */
+async function sync(api: OrgClient, token: string, email: string): Promise<Map<string, unknown>> {
+  const view = new Map<string, unknown>();
+  const list = (await api.get(`/org/v1/requests?email=${encodeURIComponent(email)}`, token)).body.requests as Array<{ requestId: string }>;
+  for (const { requestId } of list) {
+    const detail = (await api.get(`/org/v1/requests/${requestId}`, token)).body as unknown as Detail;
+    for (const item of detail.items) {
+      const behind = item.records.some((r) => {
+        const kept = detail.adoptions.filter((a) => a.slotId === item.slotId && a.sourceResourceId === r.resourceId);
+        return r.status === 'available' && !kept.some((a) => a.sourceVersion === r.sourceVersion);
+      });
+      if (!behind) continue;
+      const kept = await api.post(`/org/v1/requests/${requestId}/slots/${item.slotId}/adopt`, token);
+      expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+      expect(kept.body.skipped).to.deep.equal([]);
+    }
+    const copies = (await api.get(`/org/v1/requests/${requestId}/copies`, token)).body.copies as Copy[];
+    const newest = new Map<string, Copy>();
+    for (const c of copies) {
+      const key = `${c.adoption.slotId}/${c.participant?.alias ?? 'own'}`;
+      if ((newest.get(key)?.adoption.sourceVersion ?? 0) < c.adoption.sourceVersion) newest.set(key, c);
+    }
+    for (const [key, c] of newest) view.set(key, c.currentData);
+    // What is still open was not kept by the rounds above: the client has read it; it dismisses it.
+    const open = (await api.get(`/org/v1/requests/${requestId}/proposals`, token)).body.proposals as Array<{ proposalId: string }>;
+    for (const p of open) await api.post(`/org/v1/requests/${requestId}/proposals/${p.proposalId}/dismiss`, token);
+  }
+  return view;
+}
+
+describe(`the spec's sync procedure, as a client runs it over several rounds (spec 4.3; ${mainBackend})`, function () {
+  this.timeout(120_000);
+  const mailer = new RecordingMailer();
+  let service: TestService;
+  let queue: JobQueue;
+  let workers: CopyWorkers;
+  let api: OrgClient;
+
+  before(async () => {
+    service = await startTestService({ domain: { mailer } });
+    queue = await openJobQueue(
+      { redisUrl: process.env.REDIS_URL, db: service.db },
+      { prefix: `s${randomBytes(4).toString('hex')}`, backoffMs: 50, onError: () => undefined },
+    );
+    workers = await startCopyWorkers({
+      db: service.db,
+      store: service.store,
+      queue,
+      copies: service.domain!.copies,
+      proposals: service.domain!.proposals,
+      logger: createLogger('silent'),
+      now: () => new Date(),
+      waitFor: (p, eventTypes) => service.engine.waitFor(p, { eventTypes }),
+      reactorPollMs: 50,
+    });
+    api = orgClient(service.url, mailer);
+  });
+  after(async () => {
+    await workers.stop();
+    await queue.close();
+    await service.close();
+  });
+
+  it("through person updates, organization corrections and a company slot with two participants, the client's view equals what both did", async () => {
+    const owner = await api.user();
+    const orgId = await api.organization(owner.token, 'Acme');
+    const token = await api.signIn(owner.token, orgId);
+    const slot = { group: 'KYC', kind: 'schema', verbs: ['keep'], adoption: 'manual' };
+    const manifest = (
+      await api.post('/org/v1/manifests', token, {
+        name: 'KYC',
+        retention: 'P30D',
+        slots: [
+          { ...slot, label: 'Name', target: 'PersonFullName', multiple: false },
+          { ...slot, label: 'Companies', target: 'LegalEntityRegistration', subject: 'company', multiple: true },
+        ],
+      })
+    ).body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
+    const [nameSlot, companySlot] = manifest.slots.map((s) => s.slotId) as [string, string];
+
+    const ann = await api.user();
+    const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+      const r = (await api.post('/graphql', ann.token, { query, variables })).body as Gql;
+      if (r.errors) expect.fail(JSON.stringify(r.errors));
+      return r.data!;
+    };
+    const entity = async (n: string) =>
+      (await gql(`mutation { user { entity { create(name: "${n}") { entityId } } } }`)).user.entity.create.entityId as string;
+    const create = async (input: Record<string, unknown>) =>
+      (await gql('mutation($i: DocumentInput!) { user { document { create(input: $i) { id } } } }', { i: input })).user.document.create
+        .id as string;
+    const update = (id: string, data: Record<string, unknown>) =>
+      gql('mutation($id: ID!, $i: DocumentUpdateInput!) { user { document { update(id: $id, input: $i) { version } } } }', {
+        id,
+        i: { data },
+      });
+    const person = (given: string) => ({ givenName: given, familyName: 'Example' });
+    const company = (n: string) => ({ registrationNumber: n, country: 'DE' });
+
+    const [alpha, beta] = [await entity('Alpha'), await entity('Beta')];
+    const name = await create({ name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: person('Ann') });
+    const regA = await create({ name: 'A', owner: alpha, schemaRef: `${BASE}/LegalEntityRegistration.json`, data: company('HRB A1') });
+    const regB = await create({ name: 'B', owner: beta, schemaRef: `${BASE}/LegalEntityRegistration.json`, data: company('HRB B1') });
+    const requestId = (
+      (await api.post('/org/v1/requests', token, { manifestId: manifest.manifestId, recipientEmail: ann.email })).body.request as {
+        requestId: string;
+      }
+    ).requestId;
+    await gql('mutation($r: ID!, $g: [GrantInput!]!) { user { request { accept(requestId: $r, grants: $g) { requestId } } } }', {
+      r: requestId,
+      g: [
+        { slotId: nameSlot, resourceIds: [name] },
+        { slotId: companySlot, resourceIds: [regA, regB] },
+      ],
+    });
+    const detail = (await api.get(`/org/v1/requests/${requestId}`, token)).body as unknown as Detail;
+    const aliasOf = (resourceId: string) => detail.items[1]!.records.find((r) => r.resourceId === resourceId)!.participant!.alias;
+    const [a, b] = [aliasOf(regA), aliasOf(regB)];
+    const expected = (n: unknown, ca: unknown, cb: unknown) =>
+      new Map<string, unknown>([
+        [`${nameSlot}/own`, n],
+        [`${companySlot}/${a}`, ca],
+        [`${companySlot}/${b}`, cb],
+      ]);
+
+    // Round 1: the first sync keeps everything.
+    expect(await sync(api, token, ann.email)).to.deep.equal(expected(person('Ann'), company('HRB A1'), company('HRB B1')));
+
+    // Round 2: the person renames herself; the organization corrects company A.
+    await update(name, person('Anna'));
+    const copies = (await api.get(`/org/v1/requests/${requestId}/copies`, token)).body.copies as Array<
+      Copy & { adoption: { sourceResourceId: string }; currentOrgVersion: number }
+    >;
+    const copyA = copies.find((c) => c.adoption.sourceResourceId === regA)!;
+    const fixed = await api.post(`/org/v1/requests/${requestId}/slots/${companySlot}/correct`, token, {
+      sourceResourceId: regA,
+      expectedSourceVersion: 1,
+      expectedOrgVersion: copyA.currentOrgVersion,
+      data: company('HRB A1 (checked)'),
+    });
+    expect(fixed.status, JSON.stringify(fixed.body)).to.equal(200);
+    expect(await sync(api, token, ann.email)).to.deep.equal(expected(person('Anna'), company('HRB A1 (checked)'), company('HRB B1')));
+
+    // Round 3: the person updates company B twice and company A once; the newest versions win.
+    await update(regB, company('HRB B2'));
+    await update(regB, company('HRB B3'));
+    await update(regA, company('HRB A2'));
+    expect(await sync(api, token, ann.email)).to.deep.equal(expected(person('Anna'), company('HRB A2'), company('HRB B3')));
+
+    // Round 4: nothing changed: a sync changes nothing, and nothing is left open.
+    expect(await sync(api, token, ann.email)).to.deep.equal(expected(person('Anna'), company('HRB A2'), company('HRB B3')));
+    const after = (await api.get(`/org/v1/requests/${requestId}`, token)).body as unknown as Detail;
+    expect(after.proposals).to.deep.equal([]);
+  });
+});
