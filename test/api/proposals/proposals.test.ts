@@ -306,7 +306,8 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
       expectedOrgVersion: 1,
       data: name('Ours'),
     });
-    await dismiss(requestId, p!.proposalId);
+    // Dismissing a proposal already decided (adopted) changes nothing.
+    expect((await dismiss(requestId, p!.proposalId)).body).to.deep.equal({ dismissed: false });
     expect(await receipts()).to.have.length(before + 1);
     // A decided proposal's candidate is a conflict.
     expect(problem(await candidate())).to.deep.equal({ status: 409, code: 'conflict' });
