@@ -143,14 +143,9 @@ export class ProposalService {
    * cold, 403 on an inactive connection, 409 once the proposal is decided or superseded.
    */
   async candidate(organizationId: string, requestId: string, proposalId: string, context: EventContext): Promise<Candidate | Refusal> {
-    const found = await this.proposal(organizationId, requestId, proposalId);
+    const found = await this.decidable(organizationId, requestId, proposalId);
     if (isRefusal(found)) return found;
     const { row, proposal } = found;
-    if ((await this.deps.keyState(organizationId)).state !== 'warm')
-      return refuse('org_sealed', 'the organization key is cold: a member must sign in first');
-    const state = stateOf(row, this.deps.now());
-    if (state !== 'active') return refuse('adoption_refused', `the connection is ${state}`);
-    if (proposal.state !== 'open') return refuse('conflict', 'this proposal is no longer open');
     const source = await readSourceVersion(this.deps.source, proposal.resource_id, proposal.new_version);
     if (!source) return refuse('adoption_refused', 'the proposed version can no longer be read');
     const receipt = await handle(
@@ -207,14 +202,9 @@ export class ProposalService {
    * closes the proposal. 423 with the key cold, 403 on an inactive connection, 409 once decided.
    */
   async adopt(organizationId: string, requestId: string, proposalId: string, context: EventContext): Promise<Adoption | Refusal> {
-    const found = await this.proposal(organizationId, requestId, proposalId);
+    const found = await this.decidable(organizationId, requestId, proposalId);
     if (isRefusal(found)) return found;
     const { row, proposal } = found;
-    if ((await this.deps.keyState(organizationId)).state !== 'warm')
-      return refuse('org_sealed', 'the organization key is cold: a member must sign in first');
-    const state = stateOf(row, this.deps.now());
-    if (state !== 'active') return refuse('adoption_refused', `the connection is ${state}`);
-    if (proposal.state !== 'open') return refuse('conflict', 'this proposal is no longer open');
     const kept = await this.deps.copies.keepProposed(
       organizationId,
       row.request_id,
@@ -234,6 +224,22 @@ export class ProposalService {
     );
     // Of two members adopting at once both keep the same version (once); only one decides.
     return isRefusal(decided) ? decided : kept;
+  }
+
+  /** Candidate and adopt, in contract §8's order: 404, then 423 with the key cold, 403 inactive, 409 decided. */
+  private async decidable(
+    organizationId: string,
+    requestId: string,
+    proposalId: string,
+  ): Promise<{ row: RequestRow; proposal: ProposalRow } | Refusal> {
+    const found = await this.proposal(organizationId, requestId, proposalId);
+    if (isRefusal(found)) return found;
+    if ((await this.deps.keyState(organizationId)).state !== 'warm')
+      return refuse('org_sealed', 'the organization key is cold: a member must sign in first');
+    const state = stateOf(found.row, this.deps.now());
+    if (state !== 'active') return refuse('adoption_refused', `the connection is ${state}`);
+    if (found.proposal.state !== 'open') return refuse('conflict', 'this proposal is no longer open');
+    return found;
   }
 
   private async proposal(

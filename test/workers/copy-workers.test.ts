@@ -1,13 +1,10 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
-import type { CopyService } from '../../src/copies/copy-service.js';
 import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../src/identity/keys/index.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
-import { createLogger } from '../../src/logger.js';
 import { allProjectors, replay } from '../../src/projections/index.js';
-import { startCopyWorkers, type CopyWorkers } from '../../src/workers/copy-workers.js';
+import type { CopyWorkerDeps, CopyWorkers } from '../../src/workers/copy-workers.js';
 import { DRAIN_QUEUE } from '../../src/workers/reactors/copy-reactors.js';
-import { openJobQueue } from '../../src/workers/queue/open-queue.js';
+import { openWorkerQueue, startWorkers } from '../support/copy-workers.js';
 import type { JobQueue } from '../../src/workers/queue/queue.js';
 import { orgClient, type OrgClient } from '../api/org/org-client.js';
 import { startTestService, type TestService } from '../api/support/service.js';
@@ -25,7 +22,6 @@ const name = (givenName: string) => ({ givenName, familyName: 'Example' });
 describe(`the copy workers: drain on sign-in and automatic keeps, through reactors and ${queueKind} (${mainBackend})`, function () {
   this.timeout(120_000);
   const mailer = new RecordingMailer();
-  const logger = createLogger(process.env.DEBUG_WORKERS ? 'debug' : 'silent');
   let service: TestService;
   let api: OrgClient;
   let queue: JobQueue;
@@ -86,27 +82,13 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
         )
       ).rows[0]!.n,
     );
-  const start = (copies: Pick<CopyService, 'drainOrganization' | 'keepAutomatically' | 'grantsOf'>) =>
-    startCopyWorkers({
-      db: service.db,
-      store: service.store,
-      queue,
-      copies,
-      proposals: service.domain!.proposals,
-      logger,
-      now: () => new Date(),
-      waitFor: (p, eventTypes) => service.engine.waitFor(p, { eventTypes }),
-      reactorPollMs: 50,
-    });
+  const start = (copies: CopyWorkerDeps['copies']) => startWorkers(service, queue, copies);
 
   before(async () => {
     // Fixed keys, so a second instance (the restart below) opens what this one sealed.
     env = { JWT_PRIVATE_KEY: serializeJwkSet([await generatePrivateJwk()]), MASTER_KEY: generateMasterKey().toString('base64') };
     service = await startTestService({ domain: { mailer, env } });
-    queue = await openJobQueue(
-      { redisUrl: process.env.REDIS_URL, db: service.db },
-      { prefix: `t${randomBytes(4).toString('hex')}`, backoffMs: 50, leaseMs: 1000, onError: () => undefined },
-    );
+    queue = await openWorkerQueue(service);
     workers = await start(service.domain!.copies);
     api = orgClient(service.url, mailer);
     owner = await api.user();

@@ -1,8 +1,6 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
-import { createLogger } from '../../../src/logger.js';
-import { startCopyWorkers, type CopyWorkers } from '../../../src/workers/copy-workers.js';
-import { openJobQueue } from '../../../src/workers/queue/open-queue.js';
+import type { CopyWorkers } from '../../../src/workers/copy-workers.js';
+import { openWorkerQueue, startWorkers } from '../../support/copy-workers.js';
 import type { JobQueue } from '../../../src/workers/queue/queue.js';
 import { mainBackend } from '../../support/databases.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
@@ -66,21 +64,8 @@ describe(`the spec's sync procedure, as a client runs it over several rounds (sp
 
   before(async () => {
     service = await startTestService({ domain: { mailer } });
-    queue = await openJobQueue(
-      { redisUrl: process.env.REDIS_URL, db: service.db },
-      { prefix: `s${randomBytes(4).toString('hex')}`, backoffMs: 50, onError: () => undefined },
-    );
-    workers = await startCopyWorkers({
-      db: service.db,
-      store: service.store,
-      queue,
-      copies: service.domain!.copies,
-      proposals: service.domain!.proposals,
-      logger: createLogger('silent'),
-      now: () => new Date(),
-      waitFor: (p, eventTypes) => service.engine.waitFor(p, { eventTypes }),
-      reactorPollMs: 50,
-    });
+    queue = await openWorkerQueue(service);
+    workers = await startWorkers(service, queue);
     api = orgClient(service.url, mailer);
   });
   after(async () => {
