@@ -1,4 +1,17 @@
-export type Row = { backend: string; operation: string; count: number; perSecond: number; p50ms?: number; p99ms?: number };
+/** One figure of the bench table. `section` groups rows; `ratio` compares a row with its reference line. */
+export type Row = {
+  readonly section: 'limits' | 'peer' | 'commands' | 'projection' | 'replay' | 'identity' | 'memory' | 'instances';
+  readonly name: string;
+  readonly clients?: number;
+  readonly count?: number;
+  readonly perSecond?: number;
+  readonly p50ms?: number;
+  readonly p99ms?: number;
+  readonly errors?: number;
+  /** e.g. "2.31× Emmett" or "47% of bare HTTP". */
+  readonly ratio?: string;
+  readonly note?: string;
+};
 
 /** Seconds the function took. */
 export async function timed(fn: () => Promise<unknown>): Promise<number> {
@@ -12,21 +25,30 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
+const number = (n: number | undefined, digits = 0) =>
+  n === undefined ? '' : n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
 export function table(rows: readonly Row[]): string {
-  const header = ['backend', 'operation', 'count', 'per second', 'p50 ms', 'p99 ms'];
+  const header = ['section', 'what', 'clients', 'count', 'per second', 'p50 ms', 'p99 ms', 'errors', 'ratio', 'note'];
   const body = rows.map((r) => [
-    r.backend,
-    r.operation,
-    r.count.toLocaleString('en-US'),
-    Math.round(r.perSecond).toLocaleString('en-US'),
-    r.p50ms === undefined ? '' : r.p50ms.toFixed(2),
-    r.p99ms === undefined ? '' : r.p99ms.toFixed(2),
+    r.section,
+    r.name,
+    number(r.clients),
+    number(r.count),
+    number(r.perSecond),
+    number(r.p50ms, 2),
+    number(r.p99ms, 2),
+    number(r.errors),
+    r.ratio ?? '',
+    r.note ?? '',
   ]);
+  const numeric = new Set([2, 3, 4, 5, 6, 7]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
   return [
     line(header),
-    `|${widths.map((w, i) => (i >= 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
+    `|${widths.map((w, i) => (numeric.has(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
     ...body.map(line),
   ].join('\n');
 }

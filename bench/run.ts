@@ -1,47 +1,99 @@
 /**
- * npm run bench: throughput and latency of the service's core paths, printed as a table.
- * Runs on the embedded PGlite always, and on PostgreSQL too when DATABASE_URL is set
- * (a scratch database is created and dropped). BENCH_EVENTS sets the size (default 5000),
- * BENCH_SECONDS how long each HTTP route is loaded (default 5).
+ * npm run bench: one run, one table (and bench/results.json), each figure beside the machine's
+ * limits and the peer measured in the same run. On PostgreSQL (DATABASE_URL) it runs every row;
+ * without it, the rows the embedded PGlite can run. BENCH_SECONDS sets how long each load runs
+ * (default 5), BENCH_REPLAY_EVENTS the size of the replayed log (default 1,000,000).
+ * docs/performance.md says how to read it.
  */
 import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import pg from 'pg';
 import { PgliteDb } from '../src/db/pglite-db.js';
 import { PostgresDb } from '../src/db/postgres-db.js';
-import { benchEventStore } from './event-store.js';
-import { benchHttp } from './http.js';
-import { type Row, table } from './measure.js';
+import type { SqlDb } from '../src/db/sql.js';
+import { benchAppends } from './appends.js';
+import { table, type Row } from './measure.js';
+import { benchPgbench } from './pgbench.js';
+import { benchAsyncLag, benchReplay } from './projection.js';
+import { benchPublish } from './publish.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const replayEvents = Number(process.env.BENCH_REPLAY_EVENTS ?? 1_000_000);
 
 async function main(): Promise<void> {
-  const n = Number(process.env.BENCH_EVENTS ?? 5000);
+  const url = process.env.DATABASE_URL;
+  const rows: Row[] = url ? await onPostgres(url) : await embedded();
+  const machine = await machineLimits(url);
+  process.stdout.write(`${machine.summary}\n\n${table(rows)}\n`);
+  await writeFile(new URL('./results.json', import.meta.url), `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+}
+
+async function onPostgres(url: string): Promise<Row[]> {
   const rows: Row[] = [];
+  rows.push(...(await inScratchDatabase(url, (_db, name) => benchPgbench(url, name, { seconds, clients: [1, 8, 16] }))));
+  rows.push(...(await inScratchDatabase(url, (db) => benchAppends(db, { seconds, writers: [1, 8] }))));
+  rows.push(...(await inScratchDatabase(url, (db) => benchPublish(db, { seconds, clients: [1, 16, 64] }))));
+  rows.push(...(await inScratchDatabase(url, (db) => benchAsyncLag(db, { rate: 1000, seconds }))));
+  rows.push(...(await inScratchDatabase(url, (db) => benchReplay(db, replayEvents))));
+  return rows;
+}
 
-  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-  const lite = await PgliteDb.open();
-  rows.push(...(await benchEventStore('pglite', lite, n)));
-  rows.push(...(await benchHttp('pglite', lite, seconds)));
-  await lite.close();
-
-  if (process.env.DATABASE_URL) {
-    const name = `dss_bench_${randomBytes(4).toString('hex')}`;
-    const admin = async (sql: string) => {
-      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await c.connect();
-      await c.query(sql).finally(() => c.end());
-    };
-    await admin(`CREATE DATABASE ${name}`);
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    const db = new PostgresDb(url.toString());
+/** The embedded default has no server to compare with: its own figures only. */
+async function embedded(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const runs = [
+    (db: SqlDb) => benchAppends(db, { seconds, writers: [1, 8] }),
+    (db: SqlDb) => benchPublish(db, { seconds, clients: [1, 16] }),
+    (db: SqlDb) => benchAsyncLag(db, { rate: 200, seconds }),
+    (db: SqlDb) => benchReplay(db, 100_000),
+  ];
+  for (const run of runs) {
+    const db = await PgliteDb.open();
     try {
-      rows.push(...(await benchEventStore('postgres', db, n)));
-      rows.push(...(await benchHttp('postgres', db, seconds)));
+      rows.push(...(await run(db)).map((r) => ({ ...r, note: `pglite; ${r.note ?? ''}` })));
     } finally {
       await db.close();
-      await admin(`DROP DATABASE ${name} WITH (FORCE)`);
     }
   }
-  process.stdout.write(`${table(rows)}\n`);
+  return rows;
+}
+
+async function inScratchDatabase(url: string, fn: (db: SqlDb, name: string) => Promise<Row[]>): Promise<Row[]> {
+  const name = `dss_bench_${randomBytes(4).toString('hex')}`;
+  await admin(url, `CREATE DATABASE ${name}`);
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  const db = new PostgresDb(scratch.toString());
+  try {
+    return await fn(db, name);
+  } finally {
+    await db.close();
+    await admin(url, `DROP DATABASE ${name} WITH (FORCE)`);
+  }
+}
+
+async function admin(url: string, sql: string): Promise<string | undefined> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query<Record<string, string>>(sql);
+    return Object.values(r.rows[0] ?? {})[0];
+  } finally {
+    await c.end();
+  }
+}
+
+async function machineLimits(
+  url: string | undefined,
+): Promise<{ summary: string; cpus: number; memoryGiB: number; node: string; postgres: string | null }> {
+  const cpus = os.cpus().length;
+  const memoryGiB = Math.round(os.totalmem() / 2 ** 30);
+  const postgres = url ? ((await admin(url, 'SHOW server_version')) ?? null) : null;
+  const model = os.cpus()[0]?.model ?? 'unknown';
+  const pgVersion = postgres ?? '(embedded only)';
+  const summary = `machine: ${cpus} cores (${model}), ${memoryGiB} GiB, node ${process.version}, PostgreSQL ${pgVersion}`;
+  return { summary, cpus, memoryGiB, node: process.version, postgres };
 }
 
 main().catch((e: unknown) => {

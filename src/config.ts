@@ -42,6 +42,8 @@ export type Config = {
   /** Embedded-schema validations one caller may have waiting or running. */
   readonly validationMaxPerCaller: number;
   readonly logLevel: string;
+  /** inline: read models written in each append's transaction (SQL stores); async: from the log, after it. */
+  readonly projections: 'inline' | 'async';
 };
 
 export type TrustProxy = false | number | readonly string[];
@@ -123,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validationQueueMax: int('VALIDATION_QUEUE_MAX', 64, 1),
     validationMaxPerCaller: int('VALIDATION_MAX_PER_CALLER', 4, 1),
     logLevel,
+    projections: projectionsOf(text('PROJECTIONS'), problems),
   };
 
   if (production) {
@@ -131,11 +134,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!config.masterKey) problems.push('MASTER_KEY is required in production (32 random bytes, base64)');
     if (!config.smtpUrl) problems.push('SMTP_URL is required in production (codes must reach people by mail)');
   }
+  if (config.eventstoreUrl && config.projections === 'inline' && text('PROJECTIONS') !== null) {
+    problems.push("PROJECTIONS=inline needs the log in the read models' database; with EVENTSTORE_URL they run async");
+  }
   if (config.eventstoreUrl && !config.databaseUrl) {
     problems.push('EVENTSTORE_URL needs DATABASE_URL too: read models and checkpoints live in PostgreSQL');
   }
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+function projectionsOf(value: string | null, problems: string[]): 'inline' | 'async' {
+  if (value === null || value === 'inline') return 'inline';
+  if (value === 'async') return 'async';
+  problems.push('PROJECTIONS must be inline or async');
+  return 'inline';
 }
 
 const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { instrumentedStore } from './observability/instrumented-store.js';
 import { createMetrics } from './observability/metrics.js';
+import { SqlEventStore } from './events/sql/sql-event-store.js';
 import { allProjectors, ProjectionEngine } from './projections/index.js';
 import { COPY_QUEUES, startCopyWorkers } from './workers/copy-workers.js';
 import { openJobQueue } from './workers/queue/open-queue.js';
@@ -35,7 +36,14 @@ async function main(): Promise<void> {
   );
   const metrics = createMetrics();
   const store = instrumentedStore(backends.store, metrics);
-  const engine = new ProjectionEngine({ db: backends.db, store, projectors: allProjectors, logger });
+  const engine = new ProjectionEngine({
+    db: backends.db,
+    store,
+    projectors: allProjectors,
+    logger,
+    // With the log in the read models' database a command commits its rows with its events (docs/performance.md).
+    ...(backends.store instanceof SqlEventStore && config.projections === 'inline' ? { inline: backends.store } : {}),
+  });
   await engine.start();
 
   const domain = await openDomainServices({

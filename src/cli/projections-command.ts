@@ -64,7 +64,14 @@ export async function projectionsStatus(deps: ProjectionsDeps): Promise<Projecto
   const rows = (await readCheckpoints(deps.db, deps.schema ?? 'rm')).filter((r) => names.has(r.projector));
   const source = {
     status: async () =>
-      rows.map((r) => ({ projector: r.projector, position: r.position, eventsSeen: r.eventsSeen, running: false, stalled: r.stalled })),
+      rows.map((r) => ({
+        projector: r.projector,
+        position: r.position,
+        eventsSeen: r.eventsSeen,
+        running: r.inline,
+        stalled: r.stalled,
+        inline: r.inline,
+      })),
   };
   const lags = new Map((await projectionLag(source, deps.store)).map((l) => [l.projector, l.lagSeconds]));
   return rows.map((r) => ({ projector: r.projector, position: r.position, lagSeconds: lags.get(r.projector) ?? 0, stalled: r.stalled }));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readDecoded, type EventDecoder, type StreamRef } from '../events/decoder.js';
+import { readDecoded, type EventDecoder, type Recorded, type StreamRef } from '../events/decoder.js';
 import type { EventContext, NewEvent } from '../events/envelope.js';
 import { isWrongExpectedVersion } from '../events/errors.js';
 import type { Position } from '../events/position.js';
@@ -31,6 +31,12 @@ export type HandleOptions = {
   readonly onClash?: Refusal;
 };
 
+/**
+ * `read`: the stream as the caller just read it (to check access): the first decision folds it
+ * instead of reading the stream again; a clash reads it anew.
+ */
+export type HandleOptionsOf<Event extends DomainEvent> = HandleOptions & { readonly read?: readonly Recorded<Event>[] };
+
 export type Handled<Event extends DomainEvent, State> = {
   readonly events: readonly Event[];
   /** The state after the new events. */
@@ -50,12 +56,12 @@ export async function handle<State, Command, Event extends DomainEvent>(
   stream: StreamRef<Event>,
   decider: Decider<State, Command, Event>,
   command: Command,
-  options: HandleOptions,
+  options: HandleOptionsOf<Event>,
 ): Promise<Handled<Event, State> | Refusal> {
   const commandId = options.commandId ?? randomUUID();
   const attempts = options.expectedRevision === undefined ? 1 + (options.retries ?? 3) : 1;
   for (let attempt = 1; ; attempt++) {
-    const recorded = await readDecoded(deps.store, stream);
+    const recorded = attempt === 1 && options.read ? options.read : await readDecoded(deps.store, stream);
     const revision = recorded.length - 1;
     if (options.expectedRevision !== undefined && options.expectedRevision !== revision) {
       return options.onClash ?? refuse('conflict', 'the resource changed since it was read');

@@ -116,8 +116,9 @@ export class DocumentService {
     input: DocumentUpdateInput,
     context: EventContext,
   ): Promise<{ id: string; version: number } | Refusal> {
-    const state = await this.writableState(caller, resourceId);
-    if (isRefusal(state)) return state;
+    const writable = await this.writableState(caller, resourceId);
+    if (isRefusal(writable)) return writable;
+    const { state, read } = writable;
     const invalid = await this.check(caller, state, input.data);
     if (invalid) return invalid;
     const seal = await this.deps.keyring.sealer(state.vaultId);
@@ -133,21 +134,22 @@ export class DocumentService {
         description: input.description,
         sealedFor: (version) => seal(plaintext, documentSealContext(resourceId, version)).toString('base64'),
       },
-      { context },
+      { context, read },
     );
     if (isRefusal(updated)) return updated;
     return { id: resourceId, version: updated.state.status === 'none' ? 0 : updated.state.version };
   }
 
   async delete(caller: Caller, resourceId: string, context: EventContext): Promise<true | Refusal> {
-    const state = await this.writableState(caller, resourceId);
-    if (isRefusal(state)) return state;
+    const writable = await this.writableState(caller, resourceId);
+    if (isRefusal(writable)) return writable;
+    const { state, read } = writable;
     const deleted = await handle(
       this.deps,
       resourceStream(resourceId),
       deleteDocument,
       { resourceId, vaultId: state.vaultId },
-      { context },
+      { context, read },
     );
     if (isRefusal(deleted)) return deleted;
     const released = await handle(
@@ -161,19 +163,17 @@ export class DocumentService {
   }
 
   /**
-   * The live document, when the caller may change it. One the caller cannot read is not_found,
+   * The live document and the events it was folded from, when the caller may change it. One the caller cannot read is not_found,
    * whatever the reason; one they can read but not change (a MEMBER's view of an entity's
    * document) is forbidden, since denying a document they can see would be a lie.
    */
   private async writableState(caller: Caller, resourceId: string) {
     const missing = refuse('not_found', 'no such document');
     if (!isUuid(resourceId)) return missing;
-    const state = fold(
-      { initialState: noDocument, evolve: evolveDocument },
-      await readDecoded(this.deps.store, resourceStream(resourceId)),
-    );
+    const read = await readDecoded(this.deps.store, resourceStream(resourceId));
+    const state = fold({ initialState: noDocument, evolve: evolveDocument }, read);
     if (state.status !== 'live') return missing;
-    if (await this.deps.access.canWrite(caller, state.vaultId)) return state;
+    if (await this.deps.access.canWrite(caller, state.vaultId)) return { state, read };
     if (await this.deps.access.canRead(caller, state.vaultId))
       return refuse('forbidden', 'only a MANAGER of the legal entity may change its resources');
     return missing;

@@ -2,7 +2,10 @@
 export const identitySql = {
   identity: `SELECT identity_id::text AS identity_id, email, registered_at, verified_emails FROM rm.identities WHERE identity_id = $1`,
   /** The per-request check: a session that exists, is not revoked and has not ended. */
-  liveSession: `SELECT 1 FROM rm.sessions WHERE session_id = $1 AND identity_id = $2 AND revoked_at IS NULL AND expires_at > $3`,
+  /** The session's liveness and whether its person registered, in one look on every request. */
+  liveSession: `SELECT i.registered_at IS NOT NULL AS registered
+                FROM rm.sessions s LEFT JOIN rm.identities i ON i.identity_id = s.identity_id
+                WHERE s.session_id = $1 AND s.identity_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3`,
   sessionsOf: `SELECT session_id::text AS session_id, created_at, expires_at, revoked_at, verified_emails
                FROM rm.sessions WHERE identity_id = $1 ORDER BY created_at DESC, session_id`,
   liveSessionIdsOf: `SELECT session_id::text AS session_id FROM rm.sessions

@@ -135,10 +135,15 @@ export class IdentityService {
     return Boolean(row?.registered_at);
   }
 
-  /** Whether a token's session still stands: checked on every request, on every instance. */
-  async sessionIsLive(identityId: string, sessionId: string): Promise<boolean> {
-    if (!isUuid(sessionId) || !isUuid(identityId)) return false;
-    return (await this.deps.readModels.query(q.liveSession, [sessionId, identityId, this.deps.now()])).rowCount > 0;
+  /**
+   * Whether a token's session still stands (checked on every request, on every instance), and
+   * whether its person has registered: null for a session revoked, expired or unknown.
+   */
+  async liveSession(identityId: string, sessionId: string): Promise<{ registered: boolean } | null> {
+    if (!isUuid(sessionId) || !isUuid(identityId)) return null;
+    const row = (await this.deps.readModels.query<{ registered: boolean }>(q.liveSession, [sessionId, identityId, this.deps.now()]))
+      .rows[0];
+    return row ? { registered: row.registered } : null;
   }
 
   async revokeSession(caller: Caller, sessionId: string, context: EventContext): Promise<true | Refusal> {

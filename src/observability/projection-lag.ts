@@ -8,9 +8,9 @@ export type ProjectorLag = { readonly projector: string; readonly lagSeconds: nu
 
 /**
  * How far each projector trails the log, as the age of the oldest event it has not applied
- * (0 when it has applied everything visible). Seconds rather than a count of events: positions
- * are not dense on every adapter, and a steady backlog under load stays young while a stuck
- * projector's grows without bound.
+ * (0 when it has applied everything visible, always for one written inline by each append).
+ * Seconds rather than a count of events: positions are not dense on every adapter, and a steady
+ * backlog under load stays young while a stuck projector's grows without bound.
  */
 export async function projectionLag(
   engine: ProjectionStatusSource,
@@ -20,6 +20,7 @@ export async function projectionLag(
   const statuses = await engine.status();
   return Promise.all(
     statuses.map(async (s) => {
+      if (s.inline) return { projector: s.projector, lagSeconds: 0 };
       const [next] = await store.readAll({ after: s.position, maxCount: 1 });
       if (!next) return { projector: s.projector, lagSeconds: 0 };
       const occurred = Date.parse(next.metadata.occurredAt);

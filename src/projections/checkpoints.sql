@@ -16,3 +16,8 @@ CREATE TABLE IF NOT EXISTS projection_checkpoints (
 -- not wait for another's batch. (Internal semicolons stay mid-line: the file is split on ";\n".)
 DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'projection_checkpoints' AND column_name = 'stalled_commit') THEN
   ALTER TABLE projection_checkpoints ADD COLUMN stalled_commit numeric(20), ADD COLUMN stalled_prepare numeric(20), ADD COLUMN stalled_error text, ADD COLUMN stalled_since timestamptz; END IF; END $$;
+
+-- true while the projector runs inline, inside every append's transaction: its rows are then
+-- current by construction and commit_pos only says where inline projection began.
+DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'projection_checkpoints' AND column_name = 'inline') THEN
+  ALTER TABLE projection_checkpoints ADD COLUMN inline boolean NOT NULL DEFAULT false; END IF; END $$;

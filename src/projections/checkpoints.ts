@@ -32,7 +32,15 @@ export const checkpointSql = {
 /** Where a projector stopped on an event it cannot apply; the error's text stays in the log. */
 export type Stall = { readonly position: Position; readonly errorClass: string; readonly since: Date };
 
-export type CheckpointRow = { projector: string; version: number; position: Position; eventsSeen: number; stalled: Stall | null };
+export type CheckpointRow = {
+  projector: string;
+  version: number;
+  position: Position;
+  eventsSeen: number;
+  stalled: Stall | null;
+  /** Projected inside every append's transaction (see ./inline.ts); position is where that began. */
+  inline: boolean;
+};
 
 export async function readCheckpoints(tx: SqlExecutor, schema: string): Promise<CheckpointRow[]> {
   type Row = {
@@ -45,10 +53,11 @@ export async function readCheckpoints(tx: SqlExecutor, schema: string): Promise<
     stalled_prepare: string | null;
     stalled_error: string | null;
     stalled_since: string | Date | null;
+    inline: boolean;
   };
   const r = await tx.query<Row>(
     `SELECT projector, version, commit_pos::text AS commit, prepare_pos::text AS prepare, events_seen::text AS seen,
-            stalled_commit::text AS stalled_commit, stalled_prepare::text AS stalled_prepare, stalled_error, stalled_since
+            stalled_commit::text AS stalled_commit, stalled_prepare::text AS stalled_prepare, stalled_error, stalled_since, inline
      FROM ${quoteIdent(schema)}.projection_checkpoints`,
   );
   return r.rows.map((row) => ({
@@ -56,6 +65,7 @@ export async function readCheckpoints(tx: SqlExecutor, schema: string): Promise<
     version: Number(row.version),
     position: toPosition(row),
     eventsSeen: Number(row.seen),
+    inline: row.inline,
     stalled:
       row.stalled_commit === null || row.stalled_prepare === null
         ? null

@@ -4,10 +4,12 @@ import type { Logger } from 'pino';
 import type { Lease, SqlDb } from '../db/sql.js';
 import type { RecordedEvent } from '../events/envelope.js';
 import { comparePositions, formatPosition, isAtOrAfter, type Position } from '../events/position.js';
+import type { SqlEventStore } from '../events/sql/sql-event-store.js';
 import type { EventStore } from '../events/store.js';
 import { applyBatch } from './apply-batch.js';
 import { checkpointSql, readCheckpoints, type CheckpointRow, type Stall } from './checkpoints.js';
 import type { Projector } from './projector.js';
+import { inlineProjection, switchToAsync, switchToInline } from './inline.js';
 import { installReadModels, staleProjectors } from './read-model-schema.js';
 import { replay } from './replay.js';
 import { errorClassOf, isTransient, ProjectionStalledError, ProjectorEventError, STALL_AFTER_ATTEMPTS } from './stall.js';
@@ -23,9 +25,23 @@ export type EngineOptions = {
   /** How often an instance without a projector's lease tries to take it over. */
   readonly leaseRetryMs?: number;
   readonly logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /**
+   * The store of the log when it shares `db` with the read models: every projector then runs
+   * inline, inside each append's transaction (./inline.ts). Absent, they run asynchronously from
+   * the log, as they must on EventStoreDB.
+   */
+  readonly inline?: SqlEventStore;
 };
 
-export type ProjectorStatus = { projector: string; position: Position; eventsSeen: number; running: boolean; stalled: Stall | null };
+export type ProjectorStatus = {
+  projector: string;
+  position: Position;
+  eventsSeen: number;
+  running: boolean;
+  stalled: Stall | null;
+  /** Written by every append: never behind, never stalled; position is where inline projection began. */
+  inline: boolean;
+};
 
 export class ProjectionTimeoutError extends Error {
   override readonly name = 'ProjectionTimeoutError';
@@ -46,6 +62,9 @@ export class ProjectionEngine {
   private readonly sleepers = new Sleepers();
   private readonly reads = new Map<string, Promise<RecordedEvent[]>>();
   private unlisten: Array<() => unknown> = [];
+  /** Where each projector this instance runs stands, so a wait for them needs no query. */
+  private readonly reached = new Map<string, Position>();
+  private progressCount = 0;
 
   constructor(private readonly options: EngineOptions) {
     this.schema = options.schema ?? 'rm';
@@ -75,8 +94,15 @@ export class ProjectionEngine {
         await lease.release();
       }
     }
+    if (this.options.inline) {
+      await switchToInline(db, this.options.inline, projectors, this.schema);
+      // It stays after stop(): appends that follow still write their rows, so a restart has no gap to fill.
+      this.options.inline.projectInline(inlineProjection(projectors, this.schema, logger));
+      return;
+    }
+    await switchToAsync(db, projectors, this.schema);
     this.unlisten.push(this.options.store.onAppended(() => this.wakeAll()));
-    this.unlisten.push(await this.options.db.listen(PROGRESS_CHANNEL, () => this.progress.emit('advanced')));
+    this.unlisten.push(await this.options.db.listen(PROGRESS_CHANNEL, () => this.advanced()));
     for (const p of this.options.projectors) this.loops.push(this.runWithLease(p));
   }
 
@@ -86,7 +112,7 @@ export class ProjectionEngine {
     this.wakeAll();
     await Promise.allSettled(this.loops);
     for (const u of this.unlisten) await u();
-    this.progress.emit('advanced');
+    this.advanced();
   }
 
   /** Names of the projectors this instance runs now (it holds their leases). */
@@ -102,8 +128,9 @@ export class ProjectionEngine {
       projector: r.projector,
       position: r.position,
       eventsSeen: r.eventsSeen,
-      running: this.running.has(r.projector),
+      running: r.inline || this.running.has(r.projector),
       stalled: r.stalled,
+      inline: r.inline,
     }));
   }
 
@@ -116,12 +143,17 @@ export class ProjectionEngine {
    * with ProjectionStalledError; the events appended are in the log all the same.
    */
   async waitFor(position: Position, options: { timeoutMs?: number; eventTypes?: readonly string[] } = {}): Promise<void> {
+    // Inline read models committed with the events.
+    if (this.options.inline) return;
     const types = options.eventTypes;
     const relevant = types ? this.options.projectors.filter((p) => p.onAny || types.some((t) => t in p.on)) : this.options.projectors;
     const names = new Set(relevant.map((p) => p.name));
     if (names.size === 0) return;
     const deadline = Date.now() + (options.timeoutMs ?? 10_000);
     for (;;) {
+      // Progress announced while the checkpoints are read must not be slept through.
+      const seen = this.progressCount;
+      if (this.reachedHere(names, position)) return;
       const rows = (await readCheckpoints(this.options.db, this.schema)).filter((r) => names.has(r.projector));
       const behind = rows.filter((r) => !isAtOrAfter(r.position, position));
       if (behind.length === 0 && rows.length >= names.size) return;
@@ -133,8 +165,17 @@ export class ProjectionEngine {
           `read models not caught up to ${formatPosition(position)}: ${behind.map((b) => b.projector).join(', ')}`,
         );
       }
-      await this.nextProgress(Math.min(left, 100));
+      if (this.progressCount === seen) await this.nextProgress(Math.min(left, 100));
     }
+  }
+
+  /** True when every one of `names` runs here and has applied `position`: answered without a query. */
+  private reachedHere(names: ReadonlySet<string>, position: Position): boolean {
+    for (const name of names) {
+      const at = this.running.has(name) ? this.reached.get(name) : undefined;
+      if (!at || !isAtOrAfter(at, position)) return false;
+    }
+    return true;
   }
 
   private nextProgress(ms: number): Promise<void> {
@@ -163,6 +204,7 @@ export class ProjectionEngine {
         continue;
       }
       this.running.add(p.name);
+      this.reached.delete(p.name);
       let lost = false;
       void lease.lost.then(() => {
         lost = true;
@@ -172,6 +214,7 @@ export class ProjectionEngine {
         await this.project(p, () => this.stopping || lost);
       } finally {
         this.running.delete(p.name);
+        this.reached.delete(p.name);
         await lease.release();
       }
     }
@@ -187,14 +230,19 @@ export class ProjectionEngine {
     while (!shouldStop()) {
       let batch: RecordedEvent[];
       try {
+        // An append announced while this read runs must not be slept through.
+        const mark = this.sleepers.mark();
         batch = await this.readShared(checkpoint, limit);
         if (batch.length === 0) {
-          await this.sleep(this.options.idlePollMs ?? 250);
+          await this.sleep(this.options.idlePollMs ?? 250, mark);
           continue;
         }
         const outcome = await applyBatch(db, this.schema, p, checkpoint, batch);
         checkpoint = outcome.checkpoint;
-        if (outcome.applied) this.progress.emit('advanced');
+        this.reached.set(p.name, checkpoint);
+        if (outcome.applied) this.advanced();
+        // Its transaction held back events committed meanwhile from the others' reads: let them look again.
+        this.wakeAll();
         limit = batchSize;
         failures = 0;
         strikes = 0;
@@ -279,8 +327,14 @@ export class ProjectionEngine {
     return row.position;
   }
 
-  private sleep(ms: number): Promise<void> {
-    return this.stopping ? Promise.resolve() : this.sleepers.sleep(ms);
+  private sleep(ms: number, since?: number): Promise<void> {
+    return this.stopping ? Promise.resolve() : this.sleepers.sleep(ms, since);
+  }
+
+  /** Progress made here or announced by another instance: waiters look again. */
+  private advanced(): void {
+    this.progressCount++;
+    this.progress.emit('advanced');
   }
 
   private wakeAll(): void {

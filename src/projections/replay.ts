@@ -4,7 +4,8 @@ import { START, type Position } from '../events/position.js';
 import { SqlEventStore } from '../events/sql/sql-event-store.js';
 import type { EventStore, ReadAllOptions } from '../events/store.js';
 import { applyEvents } from './apply-batch.js';
-import { quoteIdent, useSchema } from './checkpoints.js';
+import { quoteIdent, readCheckpoints, useSchema } from './checkpoints.js';
+import { holdAppendersOff } from './inline.js';
 import type { Projector } from './projector.js';
 import { installReadModels, schemaExists } from './read-model-schema.js';
 import { recordedSkips } from './skip.js';
@@ -23,9 +24,10 @@ export type ReplayOptions = {
 
 /**
  * Rebuilds every read model from the log into a fresh schema, then swaps it in atomically.
- * The swap locks the live checkpoint table, so a running engine finishes its batch first, and
- * catches up inside the same transaction; afterwards live projectors find their checkpoint moved
- * and continue from the rebuilt one. Readers see the old tables or the new ones, never a mix.
+ * The swap locks the live checkpoint table, so a running engine finishes its batch first, and holds
+ * inline appenders off; it catches up inside the same transaction. Afterwards live projectors find
+ * their checkpoint moved and continue from the rebuilt one, and inline appends write the new tables.
+ * Readers see the old tables or the new ones, never a mix.
  */
 export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const { db, store, projectors } = options;
@@ -53,11 +55,19 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   }
 
   await db.transaction(async (tx) => {
-    if (await schemaExists(tx, live)) {
+    const liveExists = await schemaExists(tx, live);
+    if (liveExists) {
       await tx.query(`LOCK TABLE ${quoteIdent(live)}.projection_checkpoints IN ACCESS EXCLUSIVE MODE`);
+      await holdAppendersOff(tx, live);
     }
-    const readInSwap =
-      store instanceof SqlEventStore ? (o: ReadAllOptions) => store.readAllUsing(tx, o) : (o: ReadAllOptions) => store.readAll(o);
+    // Live read models written inline hold no checkpoint to resume from: the swap must take every
+    // committed event, which it may as no appender is in flight; asynchronous ones resume after it.
+    const inline = liveExists ? (await readCheckpoints(tx, live)).filter((r) => r.inline).map((r) => r.projector) : [];
+    const readInSwap: (o: ReadAllOptions) => Promise<RecordedEvent[]> = !(store instanceof SqlEventStore)
+      ? (o) => store.readAll(o)
+      : inline.length > 0
+        ? (o) => store.readAllCommittedUsing(tx, o)
+        : (o) => store.readAllUsing(tx, o);
     for (;;) {
       const batch = await readInSwap({ after, maxCount: batchSize });
       if (batch.length === 0) break;
@@ -65,6 +75,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
       after = batch[batch.length - 1]!.position;
       events += batch.length;
     }
+    await tx.query(`UPDATE ${quoteIdent(rebuild)}.projection_checkpoints SET inline = true WHERE projector = ANY($1::text[])`, [inline]);
     const retired = `${live}_retired`;
     await tx.query(`DROP SCHEMA IF EXISTS ${quoteIdent(retired)} CASCADE`);
     if (await schemaExists(tx, live)) await tx.query(`ALTER SCHEMA ${quoteIdent(live)} RENAME TO ${quoteIdent(retired)}`);

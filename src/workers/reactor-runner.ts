@@ -69,9 +69,10 @@ export class ReactorRunner {
     });
     let at = await this.checkpoint(reactor.name);
     while (!this.stopping && !lost) {
+      const mark = this.sleepers.mark();
       const events = await this.options.store.readAll({ after: at, maxCount: BATCH });
       if (events.length === 0) {
-        await this.idle(this.options.idlePollMs ?? 500);
+        await this.idle(this.options.idlePollMs ?? 500, mark);
         continue;
       }
       for (const event of events) {
@@ -121,7 +122,7 @@ export class ReactorRunner {
     this.sleepers.wakeAll();
   }
 
-  private idle(ms: number): Promise<void> {
-    return this.sleepers.sleep(ms);
+  private idle(ms: number, since?: number): Promise<void> {
+    return this.sleepers.sleep(ms, since);
   }
 }

@@ -38,6 +38,7 @@ describe(`a read model stalled on an event it cannot apply (contract §9, ${main
 
   before(async () => {
     s = await startTestService({
+      projections: 'async',
       // A command through the real shell: append, then wait for the read models like every command.
       routes: (app) =>
         app.post('/test/notes/:category', async (req, res) => {

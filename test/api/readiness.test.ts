@@ -162,7 +162,7 @@ describe('readiness checks (contract §7)', () => {
           throw new Error('esdb down');
         },
       },
-      engine: { status: async () => [{ projector: 'p', position: START, eventsSeen: 0, running: true, stalled: null }] },
+      engine: { status: async () => [{ projector: 'p', position: START, eventsSeen: 0, running: true, stalled: null, inline: false }] },
       queue: {
         depth: async (name) => {
           asked.push(name);

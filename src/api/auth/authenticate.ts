@@ -31,7 +31,10 @@ export type Authenticator = {
    */
   require(audience: Audience, options?: RequireOptions): RequestHandler;
   /** The same check for a bare header (GraphQL, streaming routes). */
-  check<A extends Audience>(authorization: string | undefined, audience: A): Promise<{ caller: Caller; claims: ClaimsFor<A> } | null>;
+  check<A extends Audience>(
+    authorization: string | undefined,
+    audience: A,
+  ): Promise<{ caller: Caller; claims: ClaimsFor<A>; registered: boolean } | null>;
 };
 
 /**
@@ -46,8 +49,9 @@ export function authenticator(verifier: TokenVerifier, identities: IdentityServi
     const result = await verifier.verify(match[1]!, audience);
     if (!result.ok) return null;
     const claims = result.claims;
-    if (!(await identities.sessionIsLive(claims.sub, claims.sid))) return null;
-    return { caller: { identityId: claims.sub, sessionId: claims.sid, email: claims.email }, claims };
+    const session = await identities.liveSession(claims.sub, claims.sid);
+    if (!session) return null;
+    return { caller: { identityId: claims.sub, sessionId: claims.sid, email: claims.email }, claims, registered: session.registered };
   };
   return {
     check,
@@ -57,11 +61,12 @@ export function authenticator(verifier: TokenVerifier, identities: IdentityServi
         try {
           const ok = await check(req.get('authorization'), audience);
           if (!ok) return sendRefusal(res, refuse('unauthenticated', 'a valid access token is required'));
-          if (audience === 'user' && !options.beforeRegister && !(await identities.isRegistered(ok.caller))) {
+          if (audience === 'user' && !options.beforeRegister && !ok.registered) {
             return sendRefusal(res, refuse('forbidden', 'register first: call user.register before anything else'));
           }
           res.locals.caller = ok.caller;
           res.locals.claims = ok.claims;
+          res.locals.registered = ok.registered;
           next();
         } catch (e) {
           next(e);

@@ -27,8 +27,9 @@ export type GraphqlServices = {
   readonly now: () => Date;
 };
 
-export function graphqlContext(req: Request, caller: Caller, services: GraphqlServices): GraphqlContext {
-  let registered: Promise<boolean> | null = null;
+/** `registeredAtAuth`: what the token check read; a person who registers within this request is looked up again. */
+export function graphqlContext(req: Request, caller: Caller, services: GraphqlServices, registeredAtAuth: boolean): GraphqlContext {
+  let registered: Promise<boolean> | null = registeredAtAuth ? Promise.resolve(true) : null;
   return {
     caller,
     identities: services.identities,

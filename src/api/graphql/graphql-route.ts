@@ -29,7 +29,7 @@ export function graphqlRoute(auth: Authenticator, services: GraphqlServices, log
     context: (req) => {
       const caller = req.context.res.locals.caller;
       if (!caller) throw new Error('graphql route needs authenticate()');
-      return graphqlContext(req.raw, caller, services);
+      return graphqlContext(req.raw, caller, services, req.context.res.locals.registered === true);
     },
     formatError: (error) => {
       if (!(error instanceof GraphQLError)) return error;

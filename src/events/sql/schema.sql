@@ -36,3 +36,12 @@ END $$;
 DROP TRIGGER IF EXISTS events_append_only ON es.events;
 CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON es.events
   FOR EACH ROW EXECUTE FUNCTION es.refuse_change();
+
+-- Serializes the appenders of one stream before any of them takes a transaction id (an advisory
+-- lock assigns none), so the global order (transaction_id, position) keeps every stream's revisions
+-- in order. Called from the append statement's WHERE, it is taken before the row is written.
+CREATE OR REPLACE FUNCTION es.serialize_stream(stream text) RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('es.stream:' || stream, 0));
+  RETURN true;
+END $$;

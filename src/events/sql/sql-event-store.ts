@@ -6,9 +6,13 @@ import { linkBatch } from '../hash-chain.js';
 import { START, type Position } from '../position.js';
 import type { EventStore, ReadAllOptions, ReadStreamOptions, Subscription } from '../store.js';
 import { pollingSubscription } from '../polling-subscription.js';
+import { StreamHeads, type StreamHead } from './stream-heads.js';
 import * as q from './queries.js';
 
 const UNIQUE_VIOLATION = '23505';
+const DEADLOCK = '40P01';
+const SERIALIZATION_FAILURE = '40001';
+const MAX_ATTEMPTS = 4;
 const DEFAULT_PAGE = 1000;
 
 type EventRow = {
@@ -21,12 +25,40 @@ type EventRow = {
   metadata: EventMetadata;
 };
 
+type PositionRow = { commit: string; prepare: string; revision: string };
+
+/** Read models that run inside every appending transaction (see projectInline). */
+export type InlineProjection = {
+  /** Runs first in the transaction, before the append takes its transaction id. */
+  begin(tx: SqlExecutor): Promise<void>;
+  /** Writes the rows of the events just appended, in the same transaction. */
+  apply(tx: SqlExecutor, events: readonly RecordedEvent[]): Promise<void>;
+};
+
+type Appended = { readonly result: AppendResult; readonly head: StreamHead };
+
+/**
+ * Appends seen by this process, per database: every store opened on one database hears the
+ * others' at once, without a round trip through the server.
+ */
+const localListeners = new WeakMap<SqlDb, Set<() => void>>();
+
+/** Per database too: an append through any store opened on it writes the inline read models. */
+const inlineProjections = new WeakMap<SqlDb, InlineProjection>();
+
 /** The event store on PostgreSQL or PGlite: one schema (schema.sql), one set of queries. */
 export class SqlEventStore implements EventStore {
   readonly kind: 'postgres' | 'pglite';
+  private readonly heads = new StreamHeads();
+  private readonly listeners: Set<() => void>;
+  private notifying = false;
+  private notifyAgain = false;
 
   private constructor(private readonly db: SqlDb) {
     this.kind = db.kind;
+    let listeners = localListeners.get(db);
+    if (!listeners) localListeners.set(db, (listeners = new Set()));
+    this.listeners = listeners;
   }
 
   static async open(db: SqlDb): Promise<SqlEventStore> {
@@ -34,24 +66,61 @@ export class SqlEventStore implements EventStore {
     return new SqlEventStore(db);
   }
 
+  /**
+   * Read models written inside every append's transaction from now on (the log and the read
+   * models share this database): an event and the rows it produces commit together, whichever
+   * store opened on this database appends it. null stops it.
+   */
+  projectInline(projection: InlineProjection | null): void {
+    if (projection) inlineProjections.set(this.db, projection);
+    else inlineProjections.delete(this.db);
+  }
+
+  private get inline(): InlineProjection | undefined {
+    return inlineProjections.get(this.db);
+  }
+
   async appendToStream(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('appendToStream needs at least one event');
-    try {
-      return await this.db.transaction((tx) => this.appendIn(tx, streamId, events, expected));
-    } catch (e) {
-      // 'any' lost a race to create the stream; the stream exists now, so a second try locks it.
-      if (expected === 'any' && isUniqueViolation(e) && e.constraint === 'streams_pkey') {
-        return this.db.transaction((tx) => this.appendIn(tx, streamId, events, expected));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { result, head } = await this.appendOnce(streamId, events, expected);
+        this.heads.remember(streamId, head);
+        this.announce();
+        return result;
+      } catch (e) {
+        // Inline read models can deadlock with another append's; the loser runs again on its own.
+        if (isTransactionConflict(e) && attempt < MAX_ATTEMPTS) continue;
+        const earlier = await this.answeredBefore(e, streamId, events);
+        if (earlier) return earlier;
+        throw await this.typed(e, streamId, expected);
       }
-      // A retried append whose first attempt committed (its answer was lost) is recognised by its
-      // event ids and answered as before, as EventStoreDB does.
-      const earlier = await this.alreadyAppended(streamId, events);
-      if (earlier) return earlier;
-      if (isUniqueViolation(e) && e.constraint !== 'events_event_id_unique') {
-        throw new WrongExpectedVersionError(streamId, expected, await this.currentRevision(streamId));
-      }
-      throw e;
     }
+  }
+
+  /**
+   * With the stream's head known (its revision and hash, from a read or an earlier append) and no
+   * inline read models, an append is one statement, its own transaction; otherwise one transaction
+   * reads the head under the stream's lock when it must, appends, and writes the inline read models.
+   */
+  private appendOnce(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<Appended> {
+    const head = this.knownHead(streamId, expected);
+    if (head !== undefined && !this.inline) return this.appendAt(this.db, streamId, events, expected, head);
+    return this.db.transaction((tx) => this.appendIn(tx, streamId, events, expected, head));
+  }
+
+  /**
+   * A retried append whose first attempt committed (its answer was lost) is recognised by its
+   * event ids and answered as before, as EventStoreDB does.
+   */
+  private async answeredBefore(e: unknown, streamId: string, events: readonly NewEvent[]): Promise<AppendResult | null> {
+    return e instanceof WrongExpectedVersionError || isUniqueViolation(e) ? this.alreadyAppended(streamId, events) : null;
+  }
+
+  private async typed(e: unknown, streamId: string, expected: ExpectedRevision): Promise<unknown> {
+    // The head the append compared may have come from this process's memory: say where the stream really is.
+    const clash = e instanceof WrongExpectedVersionError || (isUniqueViolation(e) && e.constraint !== 'events_event_id_unique');
+    return clash ? new WrongExpectedVersionError(streamId, expected, await this.currentRevision(streamId)) : e;
   }
 
   /**
@@ -60,8 +129,10 @@ export class SqlEventStore implements EventStore {
    * caller calls serializeUsing() before it writes anything else, or its transaction id may order
    * its events before those of a concurrent append to the same stream (see queries.serializeStream).
    */
-  appendUsing(tx: SqlExecutor, streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    return this.appendIn(tx, streamId, events, expected);
+  async appendUsing(tx: SqlExecutor, streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const { result } = await this.appendIn(tx, streamId, events, expected, undefined);
+    this.announce();
+    return result;
   }
 
   /** Waits for the stream's other appenders, in a transaction that has not written yet. */
@@ -74,34 +145,89 @@ export class SqlEventStore implements EventStore {
     streamId: string,
     events: readonly NewEvent[],
     expected: ExpectedRevision,
-  ): Promise<AppendResult> {
-    await tx.query(q.serializeStream, [streamId]);
-    const head = (await tx.query<{ revision: string; last_hash: string }>(q.lockStream, [streamId])).rows[0];
-    const actual = head ? Number(head.revision) : 'no_stream';
-    if (!satisfies(expected, actual)) throw new WrongExpectedVersionError(streamId, expected, actual);
-
-    const first = head ? Number(head.revision) + 1 : 0;
-    const last = first + events.length - 1;
-    const linked = linkBatch(streamId, first, events, head?.last_hash ?? null);
-    const lastHash = linked[linked.length - 1]!.hash;
-    if (head) {
-      const moved = await tx.query(q.advanceStream, [streamId, head.revision, last, lastHash]);
-      if (moved.rowCount !== 1) throw new WrongExpectedVersionError(streamId, expected, actual);
-    } else {
-      // A concurrent creator makes this a unique violation, mapped to the typed error above.
-      await tx.query(q.createStream, [streamId, last, lastHash]);
+    known: StreamHead | null | undefined,
+  ): Promise<Appended> {
+    await this.inline?.begin(tx);
+    let head = known;
+    if (head === undefined) {
+      await tx.query(q.serializeStream, [streamId]);
+      const row = (await tx.query<{ revision: string; last_hash: string }>(q.readHead, [streamId])).rows[0];
+      head = row ? { revision: Number(row.revision), hash: row.last_hash } : null;
     }
-    const inserted = await tx.query<{ commit: string; prepare: string; revision: string }>(q.insertEvents, [
+    return this.appendAt(tx, streamId, events, expected, head);
+  }
+
+  /** The compare-and-set append from a known head; inside a transaction, the inline read models follow. */
+  private async appendAt(
+    executor: SqlExecutor,
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+    head: StreamHead | null,
+  ): Promise<Appended> {
+    const actual = head ? head.revision : 'no_stream';
+    if (!satisfies(expected, actual)) throw new WrongExpectedVersionError(streamId, expected, actual);
+    const first = head ? head.revision + 1 : 0;
+    const last = first + events.length - 1;
+    const linked = linkBatch(streamId, first, events, head?.hash ?? null);
+    const lastHash = linked[linked.length - 1]!.hash;
+    const params: unknown[] = [
       streamId,
+      last,
+      lastHash,
       events.map((_, i) => first + i),
       events.map((e) => e.metadata.eventId),
       events.map((e) => e.type),
       events.map((e) => JSON.stringify(e.data)),
       linked.map((m) => JSON.stringify(m)),
-    ]);
-    await tx.query(q.notifyAppended);
-    const lastRow = inserted.rows.find((r) => Number(r.revision) === last)!;
-    return { nextExpectedRevision: last, position: toPosition(lastRow) };
+    ];
+    const inserted = head
+      ? await executor.query<PositionRow>(q.appendToHead, [...params, head.revision, head.hash])
+      : await executor.query<PositionRow>(q.appendToNewStream, params);
+    // Nothing inserted: the head moved since it was read. The caller reads the stream anew.
+    if (inserted.rows.length !== events.length) throw new WrongExpectedVersionError(streamId, expected, actual);
+    const recorded = events.map((e, i): RecordedEvent => {
+      const row = inserted.rows.find((r) => Number(r.revision) === first + i)!;
+      return { streamId, revision: first + i, position: toPosition(row), type: e.type, data: e.data, metadata: linked[i]! };
+    });
+    if (this.inline && executor !== this.db) await this.inline.apply(executor, recorded);
+    return {
+      result: { nextExpectedRevision: last, position: recorded[recorded.length - 1]!.position },
+      head: { revision: last, hash: lastHash },
+    };
+  }
+
+  /** The head the writer expects, when this store knows it: null for a stream to create. */
+  private knownHead(streamId: string, expected: ExpectedRevision): StreamHead | null | undefined {
+    if (expected === 'no_stream') return null;
+    if (typeof expected !== 'number') return undefined;
+    const head = this.heads.get(streamId);
+    return head?.revision === expected ? head : undefined;
+  }
+
+  /**
+   * Wakes this process's readers at once and, for other instances, sends one NOTIFY outside any
+   * appending transaction: a commit that notifies takes a server-wide lock, so appends that
+   * notified in their own transaction could not share a WAL flush. Appends while a NOTIFY is in
+   * flight are covered by one more after it.
+   */
+  private announce(): void {
+    for (const listener of this.listeners) listener();
+    if (this.db.kind !== 'postgres') return;
+    if (this.notifying) {
+      this.notifyAgain = true;
+      return;
+    }
+    this.notifying = true;
+    const send = (): void => {
+      this.notifyAgain = false;
+      this.db.query(q.notifyAppended).then(
+        () => (this.notifyAgain ? send() : (this.notifying = false)),
+        // Readers also poll: a lost notification costs latency, not events.
+        () => (this.notifying = false),
+      );
+    };
+    send();
   }
 
   private async alreadyAppended(streamId: string, events: readonly NewEvent[]): Promise<AppendResult | null> {
@@ -124,7 +250,13 @@ export class SqlEventStore implements EventStore {
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const r = await this.db.query<EventRow>(q.readStream, [streamId, options.fromRevision ?? 0, options.maxCount ?? null]);
-    return r.rows.map(toRecorded);
+    const events = r.rows.map(toRecorded);
+    const last = events[events.length - 1];
+    // Read to its end, the stream's last event is its head: the next append can compare-and-set it.
+    if (last && (options.maxCount === undefined || events.length < options.maxCount)) {
+      this.heads.remember(streamId, { revision: last.revision, hash: last.metadata.hash });
+    }
+    return events;
   }
 
   readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -135,9 +267,21 @@ export class SqlEventStore implements EventStore {
    * readAll inside a caller's transaction on the same database. PGlite has one connection, so a
    * transaction that also reads the log (replay's swap) must read through it.
    */
-  async readAllUsing(executor: SqlExecutor, options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+  readAllUsing(executor: SqlExecutor, options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.page(executor, q.readAll, options);
+  }
+
+  /**
+   * Every committed event, also above the oldest running transaction, for a caller that holds
+   * every appender off (see queries.readAllCommitted).
+   */
+  readAllCommittedUsing(executor: SqlExecutor, options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.page(executor, q.readAllCommitted, options);
+  }
+
+  private async page(executor: SqlExecutor, sql: string, options: ReadAllOptions): Promise<RecordedEvent[]> {
     const after = options.after ?? START;
-    const r = await executor.query<EventRow>(q.readAll, [
+    const r = await executor.query<EventRow>(sql, [
       String(after.commit < 0n ? 0n : after.commit),
       String(after.prepare),
       options.maxCount ?? DEFAULT_PAGE,
@@ -155,9 +299,12 @@ export class SqlEventStore implements EventStore {
   }
 
   onAppended(listener: () => void): () => void {
-    const stop = this.db.listen('es_appended', listener);
+    this.listeners.add(listener);
+    // Other instances' appends arrive by NOTIFY; this process's are announced directly.
+    const stop = this.db.kind === 'postgres' ? this.db.listen('es_appended', listener) : null;
     return () => {
-      void stop.then((s) => s()).catch(() => undefined);
+      this.listeners.delete(listener);
+      void stop?.then((s) => s()).catch(() => undefined);
     };
   }
 
@@ -176,6 +323,11 @@ function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): bo
     default:
       return actual === expected;
   }
+}
+
+function isTransactionConflict(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === DEADLOCK || code === SERIALIZATION_FAILURE;
 }
 
 function isUniqueViolation(e: unknown): e is { code: string; constraint?: string } {

@@ -47,6 +47,8 @@ export type TestServiceOptions = {
   readonly readiness?: ReadinessOptions;
   /** false: read models installed but no projector runs, so the log can run ahead of them. */
   readonly startEngine?: boolean;
+  /** How read models are written: inline in each append (the default, as the service runs) or async from the log. */
+  readonly projections?: 'inline' | 'async';
   readonly queueNames?: readonly string[];
   /** Mounts the domain routes (auth, GraphQL) with this mailer and clock. */
   /** Another instance on the same database: the caller keeps ownership (it is not dropped here). */
@@ -75,9 +77,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const lines: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
   const metrics = createMetrics();
-  const store = instrumentedStore(await SqlEventStore.open(db), metrics);
+  const sqlStore = await SqlEventStore.open(db);
+  const store = instrumentedStore(sqlStore, metrics);
   const queue = await SqlJobQueue.open(db);
-  const engine = new ProjectionEngine({ db, store, projectors: allProjectors, idlePollMs: 50, leaseRetryMs: 100 });
+  const inline = options.projections === 'async' ? {} : { inline: sqlStore };
+  const engine = new ProjectionEngine({ db, store, projectors: allProjectors, idlePollMs: 50, leaseRetryMs: 100, ...inline });
   if (options.startEngine === false) await installReadModels(db, allProjectors, engine.schema);
   else await engine.start();
 

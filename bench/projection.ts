@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { SqlDb } from '../src/db/sql.js';
+import type { NewEvent } from '../src/events/envelope.js';
+import { SqlEventStore } from '../src/events/sql/sql-event-store.js';
+import { ProjectionEngine } from '../src/projections/engine.js';
+import { allProjectors } from '../src/projections/index.js';
+import { replay } from '../src/projections/replay.js';
+import { percentile, type Row } from './measure.js';
+
+/** A ~300-byte event every read model sees (stream_heads writes a row for each; the others skip it). */
+export function benchEvent(i: number): NewEvent {
+  return {
+    type: 'BenchHappened',
+    data: { i, note: 'x'.repeat(200) },
+    metadata: {
+      eventId: randomUUID(),
+      occurredAt: new Date().toISOString(),
+      actor: { kind: 'system', id: 'bench' },
+      correlationId: randomUUID(),
+      causationId: null,
+      schemaVersion: 1,
+    },
+  };
+}
+
+/**
+ * The EventStoreDB-style path, forced on PostgreSQL: read models projected asynchronously from the
+ * log. Appends arrive at `rate` per second for `seconds`, each its own stream; the lag of one is the
+ * time from its append's answer until every read model has applied it, as a command waiting for its
+ * read models would see it.
+ */
+export async function benchAsyncLag(db: SqlDb, options: { rate: number; seconds: number }): Promise<Row[]> {
+  const store = await SqlEventStore.open(db);
+  const engine = new ProjectionEngine({ db, store, projectors: allProjectors });
+  await engine.start();
+  const lags: number[] = [];
+  let errors = 0;
+  const total = options.rate * options.seconds;
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  try {
+    for (let i = 0; i < total; i++) {
+      // Paced by the clock, not by answers: a slow projection must not slow the arrivals.
+      const due = started + (i * 1000) / options.rate;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      inFlight.push(
+        (async () => {
+          const appended = await store.appendToStream(`bench-${randomUUID()}`, [benchEvent(i)], 'no_stream');
+          const t0 = performance.now();
+          await engine.waitFor(appended.position, { eventTypes: ['BenchHappened'], timeoutMs: 30_000 });
+          lags.push(performance.now() - t0);
+        })().catch(() => void errors++),
+      );
+    }
+    await Promise.all(inFlight);
+  } finally {
+    await engine.stop();
+  }
+  const achieved = total / ((performance.now() - started) / 1000);
+  return [
+    {
+      section: 'projection',
+      name: `async projection lag at ${options.rate.toLocaleString('en-US')} appends/s`,
+      count: lags.length,
+      perSecond: achieved,
+      p50ms: percentile(lags, 50),
+      p99ms: percentile(lags, 99),
+      errors,
+      note: `${allProjectors.length} read models, their own loops`,
+    },
+  ];
+}
+
+/** Replay of the whole log into a fresh schema and the swap, as `npm run replay` does. */
+export async function benchReplay(db: SqlDb, events: number): Promise<Row[]> {
+  const store = await SqlEventStore.open(db);
+  const have = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM es.events')).rows[0]?.n ?? 0);
+  await fill(store, events - have);
+  const report = await replay({ db, store, projectors: allProjectors, batchSize: 5000 });
+  return [
+    {
+      section: 'replay',
+      name: 'replay into a fresh schema + swap',
+      count: report.events,
+      perSecond: report.eventsPerSecond,
+      note: `${allProjectors.length} read models`,
+    },
+  ];
+}
+
+/** Appends `n` bench events in batches of 500 per stream, 4 writers: the log replay reads. */
+async function fill(store: SqlEventStore, n: number): Promise<void> {
+  const perAppend = 500;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < n) {
+        const count = Math.min(perAppend, n - next);
+        next += count;
+        await store.appendToStream(
+          `fill-${randomUUID()}`,
+          Array.from({ length: count }, (_, i) => benchEvent(i)),
+          'no_stream',
+        );
+      }
+    }),
+  );
+}

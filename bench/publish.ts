@@ -1,0 +1,117 @@
+import autocannon from 'autocannon';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../src/api/app.js';
+import { createServer } from '../src/api/server.js';
+import { loadConfig } from '../src/config.js';
+import type { SqlDb } from '../src/db/sql.js';
+import { openDomainServices } from '../src/domain-services.js';
+import { SqlEventStore } from '../src/events/sql/sql-event-store.js';
+import { createLogger } from '../src/logger.js';
+import { MailUnavailableError, type MailMessage, type Mailer } from '../src/mail/index.js';
+import { createMetrics } from '../src/observability/metrics.js';
+import { allProjectors, ProjectionEngine } from '../src/projections/index.js';
+import { SqlJobQueue } from '../src/workers/queue/sql-queue.js';
+import type { Row } from './measure.js';
+
+/** Keeps the codes in memory: the bench logs in like a client, reading its code from the "mail". */
+class CodeCatcher implements Mailer {
+  readonly codes = new Map<string, string>();
+  async send(m: MailMessage): Promise<void> {
+    const code = /\b\d{6}\b/.exec(m.text)?.[0];
+    if (!code) throw new MailUnavailableError('bench: no code');
+    this.codes.set(m.to, code);
+  }
+  async close(): Promise<void> {}
+}
+
+const UPDATE = 'mutation($id: ID!, $input: DocumentUpdateInput!) { user { document { update(id: $id, input: $input) { version } } } }';
+const CREATE = 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id } } } }';
+
+/**
+ * The real app over a real socket, loaded by autocannon: token checks (GraphQL user.me) and
+ * document publishes (GraphQL update: token, validate, seal, append, read models), each connection
+ * on its own document so no call is a no-op or a clash. In process, inline projection as shipped.
+ */
+export async function benchPublish(db: SqlDb, options: { seconds: number; clients: readonly number[] }): Promise<Row[]> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'dss-bench-'));
+  const logger = createLogger('silent');
+  const sqlStore = await SqlEventStore.open(db);
+  const engine = new ProjectionEngine({ db, store: sqlStore, projectors: allProjectors, inline: sqlStore });
+  await engine.start();
+  const queue = await SqlJobQueue.open(db);
+  const mailer = new CodeCatcher();
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', OTP_SENDS_PER_CLIENT_PER_HOUR: '1000000' });
+  const metrics = createMetrics();
+  const waitFor = (p: Parameters<ProjectionEngine['waitFor']>[0], eventTypes: readonly string[]) => engine.waitFor(p, { eventTypes });
+  const domain = await openDomainServices({ config, logger, db, store: sqlStore, metrics, waitFor, mailer });
+  const app = createApp({ config, logger, db, store: sqlStore, engine, queue, metrics, routes: domain.routes });
+  const server = createServer({ app, logger });
+  const url = `http://127.0.0.1:${await server.listen(0, '127.0.0.1')}`;
+  const post = async (path: string, body: unknown, token?: string): Promise<Record<string, unknown>> => {
+    const res = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return (await res.json()) as Record<string, unknown>;
+  };
+  try {
+    await post('/auth/send-otp', { email: 'bench@example.com' });
+    const { token } = (await post('/auth/verify-otp', { email: 'bench@example.com', code: mailer.codes.get('bench@example.com') })) as {
+      token: string;
+    };
+    await post('/graphql', { query: 'mutation { user { register(input: {}) { userId } } }' }, token);
+    const documents: string[] = [];
+    for (let i = 0; i < Math.max(...options.clients); i++) {
+      const input = { name: `doc ${i}`, documentSchema: { type: 'object' }, data: { n: 0 } };
+      const created = (await post('/graphql', { query: CREATE, variables: { input } }, token)) as {
+        data: { user: { document: { create: { id: string } } } };
+      };
+      documents.push(created.data.user.document.create.id);
+    }
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    const rows: Row[] = [];
+    const load = async (name: string, section: Row['section'], clients: number, request: autocannon.Request) => {
+      const r = await autocannon({ url: `${url}/graphql`, connections: clients, duration: options.seconds, requests: [request] });
+      rows.push({
+        section,
+        name,
+        clients,
+        count: r.requests.total,
+        perSecond: r.requests.total / options.seconds,
+        p50ms: r.latency.p50,
+        p99ms: r.latency.p99,
+        errors: r.errors + r.non2xx + r.timeouts,
+      });
+    };
+    for (const clients of options.clients) {
+      let next = 0;
+      const own = new WeakMap<object, { id: string; n: number }>();
+      await load('document publish (GraphQL update)', 'commands', clients, {
+        method: 'POST',
+        headers,
+        // Each connection takes a document of its own on its first request and publishes a new version every call.
+        setupRequest: (req, context) => {
+          let mine = own.get(context);
+          if (!mine) own.set(context, (mine = { id: documents[next++ % documents.length]!, n: 0 }));
+          mine.n++;
+          return { ...req, body: JSON.stringify({ query: UPDATE, variables: { id: mine.id, input: { data: { n: mine.n } } } }) };
+        },
+      });
+    }
+    await load('token check (GraphQL user.me)', 'identity', 16, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: '{ user { me { userId } } }' }),
+    });
+    return rows;
+  } finally {
+    await server.close();
+    await engine.stop();
+    await queue.close();
+    await domain.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,107 @@
+import type { Logger } from 'pino';
+import type { SqlDb, SqlExecutor } from '../db/sql.js';
+import type { RecordedEvent } from '../events/envelope.js';
+import { START, type Position } from '../events/position.js';
+import type { InlineProjection, SqlEventStore } from '../events/sql/sql-event-store.js';
+import { applyEvents } from './apply-batch.js';
+import { quoteIdent, readCheckpoints, toPosition, useSchema } from './checkpoints.js';
+import type { Projector } from './projector.js';
+import { recordedSkips } from './skip.js';
+
+/**
+ * Inline projection: when the log and the read models share one database, each append writes the
+ * rows its events produce in its own transaction, as Marten's Inline lifecycle does. A command
+ * then commits once and has nothing to wait for, and no checkpoint row is written per append.
+ *
+ * Every inline append holds the schema's fence shared; whatever must see the read models and the
+ * log still (a rebuild's swap, a switch between inline and async) takes it exclusively.
+ */
+const fenceName = (schema: string): string => `rm.fence:${schema}`;
+
+const PAGE = 1000;
+
+export function inlineProjection(projectors: readonly Projector[], schema: string, logger?: Pick<Logger, 'error'>): InlineProjection {
+  const path = `${quoteIdent(schema)}, public`;
+  return {
+    begin: async (tx) => {
+      await tx.query('SELECT set_config($1, $2, true), pg_advisory_xact_lock_shared(hashtextextended($3, 0))', [
+        'search_path',
+        path,
+        fenceName(schema),
+      ]);
+    },
+    apply: async (tx, events) => {
+      for (const p of projectors) {
+        for (const event of events) {
+          const handler = p.on[event.type] ?? p.onAny;
+          if (!handler) continue;
+          try {
+            await handler(tx, event);
+          } catch (e) {
+            // The append rolls back with it: the command fails and no event is stored that a read model refused.
+            logger?.error(
+              { err: e, projector: p.name, eventType: event.type },
+              'inline read model refused an event; the append rolled back',
+            );
+            throw e;
+          }
+        }
+      }
+    },
+  };
+}
+
+/** Holds every inline appender of `schema` off until the caller's transaction ends. */
+export async function holdAppendersOff(tx: SqlExecutor, schema: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [fenceName(schema)]);
+}
+
+/**
+ * Before appends project inline: each projector still run asynchronously catches up with every
+ * committed event, then is marked inline, with every appender held off so none is missed or doubled.
+ */
+export async function switchToInline(db: SqlDb, store: SqlEventStore, projectors: readonly Projector[], schema: string): Promise<void> {
+  const skips = await recordedSkips(store);
+  await db.transaction(async (tx) => {
+    await holdAppendersOff(tx, schema);
+    const rows = new Map((await readCheckpoints(tx, schema)).map((r) => [r.projector, r]));
+    for (const p of projectors) {
+      const row = rows.get(p.name);
+      if (!row || row.inline) continue;
+      await useSchema(tx, schema);
+      let after = row.position;
+      for (;;) {
+        const batch: RecordedEvent[] = await store.readAllCommittedUsing(tx, { after, maxCount: PAGE });
+        if (batch.length === 0) break;
+        after = await applyEvents(tx, p, batch, skips.get(p.name));
+      }
+      await tx.query(`UPDATE ${quoteIdent(schema)}.projection_checkpoints SET inline = true WHERE projector = $1`, [p.name]);
+    }
+  });
+}
+
+/**
+ * Back to asynchronous projection (EventStoreDB-style): an inline projector has applied every
+ * committed event, so its checkpoint moves to the newest one, with every appender held off.
+ */
+export async function switchToAsync(db: SqlDb, projectors: readonly Projector[], schema: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await holdAppendersOff(tx, schema);
+    const inline = (await readCheckpoints(tx, schema)).filter((r) => r.inline && projectors.some((p) => p.name === r.projector));
+    if (inline.length === 0) return;
+    const head = await committedHead(tx);
+    for (const row of inline) {
+      await tx.query(
+        `UPDATE ${quoteIdent(schema)}.projection_checkpoints SET commit_pos = $2, prepare_pos = $3, inline = false WHERE projector = $1`,
+        [row.projector, head.commit.toString(), head.prepare.toString()],
+      );
+    }
+  });
+}
+
+async function committedHead(tx: SqlExecutor): Promise<Position> {
+  const r = await tx.query<{ commit: string; prepare: string }>(
+    'SELECT transaction_id::text AS commit, position::text AS prepare FROM es.events ORDER BY transaction_id DESC, position DESC LIMIT 1',
+  );
+  return r.rows[0] ? toPosition(r.rows[0]) : START;
+}

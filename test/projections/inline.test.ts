@@ -1,0 +1,115 @@
+import { expect } from 'chai';
+import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
+import { ProjectionEngine } from '../../src/projections/engine.js';
+import { logProjector } from '../../src/projections/projector.js';
+import { replay } from '../../src/projections/replay.js';
+import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { newEvent, uniqueStream } from '../support/events.js';
+import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector } from '../support/projectors.js';
+
+describe(`inline projection: read models written in the append's transaction (${mainBackend})`, function () {
+  this.timeout(120_000);
+  let t: TestDatabase;
+  let store: SqlEventStore;
+  const engines: ProjectionEngine[] = [];
+  const seen = recordingProjector('seen_inline');
+
+  beforeEach(async () => {
+    t = await openTestDatabase();
+    store = await SqlEventStore.open(t.db);
+  });
+  afterEach(async () => {
+    for (const e of engines.splice(0)) await e.stop();
+    store.projectInline(null);
+    await t.drop();
+  });
+
+  async function start(mode: 'inline' | 'async', projectors = [seen]): Promise<ProjectionEngine> {
+    const engine = new ProjectionEngine({ db: t.db, store, projectors, idlePollMs: 20, ...(mode === 'inline' ? { inline: store } : {}) });
+    engines.push(engine);
+    await engine.start();
+    return engine;
+  }
+
+  async function appendTo(stream: string, n: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const e = newEvent('Placed', { i });
+      ids.push(e.metadata.eventId);
+      await store.appendToStream(stream, [e], 'any');
+    }
+    return ids;
+  }
+
+  it('an append answers with its rows already committed: nothing to wait for, no checkpoint written per append', async () => {
+    await start('inline');
+    const before = await t.db.query<{ updated_at: Date }>(
+      `SELECT updated_at FROM rm.projection_checkpoints WHERE projector = 'seen_inline'`,
+    );
+    const stream = uniqueStream('order');
+    const ids = await appendTo(stream, 3);
+    expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_inline'), ids)).to.equal(null);
+    const after = await t.db.query<{ updated_at: Date }>(
+      `SELECT updated_at FROM rm.projection_checkpoints WHERE projector = 'seen_inline'`,
+    );
+    expect(after.rows).to.deep.equal(before.rows);
+  });
+
+  it('an event a read model refuses is refused with its append: nothing is stored, the stream is unchanged', async () => {
+    const refusing = logProjector({
+      name: 'refusing',
+      version: 1,
+      schemaSql: 'CREATE TABLE IF NOT EXISTS refusing (n int)',
+      onAny: async (_tx, e) => {
+        if (e.type === 'Poison') throw new Error('cannot apply');
+      },
+    });
+    await start('inline', [seen, refusing]);
+    const stream = uniqueStream('order');
+    const ids = await appendTo(stream, 2);
+    const refused = await store.appendToStream(stream, [newEvent('Poison', {})], 1).catch((e: unknown) => e);
+    expect(refused).to.be.instanceOf(Error);
+    expect((await store.readStream(stream)).map((e) => e.type)).to.deep.equal(['Placed', 'Placed']);
+    expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_inline'), ids)).to.equal(null);
+    // The stream moves on from where it was.
+    await store.appendToStream(stream, [newEvent('Placed', { i: 2 })], 1);
+  });
+
+  it('a replay while appends run swaps in read models holding every event exactly once', async function () {
+    if (mainBackend === 'pglite') this.skip(); // one connection: appends cannot run during the swap's transaction there
+    await start('inline');
+    const ids = await appendTo(uniqueStream('order'), 50);
+    let writing = true;
+    const writers = Array.from({ length: 4 }, async () => {
+      const stream = uniqueStream('order');
+      while (writing) ids.push(...(await appendTo(stream, 1)));
+    });
+    const rebuilt = await replay({ db: t.db, store: await SqlEventStore.open(t.db), projectors: [seen], batchSize: 10 });
+    writing = false;
+    await Promise.all(writers);
+    expect(rebuilt.events).to.be.greaterThan(50);
+    expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_inline'), ids)).to.equal(null);
+  });
+
+  it('switching async → inline catches up the events the async projector had not applied, once; inline → async goes on after them', async () => {
+    const stream = uniqueStream('order');
+    const asyncEngine = await start('async');
+    const first = await appendTo(stream, 3);
+    await asyncEngine.waitFor((await store.readStream(stream)).at(-1)!.position);
+    await asyncEngine.stop();
+    const unprojected = await appendTo(stream, 2);
+
+    await start('inline');
+    const inline = await appendTo(stream, 2);
+    expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_inline'), [...first, ...unprojected, ...inline])).to.equal(null);
+
+    for (const e of engines.splice(0)) await e.stop();
+    store.projectInline(null);
+    const again = await start('async');
+    const later = await appendTo(stream, 2);
+    await again.waitFor((await store.readStream(stream)).at(-1)!.position);
+    expect(
+      assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_inline'), [...first, ...unprojected, ...inline, ...later]),
+    ).to.equal(null);
+  });
+});
