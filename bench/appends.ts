@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlDb } from '../src/db/sql.js';
 import { SqlEventStore } from '../src/events/sql/sql-event-store.js';
 import { percentile, type Row } from './measure.js';
-import { benchEvent } from './projection.js';
+import { benchEvent } from './bench-event.js';
 
 /** Our appends of one ~300-byte event to a fresh stream each, at each writer count, for `seconds`. */
 export async function benchAppends(db: SqlDb, options: { seconds: number; writers: readonly number[] }): Promise<Row[]> {

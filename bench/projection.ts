@@ -1,27 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlDb } from '../src/db/sql.js';
-import type { NewEvent } from '../src/events/envelope.js';
 import { SqlEventStore } from '../src/events/sql/sql-event-store.js';
 import { ProjectionEngine } from '../src/projections/engine.js';
 import { allProjectors } from '../src/projections/index.js';
 import { replay } from '../src/projections/replay.js';
+import { benchEvent } from './bench-event.js';
 import { percentile, type Row } from './measure.js';
-
-/** A ~300-byte event every read model sees (stream_heads writes a row for each; the others skip it). */
-export function benchEvent(i: number): NewEvent {
-  return {
-    type: 'BenchHappened',
-    data: { i, note: 'x'.repeat(200) },
-    metadata: {
-      eventId: randomUUID(),
-      occurredAt: new Date().toISOString(),
-      actor: { kind: 'system', id: 'bench' },
-      correlationId: randomUUID(),
-      causationId: null,
-      schemaVersion: 1,
-    },
-  };
-}
 
 /**
  * The EventStoreDB-style path, forced on PostgreSQL: read models projected asynchronously from the
@@ -29,9 +13,10 @@ export function benchEvent(i: number): NewEvent {
  * time from its append's answer until every read model has applied it, as a command waiting for its
  * read models would see it.
  */
-export async function benchAsyncLag(db: SqlDb, options: { rate: number; seconds: number }): Promise<Row[]> {
+export async function benchAsyncLag(db: SqlDb, options: { rate: number; seconds: number; projectionsDb?: SqlDb }): Promise<Row[]> {
   const store = await SqlEventStore.open(db);
-  const engine = new ProjectionEngine({ db, store, projectors: allProjectors });
+  // As the service runs it: the projectors on a pool of their own, never queued behind commands.
+  const engine = new ProjectionEngine({ db: options.projectionsDb ?? db, store, projectors: allProjectors });
   await engine.start();
   const lags: number[] = [];
   let errors = 0;

@@ -13,8 +13,10 @@ import { PgliteDb } from '../src/db/pglite-db.js';
 import { PostgresDb } from '../src/db/postgres-db.js';
 import type { SqlDb } from '../src/db/sql.js';
 import { benchAppends } from './appends.js';
+import { benchCommands } from './commands.js';
+import { bareHttpPerSecond, benchLimits } from './limits.js';
 import { table, type Row } from './measure.js';
-import { benchPgbench } from './pgbench.js';
+import { benchPeer } from './peer.js';
 import { benchAsyncLag, benchReplay } from './projection.js';
 import { benchPublish } from './publish.js';
 
@@ -31,12 +33,35 @@ async function main(): Promise<void> {
 
 async function onPostgres(url: string): Promise<Row[]> {
   const rows: Row[] = [];
-  rows.push(...(await inScratchDatabase(url, (_db, name) => benchPgbench(url, name, { seconds, clients: [1, 8, 16] }))));
-  rows.push(...(await inScratchDatabase(url, (db) => benchAppends(db, { seconds, writers: [1, 8] }))));
-  rows.push(...(await inScratchDatabase(url, (db) => benchPublish(db, { seconds, clients: [1, 16, 64] }))));
-  rows.push(...(await inScratchDatabase(url, (db) => benchAsyncLag(db, { rate: 1000, seconds }))));
+  rows.push(...(await benchLimits(url, { seconds })));
+  rows.push(...(await benchPeer(url, { seconds })));
+  const redis = process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {};
+  for (const instances of [1, 2] as const) {
+    const clients = instances === 1 ? [1, 16, 64] : [16];
+    rows.push(...withBareRatio(await benchCommands({ databaseUrl: url, seconds, clients, instances, ...redis }), rows));
+  }
+  rows.push(
+    ...(await inScratchDatabase(url, async (db, scratch) => {
+      // As the service runs async projection: the projectors on a small pool of their own.
+      const projectionsDb = new PostgresDb(scratch, { max: 4 });
+      try {
+        return await benchAsyncLag(db, { rate: 1000, seconds, projectionsDb });
+      } finally {
+        await projectionsDb.close();
+      }
+    })),
+  );
   rows.push(...(await inScratchDatabase(url, (db) => benchReplay(db, replayEvents))));
   return rows;
+}
+
+/** A command row as a share of the bare express + pg line at its client count (16's beyond 16). */
+function withBareRatio(commands: readonly Row[], measured: readonly Row[]): Row[] {
+  return commands.map((r) => {
+    if (r.section !== 'commands' || r.perSecond === undefined || r.clients === undefined) return r;
+    const bare = bareHttpPerSecond(measured, r.clients > 1 ? 16 : 1);
+    return bare ? { ...r, ratio: `${Math.round((100 * r.perSecond) / bare)}% of bare HTTP` } : r;
+  });
 }
 
 /** The embedded default has no server to compare with: its own figures only. */
@@ -59,14 +84,14 @@ async function embedded(): Promise<Row[]> {
   return rows;
 }
 
-async function inScratchDatabase(url: string, fn: (db: SqlDb, name: string) => Promise<Row[]>): Promise<Row[]> {
+async function inScratchDatabase(url: string, fn: (db: SqlDb, scratchUrl: string) => Promise<Row[]>): Promise<Row[]> {
   const name = `dss_bench_${randomBytes(4).toString('hex')}`;
   await admin(url, `CREATE DATABASE ${name}`);
   const scratch = new URL(url);
   scratch.pathname = `/${name}`;
   const db = new PostgresDb(scratch.toString());
   try {
-    return await fn(db, name);
+    return await fn(db, scratch.toString());
   } finally {
     await db.close();
     await admin(url, `DROP DATABASE ${name} WITH (FORCE)`);

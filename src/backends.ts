@@ -8,17 +8,31 @@ import { EventStoreDbStore } from './events/eventstoredb/eventstoredb-store.js';
 import { SqlEventStore } from './events/sql/sql-event-store.js';
 import type { EventStore } from './events/store.js';
 
-export type Backends = { readonly db: SqlDb; readonly store: EventStore; close(): Promise<void> };
+export type Backends = {
+  readonly db: SqlDb;
+  /**
+   * Where asynchronous projectors write: on PostgreSQL a small pool of its own, so a projector's
+   * batch never queues behind commands for a connection (nor commands behind it).
+   */
+  readonly projectionsDb: SqlDb;
+  readonly store: EventStore;
+  close(): Promise<void>;
+};
 
 /** Picks the backends from configuration: DESIGN.md's "Backends at a glance" table. */
 export async function openBackends(config: Config): Promise<Backends> {
   const db = config.databaseUrl ? new PostgresDb(config.databaseUrl) : await openEmbedded(config.dataDir);
   const store: EventStore = config.eventstoreUrl ? EventStoreDbStore.connect(config.eventstoreUrl) : await SqlEventStore.open(db);
+  const projectionsDb = config.databaseUrl
+    ? new PostgresDb(config.databaseUrl, { max: 4, applicationName: 'data-sharing-service/projections' })
+    : db;
   return {
     db,
+    projectionsDb,
     store,
     close: async () => {
       await store.close();
+      if (projectionsDb !== db) await projectionsDb.close();
       await db.close();
     },
   };

@@ -36,13 +36,15 @@ async function main(): Promise<void> {
   );
   const metrics = createMetrics();
   const store = instrumentedStore(backends.store, metrics);
+  const inline = backends.store instanceof SqlEventStore && config.projections === 'inline';
   const engine = new ProjectionEngine({
-    db: backends.db,
+    // Inline, projectors write in the commands' own transactions; async, on their own pool.
+    db: inline ? backends.db : backends.projectionsDb,
     store,
     projectors: allProjectors,
     logger,
     // With the log in the read models' database a command commits its rows with its events (docs/performance.md).
-    ...(backends.store instanceof SqlEventStore && config.projections === 'inline' ? { inline: backends.store } : {}),
+    ...(inline && backends.store instanceof SqlEventStore ? { inline: backends.store } : {}),
   });
   await engine.start();
 

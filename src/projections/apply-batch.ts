@@ -2,7 +2,7 @@ import type { SqlDb, SqlExecutor } from '../db/sql.js';
 import type { RecordedEvent } from '../events/envelope.js';
 import { comparePositions, type Position } from '../events/position.js';
 import { checkpointSql, toPosition, useSchema } from './checkpoints.js';
-import type { Projector } from './projector.js';
+import type { ProjectionHandler, Projector } from './projector.js';
 import { ProjectorEventError } from './stall.js';
 
 export type BatchOutcome = { applied: boolean; checkpoint: Position };
@@ -27,7 +27,6 @@ export async function applyBatch(
     const stored = toPosition(row);
     if (comparePositions(stored, expected) !== 0) return { applied: false, checkpoint: stored };
     const checkpoint = await applyEvents(tx, p, events);
-    await tx.query(`SELECT pg_notify('rm_progress', $1)`, [p.name]);
     return { applied: true, checkpoint };
   });
 }
@@ -36,21 +35,26 @@ export async function applyBatch(
  * A batch with nothing for this projector only moves its checkpoint: one compare-and-set
  * statement instead of a transaction, so read models that ignore most events stay cheap.
  */
-async function skipBatch(
+function skipBatch(db: SqlDb, schema: string, p: Projector, expected: Position, events: readonly RecordedEvent[]): Promise<BatchOutcome> {
+  return advanceCheckpoint(db, schema, p, expected, events[events.length - 1]!.position, events.length);
+}
+
+/** Moves the checkpoint over `seen` events without a handler here, only from where the caller read it. */
+export async function advanceCheckpoint(
   db: SqlDb,
   schema: string,
   p: Projector,
   expected: Position,
-  events: readonly RecordedEvent[],
+  last: Position,
+  seen: number,
 ): Promise<BatchOutcome> {
-  const last = events[events.length - 1]!.position;
   const moved = await db.query(checkpointSql.compareAndAdvance(schema), [
     p.name,
     expected.commit.toString(),
     expected.prepare.toString(),
     last.commit.toString(),
     last.prepare.toString(),
-    events.length,
+    seen,
   ]);
   if (moved.rows.length === 1) return { applied: true, checkpoint: last };
   const row = (await db.query<{ commit: string; prepare: string }>(checkpointSql.readOne(schema), [p.name])).rows[0];
@@ -58,7 +62,7 @@ async function skipBatch(
   return { applied: false, checkpoint: toPosition(row) };
 }
 
-function handlerFor(p: Projector, event: RecordedEvent) {
+export function handlerFor(p: Projector, event: RecordedEvent): ProjectionHandler | undefined {
   return p.on[event.type] ?? p.onAny;
 }
 
@@ -72,6 +76,48 @@ export async function applyEvents(
   events: readonly RecordedEvent[],
   skipped?: ReadonlySet<string>,
 ): Promise<Position> {
+  if (!(
+    p.onBatch &&
+    (await appliedAsSet(
+      tx,
+      p.onBatch,
+      events.filter((e) => handlerFor(p, e) && !skipped?.has(e.metadata.eventId)),
+    ))
+  )) {
+    await applyOneByOne(tx, p, events, skipped);
+  }
+  const last = events[events.length - 1]!.position;
+  await tx.query(checkpointSql.advance, [p.name, last.commit.toString(), last.prepare.toString(), events.length]);
+  return last;
+}
+
+/**
+ * The set-based form under a savepoint: true when it applied them; false when it failed and was
+ * rolled back, so the per-event handlers run instead and a failure names its event.
+ */
+async function appliedAsSet(
+  tx: SqlExecutor,
+  onBatch: NonNullable<Projector['onBatch']>,
+  events: readonly RecordedEvent[],
+): Promise<boolean> {
+  if (events.length === 0) return true;
+  await tx.query('SAVEPOINT apply_set');
+  try {
+    await onBatch(tx, events);
+  } catch {
+    await tx.query('ROLLBACK TO SAVEPOINT apply_set');
+    return false;
+  }
+  await tx.query('RELEASE SAVEPOINT apply_set');
+  return true;
+}
+
+async function applyOneByOne(
+  tx: SqlExecutor,
+  p: Projector,
+  events: readonly RecordedEvent[],
+  skipped?: ReadonlySet<string>,
+): Promise<void> {
   for (const [index, event] of events.entries()) {
     const handler = handlerFor(p, event);
     if (!handler || skipped?.has(event.metadata.eventId)) continue;
@@ -81,7 +127,4 @@ export async function applyEvents(
       throw new ProjectorEventError(event, index, e);
     }
   }
-  const last = events[events.length - 1]!.position;
-  await tx.query(checkpointSql.advance, [p.name, last.commit.toString(), last.prepare.toString(), events.length]);
-  return last;
 }

@@ -1,16 +1,17 @@
-import { EventEmitter } from 'node:events';
 import { Sleepers } from '../sleepers.js';
 import type { Logger } from 'pino';
+import { CoalescedNotify } from '../db/coalesced-notify.js';
 import type { Lease, SqlDb } from '../db/sql.js';
 import type { RecordedEvent } from '../events/envelope.js';
 import { comparePositions, formatPosition, isAtOrAfter, type Position } from '../events/position.js';
 import type { SqlEventStore } from '../events/sql/sql-event-store.js';
 import type { EventStore } from '../events/store.js';
-import { applyBatch } from './apply-batch.js';
+import { advanceCheckpoint, applyBatch, handlerFor } from './apply-batch.js';
 import { checkpointSql, readCheckpoints, type CheckpointRow, type Stall } from './checkpoints.js';
 import type { Projector } from './projector.js';
 import { inlineProjection, switchToAsync, switchToInline } from './inline.js';
 import { installReadModels, staleProjectors } from './read-model-schema.js';
+import { RecentEvents } from './recent-events.js';
 import { replay } from './replay.js';
 import { errorClassOf, isTransient, ProjectionStalledError, ProjectorEventError, STALL_AFTER_ATTEMPTS } from './stall.js';
 
@@ -48,6 +49,8 @@ export class ProjectionTimeoutError extends Error {
 }
 
 const PROGRESS_CHANNEL = 'rm_progress';
+/** Longest a projector's checkpoint row may trail events it has no handler for. */
+const SKIP_PERSIST_MS = 1000;
 
 /**
  * Runs every projector in its own loop: take the projector's lease (one instance at a time),
@@ -55,20 +58,25 @@ const PROGRESS_CHANNEL = 'rm_progress';
  */
 export class ProjectionEngine {
   readonly schema: string;
-  private readonly progress = new EventEmitter();
+  /** Waits for progress: one Set, so thousands of waiting commands cost O(1) each to come and go. */
+  private readonly progress = new Sleepers();
   private readonly loops: Promise<void>[] = [];
   private readonly running = new Set<string>();
   private stopping = false;
   private readonly sleepers = new Sleepers();
   private readonly reads = new Map<string, Promise<RecordedEvent[]>>();
+  private readonly recent = new RecentEvents();
   private unlisten: Array<() => unknown> = [];
   /** Where each projector this instance runs stands, so a wait for them needs no query. */
   private readonly reached = new Map<string, Position>();
-  private progressCount = 0;
+  /** Projectors stalled on this instance: a wait for them reads the stall from their rows. */
+  private readonly stalledHere = new Set<string>();
+  /** Tells waiting commands on other instances, after the batch committed. */
+  private readonly progressNotify: CoalescedNotify | null;
 
   constructor(private readonly options: EngineOptions) {
     this.schema = options.schema ?? 'rm';
-    this.progress.setMaxListeners(0);
+    this.progressNotify = options.db.kind === 'postgres' ? new CoalescedNotify(options.db, PROGRESS_CHANNEL) : null;
   }
 
   /**
@@ -152,42 +160,36 @@ export class ProjectionEngine {
     const deadline = Date.now() + (options.timeoutMs ?? 10_000);
     for (;;) {
       // Progress announced while the checkpoints are read must not be slept through.
-      const seen = this.progressCount;
-      if (this.reachedHere(names, position)) return;
-      const rows = (await readCheckpoints(this.options.db, this.schema)).filter((r) => names.has(r.projector));
+      const seen = this.progress.mark();
+      const here = this.standingHere(names, position);
+      if (here === 'reached') return;
+      // Projectors this instance runs are answered from memory; only others (or a stall) need their rows.
+      const rows = here === 'unknown' ? (await readCheckpoints(this.options.db, this.schema)).filter((r) => names.has(r.projector)) : [];
       const behind = rows.filter((r) => !isAtOrAfter(r.position, position));
-      if (behind.length === 0 && rows.length >= names.size) return;
+      if (here === 'unknown' && behind.length === 0 && rows.length >= names.size) return;
       const stalled = behind.find((r): r is CheckpointRow & { stalled: Stall } => r.stalled !== null);
       if (stalled) throw new ProjectionStalledError(stalled.projector, stalled.stalled.position, stalled.stalled.errorClass);
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new ProjectionTimeoutError(
-          `read models not caught up to ${formatPosition(position)}: ${behind.map((b) => b.projector).join(', ')}`,
-        );
+        const late = here === 'unknown' ? behind.map((b) => b.projector) : [...names];
+        throw new ProjectionTimeoutError(`read models not caught up to ${formatPosition(position)}: ${late.join(', ')}`);
       }
-      if (this.progressCount === seen) await this.nextProgress(Math.min(left, 100));
+      await this.progress.sleep(Math.min(left, 100), seen);
     }
   }
 
-  /** True when every one of `names` runs here and has applied `position`: answered without a query. */
-  private reachedHere(names: ReadonlySet<string>, position: Position): boolean {
+  /**
+   * Where `names` stand, as far as this instance knows: every one run here and past `position`,
+   * some run here still behind it, or unknown (run elsewhere, or stalled: their rows tell).
+   */
+  private standingHere(names: ReadonlySet<string>, position: Position): 'reached' | 'behind' | 'unknown' {
+    let standing: 'reached' | 'behind' = 'reached';
     for (const name of names) {
-      const at = this.running.has(name) ? this.reached.get(name) : undefined;
-      if (!at || !isAtOrAfter(at, position)) return false;
+      const at = this.running.has(name) && !this.stalledHere.has(name) ? this.reached.get(name) : undefined;
+      if (!at) return 'unknown';
+      if (!isAtOrAfter(at, position)) standing = 'behind';
     }
-    return true;
-  }
-
-  private nextProgress(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.progress.off('advanced', done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.progress.on('advanced', done);
-    });
+    return standing;
   }
 
   private async runWithLease(p: Projector): Promise<void> {
@@ -224,6 +226,17 @@ export class ProjectionEngine {
     const { db } = this.options;
     const batchSize = this.options.batchSize ?? 500;
     let checkpoint = await this.checkpointOf(p);
+    // Events read past the checkpoint row that this projector has no handler for: their move is
+    // written at most every SKIP_PERSIST_MS (or before real work, or when idle), not per batch.
+    // Forgetting it costs a restart only a re-read of events it ignores.
+    const skipped: { since: number; to: Position | null; seen: number } = { since: 0, to: null, seen: 0 };
+    const persistSkipped = async () => {
+      if (!skipped.to) return;
+      const outcome = await advanceCheckpoint(db, this.schema, p, checkpoint, skipped.to, skipped.seen);
+      Object.assign(skipped, { to: null, seen: 0 });
+      checkpoint = outcome.checkpoint;
+      this.reached.set(p.name, checkpoint);
+    };
     let limit = batchSize;
     let failures = 0;
     let strikes = 0;
@@ -232,15 +245,29 @@ export class ProjectionEngine {
       try {
         // An append announced while this read runs must not be slept through.
         const mark = this.sleepers.mark();
-        batch = await this.readShared(checkpoint, limit);
+        batch = await this.readShared(skipped.to ?? checkpoint, limit);
         if (batch.length === 0) {
+          await persistSkipped();
           await this.sleep(this.options.idlePollMs ?? 250, mark);
           continue;
         }
+        const last = batch[batch.length - 1]!.position;
+        if (!batch.some((e) => handlerFor(p, e))) {
+          if (!skipped.to) skipped.since = Date.now();
+          Object.assign(skipped, { to: last, seen: skipped.seen + batch.length });
+          this.reached.set(p.name, last);
+          this.advanced();
+          if (Date.now() - skipped.since >= SKIP_PERSIST_MS) await persistSkipped();
+          continue;
+        }
+        await persistSkipped();
         const outcome = await applyBatch(db, this.schema, p, checkpoint, batch);
         checkpoint = outcome.checkpoint;
         this.reached.set(p.name, checkpoint);
-        if (outcome.applied) this.advanced();
+        if (outcome.applied) {
+          this.advanced();
+          this.progressNotify?.send();
+        }
         // Its transaction held back events committed meanwhile from the others' reads: let them look again.
         this.wakeAll();
         limit = batchSize;
@@ -264,6 +291,7 @@ export class ProjectionEngine {
         }
         await this.sleep(Math.min(30_000, 100 * 2 ** failures));
         checkpoint = await this.checkpointOf(p).catch(() => checkpoint);
+        Object.assign(skipped, { to: null, seen: 0 });
       }
     }
   }
@@ -285,6 +313,8 @@ export class ProjectionEngine {
       errorClass,
     ]);
     await this.options.db.query('SELECT pg_notify($1, $2)', [PROGRESS_CHANNEL, p.name]);
+    this.stalledHere.add(p.name);
+    this.advanced();
     this.options.logger?.error(
       {
         err: failure.cause,
@@ -296,24 +326,34 @@ export class ProjectionEngine {
       },
       'projector stalled on an event it cannot apply; `npm run projections -- skip` moves it past once the cause is understood',
     );
-    while (!shouldStop()) {
-      // Appends wake it (a skip appends its record); the poll covers a replay's swap.
-      await this.sleep(5_000);
-      const now = await this.checkpointOf(p).catch(() => checkpoint);
-      if (comparePositions(now, checkpoint) !== 0) return now;
+    try {
+      while (!shouldStop()) {
+        // Appends wake it (a skip appends its record); the poll covers a replay's swap.
+        await this.sleep(5_000);
+        const now = await this.checkpointOf(p).catch(() => checkpoint);
+        if (comparePositions(now, checkpoint) !== 0) return now;
+      }
+      return checkpoint;
+    } finally {
+      this.stalledHere.delete(p.name);
     }
-    return checkpoint;
   }
 
   /**
    * One append wakes every projector at once, all caught up at the same position: they share
-   * one read of the log instead of each asking the database for the same page.
+   * one read of the log instead of each asking the database for the same page, and one a little
+   * behind takes its page from what the others read (RecentEvents).
    */
   private readShared(after: Position, maxCount: number): Promise<RecordedEvent[]> {
+    const recent = this.recent.after(after, maxCount);
+    if (recent) return Promise.resolve(recent);
     const key = `${formatPosition(after)}/${maxCount}`;
     let read = this.reads.get(key);
     if (!read) {
-      read = this.options.store.readAll({ after, maxCount });
+      read = this.options.store.readAll({ after, maxCount }).then((page) => {
+        this.recent.add(after, page);
+        return page;
+      });
       this.reads.set(key, read);
       const forget = () => this.reads.delete(key);
       read.then(forget, forget);
@@ -333,8 +373,7 @@ export class ProjectionEngine {
 
   /** Progress made here or announced by another instance: waiters look again. */
   private advanced(): void {
-    this.progressCount++;
-    this.progress.emit('advanced');
+    this.progress.wakeAll();
   }
 
   private wakeAll(): void {

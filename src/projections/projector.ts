@@ -18,6 +18,11 @@ export type Projector = {
   readonly on: Readonly<Record<string, ProjectionHandler>>;
   /** For read models about the log itself: runs for every event type without its own handler. */
   readonly onAny?: ProjectionHandler;
+  /**
+   * Set-based: applies many events in a few statements (replay, async batches), leaving the same
+   * rows as its per-event handlers would. A failure falls back to them, which name the event.
+   */
+  readonly onBatch?: (tx: SqlExecutor, events: readonly RecordedEvent[]) => Promise<unknown>;
   /** The decoder its handlers read through (absent for a read model of the log itself). */
   readonly events?: Pick<EventDecoder<DomainEvent>, 'versionOf'>;
 };
@@ -43,7 +48,9 @@ export function projector<E extends DomainEvent>(
 }
 
 /** A read model about the log itself (every event, whatever its family): it reads only the envelope. */
-export function logProjector(definition: Header & { readonly onAny: ProjectionHandler }): Projector {
+export function logProjector(
+  definition: Header & { readonly onAny: ProjectionHandler; readonly onBatch?: Projector['onBatch'] },
+): Projector {
   return checked({ ...definition, on: {} });
 }
 

@@ -3,6 +3,7 @@ import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { ProjectionEngine } from '../../src/projections/engine.js';
 import { logProjector } from '../../src/projections/projector.js';
 import { replay } from '../../src/projections/replay.js';
+import { streamHeadsProjector } from '../../src/projections/stream-heads/stream-heads.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { newEvent, uniqueStream } from '../support/events.js';
 import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector } from '../support/projectors.js';
@@ -89,6 +90,25 @@ describe(`inline projection: read models written in the append's transaction (${
     await Promise.all(writers);
     expect(rebuilt.events).to.be.greaterThan(50);
     expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_inline'), ids)).to.equal(null);
+  });
+
+  it('stream_heads written event by event inline equals its set-based rebuild by replay', async () => {
+    await start('inline', [streamHeadsProjector]);
+    const streams = [uniqueStream('order'), uniqueStream('order'), uniqueStream('invoice')];
+    for (let i = 0; i < 30; i++) {
+      const type = i % 3 ? 'Shipped' : 'Placed';
+      const occurredAt = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+      await store.appendToStream(streams[i % streams.length]!, [newEvent(type, { i }, { occurredAt })], 'any');
+    }
+    const rows = () =>
+      t.db.query(
+        `SELECT stream_id, category, revision::int, event_count::int, first_type, last_type, created_at::text, last_occurred_at::text
+         FROM rm.stream_heads ORDER BY stream_id`,
+      );
+    const inline = (await rows()).rows;
+    expect(inline).to.have.length(3);
+    await replay({ db: t.db, store: await SqlEventStore.open(t.db), projectors: [streamHeadsProjector] });
+    expect((await rows()).rows).to.deep.equal(inline);
   });
 
   it('switching async → inline catches up the events the async projector had not applied, once; inline → async goes on after them', async () => {

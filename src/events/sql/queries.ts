@@ -37,8 +37,6 @@ export const appendToNewStream = `
     RETURNING stream_id)
   ${insertEvents}`;
 
-export const notifyAppended = `SELECT pg_notify('es_appended', '')`;
-
 // ORDER BY must name events.revision: a bare `revision` is the text alias below and sorts "10" before "2".
 const columns = `stream_id, revision::text AS revision, transaction_id::text AS commit, position::text AS prepare,
                  type, data, metadata`;

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { CoalescedNotify } from '../../db/coalesced-notify.js';
 import type { SqlDb, SqlExecutor } from '../../db/sql.js';
 import type { AppendResult, EventMetadata, ExpectedRevision, JsonObject, NewEvent, RecordedEvent } from '../envelope.js';
 import { WrongExpectedVersionError } from '../errors.js';
@@ -14,6 +15,7 @@ const DEADLOCK = '40P01';
 const SERIALIZATION_FAILURE = '40001';
 const MAX_ATTEMPTS = 4;
 const DEFAULT_PAGE = 1000;
+const APPENDED_CHANNEL = 'es_appended';
 
 type EventRow = {
   stream_id: string;
@@ -51,14 +53,15 @@ export class SqlEventStore implements EventStore {
   readonly kind: 'postgres' | 'pglite';
   private readonly heads = new StreamHeads();
   private readonly listeners: Set<() => void>;
-  private notifying = false;
-  private notifyAgain = false;
+  /** Only a server has other instances to tell. */
+  private readonly notify: CoalescedNotify | null;
 
   private constructor(private readonly db: SqlDb) {
     this.kind = db.kind;
     let listeners = localListeners.get(db);
     if (!listeners) localListeners.set(db, (listeners = new Set()));
     this.listeners = listeners;
+    this.notify = db.kind === 'postgres' ? new CoalescedNotify(db, APPENDED_CHANNEL) : null;
   }
 
   static async open(db: SqlDb): Promise<SqlEventStore> {
@@ -205,29 +208,10 @@ export class SqlEventStore implements EventStore {
     return head?.revision === expected ? head : undefined;
   }
 
-  /**
-   * Wakes this process's readers at once and, for other instances, sends one NOTIFY outside any
-   * appending transaction: a commit that notifies takes a server-wide lock, so appends that
-   * notified in their own transaction could not share a WAL flush. Appends while a NOTIFY is in
-   * flight are covered by one more after it.
-   */
+  /** Wakes this process's readers at once; other instances hear by a NOTIFY after the commit (CoalescedNotify). */
   private announce(): void {
     for (const listener of this.listeners) listener();
-    if (this.db.kind !== 'postgres') return;
-    if (this.notifying) {
-      this.notifyAgain = true;
-      return;
-    }
-    this.notifying = true;
-    const send = (): void => {
-      this.notifyAgain = false;
-      this.db.query(q.notifyAppended).then(
-        () => (this.notifyAgain ? send() : (this.notifying = false)),
-        // Readers also poll: a lost notification costs latency, not events.
-        () => (this.notifying = false),
-      );
-    };
-    send();
+    this.notify?.send();
   }
 
   private async alreadyAppended(streamId: string, events: readonly NewEvent[]): Promise<AppendResult | null> {
@@ -301,7 +285,7 @@ export class SqlEventStore implements EventStore {
   onAppended(listener: () => void): () => void {
     this.listeners.add(listener);
     // Other instances' appends arrive by NOTIFY; this process's are announced directly.
-    const stop = this.db.kind === 'postgres' ? this.db.listen('es_appended', listener) : null;
+    const stop = this.db.kind === 'postgres' ? this.db.listen(APPENDED_CHANNEL, listener) : null;
     return () => {
       this.listeners.delete(listener);
       void stop?.then((s) => s()).catch(() => undefined);

@@ -1,0 +1,230 @@
+/**
+ * The service's commands over real HTTP, under autocannon, against the real service (one or two
+ * `node src/main.ts` processes) on a scratch PostgreSQL database. Every connection works on
+ * records of its own, so each call does real work: a new document version, a new kept copy, a
+ * new correction, another proposal adopted. After each run the log is counted to check it.
+ */
+import pg from 'pg';
+import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../src/identity/keys/index.js';
+import { benchOrganization, PerConnection } from './command-data.js';
+import { commandWorkloads, identityWorkloads, type BenchWorld, type Workload } from './command-workloads.js';
+import { instanceChecks } from './instance-checks.js';
+import { runLoad, type LoadResult } from './load.js';
+import { startMailSink } from './mail-sink.js';
+import type { Row } from './measure.js';
+import { withScratchDatabase } from './scratch-database.js';
+import { ServiceClient } from './service-client.js';
+import { startService, type ServiceProcess } from './service-process.js';
+
+export type CommandBenchOptions = {
+  readonly databaseUrl: string;
+  readonly redisUrl?: string;
+  readonly seconds: number;
+  readonly clients: readonly number[];
+  readonly instances?: 1 | 2;
+};
+
+/** Identity figures are taken at this many connections whatever `clients` says. */
+const IDENTITY_CLIENTS = 16;
+/** Requests of a trial run, spread over its connections (at least TRIAL_MIN each). */
+const TRIAL_REQUESTS = 200;
+const TRIAL_MIN = 10;
+/**
+ * Records prepared per connection: the trial's rate times the run's length, times this. Records
+ * are not cheap: the service opens proposals one reaction job at a time.
+ */
+const HEADROOM = 1.5;
+const QUIET_TIMEOUT_MS = 15 * 60_000;
+
+type Context = {
+  readonly urls: readonly string[];
+  /** One client per instance, to see whether its reactions are done. */
+  readonly instances: readonly ServiceClient[];
+  readonly seconds: number;
+  readonly db: pg.Client;
+  /** Said on every row: "2 instances". */
+  readonly label: string | null;
+};
+
+export async function benchCommands(options: CommandBenchOptions): Promise<Row[]> {
+  const instances = options.instances ?? 1;
+  return withScratch(options.databaseUrl, async (databaseUrl, db) => {
+    const services = await startInstances(databaseUrl, instances, options.redisUrl);
+    try {
+      const api = services.clients[0]!;
+      // After every instance started: an instance counts only sign-ins made after its own start.
+      const org = await benchOrganization(api);
+      const world: BenchWorld = { api, org, people: new PerConnection(() => api.person()) };
+      const ctx: Context = {
+        urls: services.processes.map((s) => s.url),
+        instances: services.clients,
+        seconds: options.seconds,
+        db,
+        label: instances === 2 ? '2 instances' : null,
+      };
+      const rows: Row[] = [];
+      for (const w of commandWorkloads(world)) for (const clients of options.clients) rows.push(await measure(ctx, w, clients));
+      for (const w of identityWorkloads(world)) rows.push(await measure(ctx, w, IDENTITY_CLIENTS));
+      if (instances === 2) rows.push(...(await instanceChecks(world, services.clients, db)));
+      rows.push(...(await memoryRows(services.processes, ctx.label)));
+      return rows;
+    } finally {
+      await services.stop();
+    }
+  });
+}
+
+/**
+ * A trial (also the warm-up) measures the rate; a workload that uses up records then gets enough
+ * for the run at that rate with headroom, and the run is checked against the log.
+ */
+async function measure(ctx: Context, w: Workload, clients: number): Promise<Row> {
+  const trialRequests = Math.max(TRIAL_MIN, Math.ceil(TRIAL_REQUESTS / clients));
+  const setupStarted = performance.now();
+  const trialScripts = await w.scripts(clients, trialRequests);
+  await untilQuiet(ctx);
+  const trial = await runLoad({ urls: ctx.urls, scripts: trialScripts, seconds: ctx.seconds, perConnection: trialRequests });
+  const perConnection = w.consumes ? Math.ceil((trial.perSecond / clients) * ctx.seconds * HEADROOM) + TRIAL_MIN : undefined;
+  const scripts = await w.scripts(clients, perConnection ?? 0);
+  const before = await settled(ctx, w);
+  await untilQuiet(ctx);
+  const setupSeconds = (performance.now() - setupStarted) / 1000;
+  const run = await runLoad({ urls: ctx.urls, scripts, seconds: ctx.seconds, ...(perConnection ? { perConnection } : {}) });
+  const ended = performance.now();
+  const written = w.event ? (await settled(ctx, w)) - before : null;
+  await untilQuiet(ctx);
+  const drained = (performance.now() - ended) / 1000;
+  progress(`${w.name} at ${clients} clients: ${Math.round(run.perSecond)}/s (setup and trial ${Math.round(setupSeconds)} s)`);
+  return {
+    section: w.section,
+    name: w.name,
+    clients,
+    count: run.responses,
+    perSecond: run.perSecond,
+    p50ms: run.p50ms,
+    p99ms: run.p99ms,
+    errors: run.errors,
+    note: [ctx.label, run.failures || null, checkNote(w, run, written), exhaustedNote(run, clients), drainedNote(drained)]
+      .filter((n) => n !== null)
+      .join('; '),
+  };
+}
+
+/**
+ * Each 2xx answer must have appended exactly one event of the workload's type. Requests still in
+ * flight when autocannon stopped were done by the service without their answer being counted, so
+ * the log may hold up to that many more.
+ */
+function checkNote(w: Workload, run: LoadResult, written: number | null): string | null {
+  if (written === null || w.event === null) return null;
+  const inFlight = run.sent - run.responses;
+  if (written >= run.ok && written <= run.ok + inFlight) {
+    const extra = written - run.ok;
+    return `${w.event} ×${written} = 2xx${extra > 0 ? ` + ${extra} in flight at the stop` : ''}`;
+  }
+  return `CHECK FAILED: ${written} ${w.event} for ${run.ok} 2xx (${inFlight} in flight at the stop)`;
+}
+
+/** A command whose reactions (copy workers) trail it: how long they took to catch up after the run. */
+function drainedNote(seconds: number): string | null {
+  return seconds >= 2 ? `its reactions finished ${Math.round(seconds)} s after the run` : null;
+}
+
+function exhaustedNote(run: LoadResult, clients: number): string | null {
+  return run.exhausted > 0 ? `${run.exhausted} of ${clients} connections ran out of prepared records` : null;
+}
+
+/**
+ * Once the requests in flight at the end of a run have finished writing (the workload's events
+ * stop growing), the workload brings its state in line: answers its events so far (0 for a read).
+ */
+async function settled(ctx: Context, w: Workload): Promise<number> {
+  const count = w.event ? await settledCount(ctx.db, w.event) : 0;
+  await w.settle?.();
+  return count;
+}
+
+/**
+ * Waits until no instance has a reaction job waiting or running, twice in a row (a reactor may be
+ * about to queue one), so a run does not pay for the reactions of the one before.
+ */
+async function untilQuiet(ctx: Context): Promise<void> {
+  const started = performance.now();
+  const jobs = async () => (await Promise.all(ctx.instances.map((i) => i.queuedJobs()))).reduce((a, b) => a + b, 0);
+  for (let quietReads = 0; quietReads < 2;) {
+    quietReads = (await jobs()) === 0 ? quietReads + 1 : 0;
+    if (performance.now() - started > QUIET_TIMEOUT_MS) throw new Error(`reactions still queued after ${QUIET_TIMEOUT_MS} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Events of a type, read until they stop growing. */
+async function settledCount(db: pg.Client, type: string): Promise<number> {
+  const read = async () =>
+    Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM es.events WHERE type = $1', [type])).rows[0]!.n);
+  let last = await read();
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 300));
+    const now = await read();
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** A line on stderr per measurement: the whole bench takes minutes, most of it preparing records. */
+function progress(line: string): void {
+  process.stderr.write(`bench commands: ${line}\n`);
+}
+
+async function memoryRows(processes: readonly ServiceProcess[], label: string | null): Promise<Row[]> {
+  return Promise.all(
+    processes.map(async (p, i) => ({
+      section: 'memory' as const,
+      name: processes.length > 1 ? `service peak RSS, instance ${i + 1} (MB)` : 'service peak RSS (MB)',
+      count: Math.round((await p.peakRssBytes()) / 2 ** 20),
+      note: [label, 'VmHWM of the node process after all runs'].filter((n) => n !== null).join('; '),
+    })),
+  );
+}
+
+type Instances = { readonly processes: ServiceProcess[]; readonly clients: ServiceClient[]; stop(): Promise<void> };
+
+/**
+ * Instances of one deployment share the signing key, the master key, the public base URL (the
+ * token issuer and the schema URLs) and, here, one mailbox.
+ */
+async function startInstances(databaseUrl: string, count: number, redisUrl: string | undefined): Promise<Instances> {
+  const mail = await startMailSink();
+  const env = {
+    BASE_URL: 'http://dss.bench',
+    JWT_PRIVATE_KEY: serializeJwkSet([await generatePrivateJwk()]),
+    MASTER_KEY: generateMasterKey().toString('base64'),
+  };
+  const processes: ServiceProcess[] = [];
+  const stop = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await mail.close();
+  };
+  try {
+    // One after the other: the first creates the schemas and read models, the second finds them.
+    for (let i = 0; i < count; i++) processes.push(await startService({ databaseUrl, env, mail, ...(redisUrl ? { redisUrl } : {}) }));
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { processes, clients: processes.map((p) => new ServiceClient(p.url, mail)), stop };
+}
+
+/** The scratch database, with a connection of the bench's own to count events and rows in it. */
+async function withScratch<T>(serverUrl: string, fn: (url: string, db: pg.Client) => Promise<T>): Promise<T> {
+  return withScratchDatabase(serverUrl, 'dss_bench_cmd', async (url) => {
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      return await fn(url, db);
+    } finally {
+      await db.end();
+    }
+  });
+}

@@ -1,0 +1,41 @@
+import type { SqlExecutor } from './sql.js';
+
+/** How late other instances may hear of a change, so that changes close together share one NOTIFY. */
+const COALESCE_MS = 5;
+
+/**
+ * A NOTIFY sent after the change it announces committed, never inside its transaction: a commit
+ * that notifies takes a server-wide lock, so such commits cannot share a WAL flush. Changes within
+ * a few milliseconds, or while one is in flight, share one notification. Listeners also poll, so a
+ * lost notification costs latency, not correctness.
+ */
+export class CoalescedNotify {
+  private inFlight = false;
+  private again = false;
+
+  constructor(
+    private readonly db: SqlExecutor,
+    private readonly channel: string,
+  ) {}
+
+  send(): void {
+    if (this.inFlight) {
+      this.again = true;
+      return;
+    }
+    this.inFlight = true;
+    this.later();
+  }
+
+  private later(): void {
+    setTimeout(() => this.flush(), COALESCE_MS).unref();
+  }
+
+  private flush(): void {
+    this.again = false;
+    this.db.query('SELECT pg_notify($1, $2)', [this.channel, '']).then(
+      () => (this.again ? this.later() : (this.inFlight = false)),
+      () => (this.inFlight = false),
+    );
+  }
+}

@@ -1,0 +1,51 @@
+import type { RecordedEvent } from '../events/envelope.js';
+import { comparePositions, type Position } from '../events/position.js';
+
+const CAPACITY = 10_000;
+
+/**
+ * The newest stretch of the log this instance read, without a gap: projectors a little behind the
+ * leader take their next page from here instead of reading and parsing it from the database again.
+ */
+export class RecentEvents {
+  /** Events right after `from`, in log order. */
+  private from: Position | null = null;
+  private events: RecordedEvent[] = [];
+
+  /** Up to `maxCount` events right after `after`, or null when this stretch does not hold them. */
+  after(after: Position, maxCount: number): RecordedEvent[] | null {
+    const start = this.indexAfter(after);
+    if (start === null || start >= this.events.length) return null;
+    return this.events.slice(start, start + maxCount);
+  }
+
+  /** Records a page read from the database after `after`: it extends the stretch or starts a new one. */
+  add(after: Position, page: readonly RecordedEvent[]): void {
+    if (page.length === 0) return;
+    if (this.indexAfter(after) !== this.events.length) {
+      this.from = after;
+      this.events = [];
+    }
+    this.events.push(...page);
+    if (this.events.length > CAPACITY) {
+      const dropped = this.events.splice(0, this.events.length - CAPACITY);
+      this.from = dropped[dropped.length - 1]!.position;
+    }
+  }
+
+  /** Index of the event right after `after` within the stretch, or null when `after` is not in it. */
+  private indexAfter(after: Position): number | null {
+    if (!this.from) return null;
+    if (comparePositions(after, this.from) === 0) return 0;
+    let lo = 0;
+    let hi = this.events.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const c = comparePositions(this.events[mid]!.position, after);
+      if (c === 0) return mid + 1;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return null;
+  }
+}
