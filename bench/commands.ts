@@ -12,6 +12,7 @@ import { instanceChecks } from './instance-checks.js';
 import { runLoad, type LoadResult } from './load.js';
 import { startMailSink } from './mail-sink.js';
 import type { Row } from './measure.js';
+import { reactorLag } from './reactor-lag.js';
 import { withScratchDatabase } from './scratch-database.js';
 import { ServiceClient } from './service-client.js';
 import { startService, type ServiceProcess } from './service-process.js';
@@ -65,6 +66,7 @@ export async function benchCommands(options: CommandBenchOptions): Promise<Row[]
       const rows: Row[] = [];
       for (const w of commandWorkloads(world)) for (const clients of options.clients) rows.push(await measure(ctx, w, clients));
       for (const w of identityWorkloads(world)) rows.push(await measure(ctx, w, IDENTITY_CLIENTS));
+      rows.push(await reactorLag(world, ctx.label, () => untilQuiet(ctx)));
       if (instances === 2) rows.push(...(await instanceChecks(world, services.clients, db)));
       rows.push(...(await memoryRows(services.processes, ctx.label)));
       return rows;

@@ -23,7 +23,10 @@ export interface EventStore {
   subscribeToAll(options?: { readonly after?: Position }): Subscription;
   /** Position of the newest event readers can see, or null for an empty log. */
   headPosition(): Promise<Position | null>;
-  /** Calls `listener` (best effort, may coalesce) when events may have been appended, by any instance. */
-  onAppended(listener: () => void): () => void;
+  /**
+   * Calls `listener` (best effort, may coalesce) when events may have been appended, by any instance;
+   * for an append of this process, with the position of its last event, committed by then.
+   */
+  onAppended(listener: (position?: Position) => void): () => void;
   close(): Promise<void>;
 }

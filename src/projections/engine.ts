@@ -4,6 +4,7 @@ import { CoalescedNotify } from '../db/coalesced-notify.js';
 import type { Lease, SqlDb } from '../db/sql.js';
 import type { RecordedEvent } from '../events/envelope.js';
 import { comparePositions, formatPosition, isAtOrAfter, type Position } from '../events/position.js';
+import { HELD_BACK_RETRY_MS, LatestAppended } from '../events/latest-appended.js';
 import type { SqlEventStore } from '../events/sql/sql-event-store.js';
 import type { EventStore } from '../events/store.js';
 import { advanceCheckpoint, applyBatch, handlerFor } from './apply-batch.js';
@@ -66,6 +67,7 @@ export class ProjectionEngine {
   private readonly sleepers = new Sleepers();
   private readonly reads = new Map<string, Promise<RecordedEvent[]>>();
   private readonly recent = new RecentEvents();
+  private readonly appended = new LatestAppended();
   private unlisten: Array<() => unknown> = [];
   /** Where each projector this instance runs stands, so a wait for them needs no query. */
   private readonly reached = new Map<string, Position>();
@@ -109,7 +111,12 @@ export class ProjectionEngine {
       return;
     }
     await switchToAsync(db, projectors, this.schema);
-    this.unlisten.push(this.options.store.onAppended(() => this.wakeAll()));
+    this.unlisten.push(
+      this.options.store.onAppended((position) => {
+        this.appended.note(position);
+        this.wakeAll();
+      }),
+    );
     this.unlisten.push(await this.options.db.listen(PROGRESS_CHANNEL, () => this.advanced()));
     for (const p of this.options.projectors) this.loops.push(this.runWithLease(p));
   }
@@ -245,10 +252,11 @@ export class ProjectionEngine {
       try {
         // An append announced while this read runs must not be slept through.
         const mark = this.sleepers.mark();
-        batch = await this.readShared(skipped.to ?? checkpoint, limit);
+        const from = skipped.to ?? checkpoint;
+        batch = await this.readShared(from, limit);
         if (batch.length === 0) {
           await persistSkipped();
-          await this.sleep(this.options.idlePollMs ?? 250, mark);
+          await this.sleep(this.appended.isAfter(from) ? HELD_BACK_RETRY_MS : (this.options.idlePollMs ?? 250), mark);
           continue;
         }
         const last = batch[batch.length - 1]!.position;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { HELD_BACK_RETRY_MS, LatestAppended } from '../events/latest-appended.js';
 import { Sleepers } from '../sleepers.js';
 import type { Lease, SqlDb } from '../db/sql.js';
 import { START, type Position } from '../events/position.js';
@@ -29,13 +30,17 @@ export class ReactorRunner {
   private stopping = false;
   private readonly loops: Promise<void>[] = [];
   private readonly sleepers = new Sleepers();
+  private readonly appended = new LatestAppended();
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly options: ReactorRunnerOptions) {}
 
   async start(): Promise<void> {
     await this.options.db.exec(SCHEMA_SQL);
-    this.unsubscribe = this.options.store.onAppended(() => this.wake());
+    this.unsubscribe = this.options.store.onAppended((position) => {
+      this.appended.note(position);
+      this.wake();
+    });
     for (const r of this.options.reactors) this.loops.push(this.run(r));
   }
 
@@ -72,7 +77,7 @@ export class ReactorRunner {
       const mark = this.sleepers.mark();
       const events = await this.options.store.readAll({ after: at, maxCount: BATCH });
       if (events.length === 0) {
-        await this.idle(this.options.idlePollMs ?? 500, mark);
+        await this.idle(this.appended.isAfter(at) ? HELD_BACK_RETRY_MS : (this.options.idlePollMs ?? 500), mark);
         continue;
       }
       for (const event of events) {

@@ -43,7 +43,7 @@ type Appended = { readonly result: AppendResult; readonly head: StreamHead };
  * Appends seen by this process, per database: every store opened on one database hears the
  * others' at once, without a round trip through the server.
  */
-const localListeners = new WeakMap<SqlDb, Set<() => void>>();
+const localListeners = new WeakMap<SqlDb, Set<(position?: Position) => void>>();
 
 /** Per database too: an append through any store opened on it writes the inline read models. */
 const inlineProjections = new WeakMap<SqlDb, InlineProjection>();
@@ -52,7 +52,7 @@ const inlineProjections = new WeakMap<SqlDb, InlineProjection>();
 export class SqlEventStore implements EventStore {
   readonly kind: 'postgres' | 'pglite';
   private readonly heads = new StreamHeads();
-  private readonly listeners: Set<() => void>;
+  private readonly listeners: Set<(position?: Position) => void>;
   /** Only a server has other instances to tell. */
   private readonly notify: CoalescedNotify | null;
 
@@ -89,7 +89,7 @@ export class SqlEventStore implements EventStore {
       try {
         const { result, head } = await this.appendOnce(streamId, events, expected);
         this.heads.remember(streamId, head);
-        this.announce();
+        this.announce(result.position);
         return result;
       } catch (e) {
         // Inline read models can deadlock with another append's; the loser runs again on its own.
@@ -134,6 +134,7 @@ export class SqlEventStore implements EventStore {
    */
   async appendUsing(tx: SqlExecutor, streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const { result } = await this.appendIn(tx, streamId, events, expected, undefined);
+    // Not committed yet (the caller's transaction): readers hear of it without a position.
     this.announce();
     return result;
   }
@@ -209,8 +210,8 @@ export class SqlEventStore implements EventStore {
   }
 
   /** Wakes this process's readers at once; other instances hear by a NOTIFY after the commit (CoalescedNotify). */
-  private announce(): void {
-    for (const listener of this.listeners) listener();
+  private announce(position?: Position): void {
+    for (const listener of this.listeners) listener(position);
     this.notify?.send();
   }
 
@@ -282,7 +283,7 @@ export class SqlEventStore implements EventStore {
     return r.rows[0] ? toPosition(r.rows[0]) : null;
   }
 
-  onAppended(listener: () => void): () => void {
+  onAppended(listener: (position?: Position) => void): () => void {
     this.listeners.add(listener);
     // Other instances' appends arrive by NOTIFY; this process's are announced directly.
     const stop = this.db.kind === 'postgres' ? this.db.listen(APPENDED_CHANNEL, listener) : null;
