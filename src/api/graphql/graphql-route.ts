@@ -7,6 +7,7 @@ import { refuse } from '../../commands/refusal.js';
 import { refusalForError, refusals, sendRefusal } from '../refusals.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import { graphqlContext, type GraphqlContext, type GraphqlServices } from './context.js';
+import { DocumentCache } from './document-cache.js';
 import { parseBounded, queryLimitErrors } from './limits.js';
 import { attachResolvers, resolvers } from './resolvers.js';
 
@@ -18,14 +19,16 @@ const schema = attachResolvers(buildSchema(readFileSync(new URL('./schema.graphq
  */
 export function graphqlRoute(auth: Authenticator, services: GraphqlServices, logger: Pick<Logger, 'error'>): Router {
   const router = Router();
+  const documents = new DocumentCache();
   const handler = createHandler<GraphqlContext>({
     schema,
-    parse: parseBounded,
+    parse: (source) => documents.parse(source, parseBounded),
     // Our limits first and on their own: graphql's rules may be super-linear on a hostile document.
-    validate: (schema, document, rules) => {
-      const refused = queryLimitErrors(document);
-      return refused.length ? refused : validate(schema, document, rules);
-    },
+    validate: (schema, document, rules) =>
+      documents.validate(document, (d) => {
+        const refused = queryLimitErrors(d);
+        return refused.length ? refused : validate(schema, d, rules);
+      }),
     context: (req) => {
       const caller = req.context.res.locals.caller;
       if (!caller) throw new Error('graphql route needs authenticate()');
