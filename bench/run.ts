@@ -5,10 +5,8 @@
  * (default 5), BENCH_REPLAY_EVENTS the size of the replayed log (default 1,000,000).
  * docs/performance.md says how to read it.
  */
-import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import pg from 'pg';
 import { PgliteDb } from '../src/db/pglite-db.js';
 import { PostgresDb } from '../src/db/postgres-db.js';
 import type { SqlDb } from '../src/db/sql.js';
@@ -16,6 +14,7 @@ import { benchAppends } from './appends.js';
 import { benchCommands } from './commands.js';
 import { bareHttpPerSecond, benchLimits } from './limits.js';
 import { table, type Row } from './measure.js';
+import { adminQuery, withScratchDb } from './scratch-database.js';
 import { benchPeer } from './peer.js';
 import { benchAsyncLag, benchReplay } from './projection.js';
 import { benchPublish } from './publish.js';
@@ -41,7 +40,7 @@ async function onPostgres(url: string): Promise<Row[]> {
     rows.push(...withBareRatio(await benchCommands({ databaseUrl: url, seconds, clients, instances, ...redis }), rows));
   }
   rows.push(
-    ...(await inScratchDatabase(url, async (db, scratch) => {
+    ...(await withScratchDb(url, 'dss_bench', async (db, scratch) => {
       // As the service runs async projection: the projectors on a small pool of their own.
       const projectionsDb = new PostgresDb(scratch, { max: 4 });
       try {
@@ -51,7 +50,7 @@ async function onPostgres(url: string): Promise<Row[]> {
       }
     })),
   );
-  rows.push(...(await inScratchDatabase(url, (db) => benchReplay(db, replayEvents))));
+  rows.push(...(await withScratchDb(url, 'dss_bench', (db) => benchReplay(db, replayEvents))));
   return rows;
 }
 
@@ -84,37 +83,12 @@ async function embedded(): Promise<Row[]> {
   return rows;
 }
 
-async function inScratchDatabase(url: string, fn: (db: SqlDb, scratchUrl: string) => Promise<Row[]>): Promise<Row[]> {
-  const name = `dss_bench_${randomBytes(4).toString('hex')}`;
-  await admin(url, `CREATE DATABASE ${name}`);
-  const scratch = new URL(url);
-  scratch.pathname = `/${name}`;
-  const db = new PostgresDb(scratch.toString());
-  try {
-    return await fn(db, scratch.toString());
-  } finally {
-    await db.close();
-    await admin(url, `DROP DATABASE ${name} WITH (FORCE)`);
-  }
-}
-
-async function admin(url: string, sql: string): Promise<string | undefined> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const r = await c.query<Record<string, string>>(sql);
-    return Object.values(r.rows[0] ?? {})[0];
-  } finally {
-    await c.end();
-  }
-}
-
 async function machineLimits(
   url: string | undefined,
 ): Promise<{ summary: string; cpus: number; memoryGiB: number; node: string; postgres: string | null }> {
   const cpus = os.cpus().length;
   const memoryGiB = Math.round(os.totalmem() / 2 ** 30);
-  const postgres = url ? ((await admin(url, 'SHOW server_version')) ?? null) : null;
+  const postgres = url ? ((await adminQuery(url, 'SHOW server_version')) ?? null) : null;
   const model = os.cpus()[0]?.model ?? 'unknown';
   const pgVersion = postgres ?? '(embedded only)';
   const summary = `machine: ${cpus} cores (${model}), ${memoryGiB} GiB, node ${process.version}, PostgreSQL ${pgVersion}`;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { PostgresDb } from '../src/db/postgres-db.js';
 
 /**
  * Runs `fn` against a database of its own on the server of `url` (named `<prefix>_<random hex>`),
@@ -23,13 +24,29 @@ export function databaseUrl(url: string, name: string): string {
   return u.toString();
 }
 
-/** One statement on a connection of its own: CREATE/DROP DATABASE cannot run inside a pool's transaction. */
-export async function adminQuery(url: string, sql: string): Promise<void> {
+/**
+ * One statement on a connection of its own (CREATE/DROP DATABASE cannot run inside a pool's
+ * transaction); answers the first column of its first row, if any.
+ */
+export async function adminQuery(url: string, sql: string): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(sql);
+    const r = await client.query<Record<string, string>>(sql);
+    return Object.values(r.rows[0] ?? {})[0];
   } finally {
     await client.end();
   }
+}
+
+/** `fn` with a SqlDb (a pool) on a scratch database of its own, closed before the database is dropped. */
+export function withScratchDb<T>(url: string, prefix: string, fn: (db: PostgresDb, scratchUrl: string) => Promise<T>): Promise<T> {
+  return withScratchDatabase(url, prefix, async (scratchUrl) => {
+    const db = new PostgresDb(scratchUrl);
+    try {
+      return await fn(db, scratchUrl);
+    } finally {
+      await db.close();
+    }
+  });
 }
