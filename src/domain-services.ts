@@ -30,6 +30,9 @@ import type { Metrics } from './observability/metrics.js';
 import { openMailer, type Mailer } from './mail/index.js';
 import { InvitationAllowance, openRequestPlane } from './requests/index.js';
 import { SlidingWindows } from './limits/sliding-windows.js';
+import { exportRoute } from './api/export/export-route.js';
+import { ExportLinks } from './export/export-links.js';
+import { exportLines } from './export/export-lines.js';
 
 export type DomainDeps = {
   readonly config: Config;
@@ -145,6 +148,19 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     maxBytes: deps.config.maxFileBytes,
   });
 
+  const exportLinks = await ExportLinks.open({ db: deps.db, identities, baseUrl: deps.config.baseUrl, now });
+  const exportDeps = {
+    store: deps.store,
+    keyring,
+    blobs,
+    readModels: deps.db,
+    identities,
+    entities,
+    requests: requests.person,
+    history: requests.history,
+    now,
+  };
+
   return {
     identities,
     documents,
@@ -161,7 +177,8 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       app.use(orgRoutes(organizationPlane, auth, now, { ...requests, uploadSlot }));
       // Raw bytes, streamed: never behind jsonBody().
       app.use(fileRoutes(files, auth, uploadSlot, now));
-      app.use(graphqlRoute(auth, { identities, documents, entities, requests: requests.person, now }, deps.logger));
+      app.use(exportRoute({ auth, links: exportLinks, lines: (caller) => exportLines(exportDeps, caller), logger: deps.logger, now }));
+      app.use(graphqlRoute(auth, { identities, documents, entities, requests: requests.person, exports: exportLinks, now }, deps.logger));
     },
     close: async () => {
       await validator.close();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { fold } from '../commands/decider.js';
 import { correctCopy } from '../commands/copies/correct-copy.js';
-import { keepCopy } from '../commands/copies/keep-copy.js';
+import { copyDeleted, keepCopy } from '../commands/copies/keep-copy.js';
 import { emptyChain, evolveChain } from '../commands/copies/chain-state.js';
 import { pendAdoption } from '../commands/requests/pend-adoption.js';
 import { closeKeptProposals } from '../commands/requests/close-proposal.js';
@@ -76,8 +76,8 @@ type SlotInView = { readonly row: RequestRow; readonly slot: Slot; readonly reco
 
 /**
  * Keeping copies (R-KEEP-*, R-COPY-*): keep, drain, copies, download, correct. Kept content is
- * sealed with the organization's own vault key (its vault id is the organization id) and only
- * opened while that key is warm.
+ * sealed with a key of each copy chain's own (its vault id is the chain's orgResourceId), so one
+ * copy can be shredded alone (R-ERAS-02), and is only opened while the organization's key is warm.
  */
 export class CopyService {
   constructor(private readonly deps: CopyDeps) {}
@@ -283,19 +283,19 @@ export class CopyService {
         resourceId: adoption.orgResourceId,
         name: kept.name,
         schemaRef: kept.schema_ref,
-        data: file ? fileMeta(kept) : await this.open(organizationId, kept),
+        data: file ? fileMeta(kept) : await this.open(kept),
         orgVersion: kept.org_version,
         origin: 'copy',
         currentOrgVersion: head.org_version,
         currentOrigin: head.origin,
-        ...(file ? {} : { currentData: await this.open(organizationId, head) }),
+        ...(file ? {} : { currentData: await this.open(head) }),
         participant: adoption.participant,
       });
     }
     return { copies };
   }
 
-  /** R-COPY-05: the bytes of the file version one adoption kept, opened with the organization's key. */
+  /** R-COPY-05: the bytes of the file version one adoption kept, opened with its chain's key. */
   async download(organizationId: string, requestId: string, adoptionId: string): Promise<KeptBytes | Refusal> {
     const owned = await this.ownedWarm(organizationId, requestId);
     if (isRefusal(owned)) return owned;
@@ -311,7 +311,11 @@ export class CopyService {
     );
     const sealed = version?.blob_id ? await this.deps.blobs.get(version.blob_id) : null;
     if (!version || !sealed) return refuse('not_found', 'no such adoption');
-    const bytes = await this.deps.keyring.decrypt(organizationId, sealed, keptContext(version.org_resource_id, adoption.adoption_id));
+    const bytes = await this.deps.keyring.decrypt(
+      version.org_resource_id,
+      sealed,
+      keptContext(version.org_resource_id, adoption.adoption_id),
+    );
     return { fileName: version.file_name ?? 'file', mimeType: version.mime_type ?? 'application/octet-stream', bytes };
   }
 
@@ -342,7 +346,7 @@ export class CopyService {
         return refuse('invalid_request', `data does not match the copy's schema: ${'message' in result ? result.message : ''}`);
     }
     const orgVersion = input.expectedOrgVersion + 1;
-    const sealedData = await this.seal(organizationId, input.data, correctionContext(kept.orgResourceId, orgVersion));
+    const sealedData = await this.seal(kept.orgResourceId, input.data, correctionContext(kept.orgResourceId, orgVersion));
     const done = await handle(
       this.deps,
       chain,
@@ -384,9 +388,9 @@ export class CopyService {
     const organizationId = row.organization_id;
     const adoptionId = adoptionIdOf(requestId, slot.slotId, record.resourceId, sourceVersion);
     const chain = chainStream(requestId, slot.slotId, record.resourceId);
-    const inChain = (await readDecoded(this.deps.store, chain)).some(
-      (e) => e.type === 'CopyKept' && e.data.sourceVersion === sourceVersion,
-    );
+    const chainEvents = await readDecoded(this.deps.store, chain);
+    if (chainEvents.some((e) => e.type === 'CopyDeleted')) return copyDeleted();
+    const inChain = chainEvents.some((e) => e.type === 'CopyKept' && e.data.sourceVersion === sourceVersion);
     if (!inChain) {
       const resourceType = slot.kind === 'file' ? ('file' as const) : ('document' as const);
       const base = { requestId, organizationId, adoptionId, slotId: slot.slotId, sourceResourceId: record.resourceId, sourceVersion };
@@ -407,11 +411,11 @@ export class CopyService {
         const content =
           source.kind === 'document'
             ? {
-                sealedData: (await this.deps.keyring.encrypt(organizationId, source.plaintext, context_)).toString('base64'),
+                sealedData: (await this.deps.keyring.encrypt(orgResourceId, source.plaintext, context_)).toString('base64'),
                 file: null,
                 schemaRef: source.schemaRef,
               }
-            : { sealedData: null, file: await this.storeFile(organizationId, source, context_), schemaRef: null };
+            : { sealedData: null, file: await this.storeFile(orgResourceId, source, context_), schemaRef: null };
         const kept = await handle(
           this.deps,
           chain,
@@ -468,13 +472,14 @@ export class CopyService {
     return null;
   }
 
+  /** The bytes sealed with the chain's key (its orgResourceId in the keyring). */
   private async storeFile(
-    organizationId: string,
+    orgResourceId: string,
     source: Extract<Awaited<ReturnType<typeof readSourceVersion>>, { kind: 'file' }>,
     context: string,
   ): Promise<KeptFile> {
     const blobId = randomUUID();
-    await this.deps.blobs.put(blobId, await this.deps.keyring.encrypt(organizationId, source.bytes, context));
+    await this.deps.blobs.put(blobId, await this.deps.keyring.encrypt(orgResourceId, source.bytes, context));
     return { blobId, fileName: source.fileName, mimeType: source.mimeType, fileSize: source.fileSize, label: source.label };
   }
 
@@ -499,18 +504,19 @@ export class CopyService {
     return (await this.deps.readModels.query<AdoptionRow>(q.adoptionsOf, [requestId.toLowerCase()])).rows;
   }
 
-  private async open(organizationId: string, version: CopyVersionRow): Promise<JsonValue> {
+  /** A copy version's data, opened with its chain's key. */
+  private async open(version: CopyVersionRow): Promise<JsonValue> {
     if (version.sealed_data === null) return null;
     const context =
       version.origin === 'copy' && version.adoption_id !== null
         ? keptContext(version.org_resource_id, version.adoption_id)
         : correctionContext(version.org_resource_id, version.org_version);
-    const plaintext = await this.deps.keyring.decrypt(organizationId, Buffer.from(version.sealed_data, 'base64'), context);
+    const plaintext = await this.deps.keyring.decrypt(version.org_resource_id, Buffer.from(version.sealed_data, 'base64'), context);
     return JSON.parse(plaintext.toString('utf8')) as JsonValue;
   }
 
-  private async seal(organizationId: string, data: JsonValue, context: string): Promise<string> {
-    return (await this.deps.keyring.encrypt(organizationId, Buffer.from(JSON.stringify(data)), context)).toString('base64');
+  private async seal(orgResourceId: string, data: JsonValue, context: string): Promise<string> {
+    return (await this.deps.keyring.encrypt(orgResourceId, Buffer.from(JSON.stringify(data)), context)).toString('base64');
   }
 
   /** The newest version the person has published of a record, deleted or not (0 when none). */

@@ -23,12 +23,14 @@ export const orgResourceIdOf = (requestId: string, slotId: string, sourceResourc
 export const adoptionIdOf = (requestId: string, slotId: string, sourceResourceId: string, sourceVersion: number): string =>
   deterministicUuid('adoption', `${requestId}/${slotId}/${sourceResourceId}/v${sourceVersion}`);
 
-/** What a kept file version records; its bytes sit sealed with the organization's key under blobId. */
+/** What a kept file version records; its bytes sit sealed with the chain's key under blobId. */
 export type KeptFile = { blobId: string; fileName: string; mimeType: string; fileSize: number; label: string | null };
 
 /**
  * A version of the person's record, kept as the chain's next version: the data re-sealed with
- * the organization's key (documents) or the bytes re-sealed into a blob of its own (files).
+ * the chain's own key (documents) or the bytes re-sealed into a blob of its own (files). Each
+ * chain has a key of its own, kept in the keyring under its orgResourceId, so that deleting one
+ * copy (R-ERAS-02) shreds that chain and nothing else of the organization's.
  */
 export type CopyKept = DomainEvent<
   'CopyKept',
@@ -71,9 +73,28 @@ export type CopyCorrected = DomainEvent<
   }
 >;
 
-export type ChainEvent = CopyKept | CopyCorrected;
+/**
+ * R-ERAS-02: the organization deleted its copy of the record. The chain's own key is erased, so
+ * every version of it, in the log and in the read models, stays sealed for good; the chain ends.
+ */
+export type CopyDeleted = DomainEvent<
+  'CopyDeleted',
+  {
+    requestId: string;
+    organizationId: string;
+    slotId: string;
+    sourceResourceId: string;
+    orgResourceId: string;
+    /** The adoption the organization named when it deleted the chain. */
+    adoptionId: string;
+    deletedAt: string;
+  }
+>;
+
+export type ChainEvent = CopyKept | CopyCorrected | CopyDeleted;
 
 export const chainEvents = eventDecoder<ChainEvent>('copy chain', {
   CopyKept: { version: 1 },
   CopyCorrected: { version: 1 },
+  CopyDeleted: { version: 1 },
 });

@@ -1,5 +1,6 @@
 /** Requests and consent (R-REQ-*): both planes over one read model. */
 import type { CommandDeps } from '../commands/shell.js';
+import { CopyDeletion } from '../copies/copy-deletion.js';
 import { CopyService, type CopyDeps } from '../copies/copy-service.js';
 import { ProposalService } from '../proposals/proposal-service.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -10,10 +11,12 @@ import { OrgRequests } from './org-requests.js';
 import { ParticipantAliases } from './participant-alias.js';
 import { PersonRequests } from './person-requests.js';
 import { RecordReader } from './request-records.js';
+import { RequestHistory } from './request-history.js';
 import { RequestReads } from './request-reads.js';
 
 export type { GrantInput } from './grant-check.js';
 export { InvitationAllowance, type InvitationLimits } from './invitation-allowance.js';
+export type { HistoryEntry } from './history-entry.js';
 export type { RequestDetail, SendInput } from './org-requests.js';
 export type { StateChange } from './person-requests.js';
 export type { PersonRequest, RequestSummary } from './request-view.js';
@@ -36,12 +39,15 @@ export type RequestPlane = {
   readonly org: OrgRequests;
   readonly person: PersonRequests;
   readonly copies: CopyService;
+  readonly deletion: CopyDeletion;
   readonly proposals: ProposalService;
+  readonly history: RequestHistory;
 };
 
 export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
   const commands = { store: deps.store, waitFor: deps.waitFor };
   const reads = new RequestReads(deps.readModels);
+  const history = new RequestHistory({ store: deps.store, readModels: deps.readModels });
   const records = new RecordReader(deps.readModels, new ParticipantAliases(deps.aliasRootKey));
   const copies = new CopyService({ ...commands, ...deps.copies, readModels: deps.readModels, reads, records, now: deps.now });
   const proposals = new ProposalService({
@@ -54,12 +60,23 @@ export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
     source: { store: deps.store, keyring: deps.copies.keyring, blobs: deps.copies.blobs },
     now: deps.now,
   });
+  const deletion = new CopyDeletion({
+    ...commands,
+    readModels: deps.readModels,
+    reads,
+    keyring: deps.copies.keyring,
+    blobs: deps.copies.blobs,
+    now: deps.now,
+  });
   return {
     copies,
+    deletion,
     proposals,
+    history,
     org: new OrgRequests({
       adoptions: (requestId) => copies.adoptionsOf(requestId),
       proposals: (requestId) => proposals.summaries(requestId),
+      history,
       ...commands,
       readModels: deps.readModels,
       reads,
@@ -69,6 +86,6 @@ export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
       logger: deps.logger,
       now: deps.now,
     }),
-    person: new PersonRequests({ ...commands, readModels: deps.readModels, reads, now: deps.now }),
+    person: new PersonRequests({ ...commands, readModels: deps.readModels, reads, history, now: deps.now }),
   };
 }

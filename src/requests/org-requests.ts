@@ -16,6 +16,8 @@ import type { Member } from '../organizations/index.js';
 import type { InvitationAllowance } from './invitation-allowance.js';
 import { invitationMail } from './invitation-mail.js';
 import { requestSql as q } from './request-queries.js';
+import type { HistoryEntry } from './history-entry.js';
+import type { RequestHistory } from './request-history.js';
 import type { RequestReads } from './request-reads.js';
 import type { RecordReader, RecordEntry } from './request-records.js';
 import { slotFields, slotsOf, stateOf, summaryOf, type RequestSummary } from './request-view.js';
@@ -40,6 +42,7 @@ export type OrgRequestDeps = CommandDeps & {
   readonly adoptions: (requestId: string) => Promise<Adoption[]>;
   /** The request's open proposals (R-PROP-02). */
   readonly proposals: (requestId: string) => Promise<ProposalSummary[]>;
+  readonly history: RequestHistory;
   readonly logger: Logger;
   readonly now: () => Date;
 };
@@ -101,6 +104,12 @@ export class OrgRequests {
     if (isRefusal(normalized)) return normalized;
     const now = this.deps.now();
     return (await this.deps.reads.ofOrganization(organizationId, normalized)).map((row) => summaryOf(row, now));
+  }
+
+  /** R-HIST-01: the request's audit history, oldest first. */
+  async history(organizationId: string, requestId: string): Promise<HistoryEntry[] | Refusal> {
+    const owned = isUuid(requestId) && (await this.deps.reads.oneOfOrganization(organizationId, requestId)) !== null;
+    return owned ? this.deps.history.of(requestId) : noSuchRequest();
   }
 
   async detail(organizationId: string, requestId: string): Promise<RequestDetail | null> {

@@ -17,6 +17,8 @@ import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { requestStream, type RequestEvent } from '../events/request-events.js';
+import type { HistoryEntry } from './history-entry.js';
+import type { RequestHistory } from './request-history.js';
 import { checkGrant, type CheckedGrant, type GrantInput } from './grant-check.js';
 import { requestSql as q, type RequestRow } from './request-queries.js';
 import type { RequestReads } from './request-reads.js';
@@ -32,7 +34,12 @@ export type Receipt = {
   readonly readAt: string;
 };
 
-export type PersonRequestDeps = CommandDeps & { readonly readModels: SqlExecutor; readonly reads: RequestReads; readonly now: () => Date };
+export type PersonRequestDeps = CommandDeps & {
+  readonly readModels: SqlExecutor;
+  readonly reads: RequestReads;
+  readonly history: RequestHistory;
+  readonly now: () => Date;
+};
 
 export type StateChange = 'reject' | 'revoke' | 'suspend' | 'resume';
 const transitions: Record<StateChange, Decider<RequestState, At, RequestEvent>> = {
@@ -70,6 +77,12 @@ export class PersonRequests {
       clientId: r.client_id,
       readAt: iso(r.read_at),
     }));
+  }
+
+  /** R-HIST-01: the person sees the history of their own request as the organization does. */
+  async history(caller: Caller, requestId: string): Promise<HistoryEntry[] | Refusal> {
+    const row = await this.own(caller, requestId);
+    return isRefusal(row) ? row : this.deps.history.of(row.request_id);
   }
 
   async mine(caller: Caller): Promise<PersonRequest[]> {

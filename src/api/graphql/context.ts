@@ -3,6 +3,7 @@ import type { Caller, IdentityService } from '../../identity/identity-service.js
 import type { DocumentService } from '../../documents/document-service.js';
 import type { EntityService } from '../../entities/index.js';
 import type { EventContext } from '../../events/envelope.js';
+import type { ExportLinks } from '../../export/export-links.js';
 import type { PersonRequests } from '../../requests/index.js';
 import { eventContext } from '../request-context.js';
 import { graphqlError } from './errors.js';
@@ -14,6 +15,7 @@ export type GraphqlContext = {
   readonly documents: DocumentService;
   readonly entities: EntityService;
   readonly requests: PersonRequests;
+  readonly exports: Pick<ExportLinks, 'issue'>;
   readonly eventContext: () => EventContext;
   /** R-GQL-03: before user.register only register and me may be called. */
   readonly requireRegistered: () => Promise<void>;
@@ -24,6 +26,7 @@ export type GraphqlServices = {
   readonly documents: DocumentService;
   readonly entities: EntityService;
   readonly requests: PersonRequests;
+  readonly exports: Pick<ExportLinks, 'issue'>;
   readonly now: () => Date;
 };
 
@@ -36,6 +39,7 @@ export function graphqlContext(req: Request, caller: Caller, services: GraphqlSe
     documents: services.documents,
     entities: services.entities,
     requests: services.requests,
+    exports: services.exports,
     eventContext: () => eventContext(req, { kind: 'user', id: caller.identityId }, services.now()),
     requireRegistered: async () => {
       registered ??= services.identities.isRegistered(caller);

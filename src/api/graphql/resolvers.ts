@@ -96,6 +96,14 @@ export const resolvers: Record<string, Resolver> = {
     await ctx.requireRegistered();
     return ctx.requests.receipts(ctx.caller);
   },
+  'UserQuery.requestHistory': async (_p, args, ctx) => {
+    await ctx.requireRegistered();
+    return orThrow(await ctx.requests.history(ctx.caller, String(args.requestId)));
+  },
+  'UserQuery.export': async (_p, _a, ctx) => {
+    await ctx.requireRegistered();
+    return ctx.exports.issue(ctx.caller);
+  },
 };
 
 /**

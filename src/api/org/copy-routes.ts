@@ -1,5 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { isRefusal, refuse } from '../../commands/refusal.js';
+import type { CopyDeletion } from '../../copies/copy-deletion.js';
 import type { CopyService } from '../../copies/copy-service.js';
 import type { EventContext } from '../../events/envelope.js';
 import type { Permission } from '../../events/organization-events.js';
@@ -13,9 +14,13 @@ import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
 import { memberOf } from './org-access.js';
 
-/** Keep, drain, copies, download and correct (R-KEEP-*, R-COPY-*): request_manage, the organization's own requests only. */
+/**
+ * Keep, drain, copies, download, correct and delete (R-KEEP-*, R-COPY-*, R-ERAS-02): request_manage,
+ * the organization's own requests only.
+ */
 export function copyRoutes(
   copies: CopyService,
+  deletion: CopyDeletion,
   access: (p: Permission) => RequestHandler[],
   slot: RequestHandler,
   now: () => Date,
@@ -47,6 +52,15 @@ export function copyRoutes(
     '/org/v1/requests/:requestId/copies',
     ...access('request_manage'),
     answer(async (req, res) => whenDone(await copies.copies(memberOf(res).organizationId, ids(req).requestId), ok)),
+  );
+
+  router.delete(
+    '/org/v1/requests/:requestId/copies/:adoptionId',
+    ...access('request_manage'),
+    answer(async (req, res) => {
+      const { requestId } = ids(req);
+      return whenDone(await deletion.delete(memberOf(res).organizationId, requestId, String(req.params.adoptionId), context(req, res)), ok);
+    }),
   );
 
   router.get('/org/v1/requests/:requestId/copies/:adoptionId/download', ...access('request_manage'), async (req, res) => {

@@ -17,7 +17,7 @@ export function orgRoutes(
   plane: OrganizationPlane,
   auth: Authenticator,
   now: () => Date,
-  requests?: Pick<RequestPlane, 'org' | 'copies' | 'proposals'> & { readonly uploadSlot: RequestHandler },
+  requests?: Pick<RequestPlane, 'org' | 'copies' | 'deletion' | 'proposals'> & { readonly uploadSlot: RequestHandler },
 ): Router {
   const access = orgAccess(auth, plane.organizations);
   const router = Router();
@@ -26,7 +26,7 @@ export function orgRoutes(
   router.use(manifestRoutes(plane.manifests, access, now));
   if (requests) {
     router.use(requestRoutes(requests.org, access, now));
-    router.use(copyRoutes(requests.copies, access, requests.uploadSlot, now));
+    router.use(copyRoutes(requests.copies, requests.deletion, access, requests.uploadSlot, now));
     router.use(proposalRoutes(requests.proposals, access, now));
   }
   return router;

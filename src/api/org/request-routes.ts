@@ -45,6 +45,15 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
   );
 
   router.get(
+    '/org/v1/requests/:requestId/history',
+    ...access('request_read'),
+    answer(async (req, res) => {
+      const history = await requests.history(memberOf(res).organizationId, String(req.params.requestId).toLowerCase());
+      return whenDone(history, (entries) => ok({ history: entries }));
+    }),
+  );
+
+  router.get(
     '/org/v1/requests/:requestId',
     ...access('request_read'),
     answer(async (req, res) => {

@@ -6,11 +6,13 @@ export type ChainState = {
   readonly head: number;
   readonly headOrigin: 'copy' | 'correction' | null;
   readonly keeps: ReadonlyMap<number, CopyKept['data']>;
-  /** The keep the head follows: the newest keep, however many corrections came after it. */
+  /** The keep the head follows: the newest keep, however many corrections came after it; null once deleted. */
   readonly lastKeep: CopyKept['data'] | null;
+  /** The organization deleted this copy (R-ERAS-02): nothing more is kept or corrected in it. */
+  readonly deleted: boolean;
 };
 
-export const emptyChain: ChainState = { head: 0, headOrigin: null, keeps: new Map(), lastKeep: null };
+export const emptyChain: ChainState = { head: 0, headOrigin: null, keeps: new Map(), lastKeep: null, deleted: false };
 
 export function evolveChain(state: ChainState, event: ChainEvent): ChainState {
   switch (event.type) {
@@ -20,8 +22,11 @@ export function evolveChain(state: ChainState, event: ChainEvent): ChainState {
         headOrigin: 'copy',
         keeps: new Map(state.keeps).set(event.data.sourceVersion, event.data),
         lastKeep: event.data,
+        deleted: false,
       };
     case 'CopyCorrected':
       return { ...state, head: event.data.orgVersion, headOrigin: 'correction' };
+    case 'CopyDeleted':
+      return { ...state, lastKeep: null, deleted: true };
   }
 }

@@ -1,5 +1,6 @@
 import type { ChainEvent, CopyKept, KeptFile, KeptKind, Participant } from '../../events/copy-events.js';
 import type { Decider } from '../decider.js';
+import { refuse, type Refusal } from '../refusal.js';
 import { emptyChain, evolveChain, type ChainState } from './chain-state.js';
 
 /** A keep of one source version, its content already read from the person's vault and ready to seal. */
@@ -17,19 +18,21 @@ export type KeepCopy = {
   readonly now: Date;
   readonly name: string;
   readonly schemaRef: string | null;
-  /** Sealed with the organization's key under the adoption's own context, before deciding. */
+  /** Sealed with the chain's key under the adoption's own context, before deciding. */
   readonly sealedData: string | null;
   readonly file: KeptFile | null;
 };
 
 /**
  * R-KEEP-02: one chain version per (request, slot, source record, source version). A version
- * already kept is not kept again: the decision is empty and the existing keep stands.
+ * already kept is not kept again: the decision is empty and the existing keep stands. A chain the
+ * organization deleted (R-ERAS-02) keeps nothing more.
  */
 export const keepCopy: Decider<ChainState, KeepCopy, ChainEvent> = {
   initialState: emptyChain,
   evolve: evolveChain,
   decide: (state, cmd) => {
+    if (state.deleted) return copyDeleted();
     if (state.keeps.has(cmd.sourceVersion)) return [];
     const orgVersion = state.head + 1;
     const { now, ...kept } = cmd;
@@ -37,3 +40,5 @@ export const keepCopy: Decider<ChainState, KeepCopy, ChainEvent> = {
     return [event];
   },
 };
+
+export const copyDeleted = (): Refusal => refuse('adoption_refused', 'the organization deleted its copy of this record');

@@ -1,5 +1,5 @@
 -- Adoptions (kept copy records) and every version of every organization copy chain. Personal data
--- stays sealed with the organization's key (sealed_data); the rest is plain for analysts.
+-- stays sealed with the chain's own key (sealed_data); the rest is plain for analysts.
 CREATE TABLE IF NOT EXISTS adoptions (
   adoption_id         uuid        PRIMARY KEY,
   request_id          uuid        NOT NULL,
@@ -14,7 +14,9 @@ CREATE TABLE IF NOT EXISTS adoptions (
   org_version         integer,
   participant         jsonb,
   adopted_at          timestamptz NOT NULL,
-  materialized_at     timestamptz
+  materialized_at     timestamptz,
+  -- The organization deleted the copy (R-ERAS-02): its chain's versions are gone from copy_versions.
+  deleted_at          timestamptz
 );
 CREATE INDEX IF NOT EXISTS adoptions_request ON adoptions (request_id, adopted_at);
 CREATE TABLE IF NOT EXISTS copy_versions (

@@ -22,6 +22,8 @@ const sql = {
                SELECT org_resource_id, $2, 'correction', NULL, request_id, organization_id, slot_id, source_resource_id, resource_type,
                  name, schema_ref, $3, $4
                FROM copy_versions WHERE org_resource_id = $1 AND org_version = $2 - 1`,
+  deletedAdoptions: `UPDATE adoptions SET deleted_at = $2 WHERE org_resource_id = $1`,
+  deletedVersions: `DELETE FROM copy_versions WHERE org_resource_id = $1`,
   attachment: `INSERT INTO org_attachments (org_file_id, org_version, request_id, organization_id, blob_id, file_name, mime_type, file_size,
                  added_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
 };
@@ -41,7 +43,7 @@ const adoptionColumns = (d: AdoptionPended['data'] | CopyKept['data']): unknown[
 
 export const copiesProjector = projector({
   name: 'copies',
-  version: 1,
+  version: 2,
   schemaSql: readFileSync(new URL('./copies.sql', import.meta.url), 'utf8'),
   events: eitherOf(eitherOf(requestEvents, chainEvents), attachmentEvents),
   on: {
@@ -85,5 +87,9 @@ export const copiesProjector = projector({
       ]);
     },
     CopyCorrected: (tx, e) => tx.query(sql.correction, [e.data.orgResourceId, e.data.orgVersion, e.data.sealedData, e.data.correctedAt]),
+    CopyDeleted: async (tx, e) => {
+      await tx.query(sql.deletedAdoptions, [e.data.orgResourceId, e.data.deletedAt]);
+      await tx.query(sql.deletedVersions, [e.data.orgResourceId]);
+    },
   },
 });

@@ -1,6 +1,7 @@
 import { correctCopy } from '../../../src/commands/copies/correct-copy.js';
+import { deleteCopy } from '../../../src/commands/copies/delete-copy.js';
 import { keepCopy, type KeepCopy } from '../../../src/commands/copies/keep-copy.js';
-import type { CopyCorrected, CopyKept } from '../../../src/events/copy-events.js';
+import type { CopyCorrected, CopyDeleted, CopyKept } from '../../../src/events/copy-events.js';
 import { specFor } from '../../support/given.js';
 
 const now = new Date('2026-10-02T09:00:00.000Z');
@@ -40,13 +41,30 @@ const corrected = (orgVersion: number, followsAdoptionId: string): CopyCorrected
   },
 });
 
-describe('copy chain decisions (keep and correct)', () => {
+const deleted = (adoptionId: string): CopyDeleted => ({
+  type: 'CopyDeleted',
+  data: {
+    requestId: 'r',
+    organizationId: 'o',
+    slotId: 's',
+    sourceResourceId: 'src',
+    orgResourceId: 'copy',
+    adoptionId,
+    deletedAt: now.toISOString(),
+  },
+});
+
+describe('copy chain decisions (keep, correct and delete)', () => {
   describe('keep', () => {
     const given = specFor(keepCopy);
     it('the first keep of a record is orgVersion 1', () => given().when(keep(2)).then(kept(2, 1)));
     it('a source version already kept is not kept again', () => given(kept(2, 1)).when(keep(2)).then());
     it('a newer source version is the next chain version, after corrections too', () =>
       given(kept(2, 1), corrected(2, 'a2')).when(keep(3)).then(kept(3, 3)));
+    it('a chain the organization deleted keeps nothing more', () =>
+      given(kept(2, 1), deleted('a2'))
+        .when(keep(3))
+        .thenRefused('adoption_refused', /deleted its copy/));
   });
 
   describe('correct', () => {
@@ -72,6 +90,19 @@ describe('copy chain decisions (keep and correct)', () => {
       given({ ...file, data: { ...file.data, resourceType: 'file' } })
         .when(fix(1, 1, 1))
         .thenRefused('adoption_refused', /file/);
+    });
+    it('a deleted chain has no copy to correct', () => given(kept(2, 1), deleted('a2')).when(fix(1)).thenRefused('adoption_refused'));
+  });
+
+  describe('delete (R-ERAS-02)', () => {
+    const given = specFor(deleteCopy);
+    const del = (adoptionId: string) => ({ adoptionId, now });
+    it('any adoption kept into the chain deletes the whole chain, corrections included', () =>
+      given(kept(1, 1), corrected(2, 'a1'), kept(2, 3)).when(del('a1')).then(deleted('a1')));
+    it('a chain already deleted, or an adoption it never kept, is not_found', () => {
+      given(kept(1, 1), deleted('a1')).when(del('a1')).thenRefused('not_found');
+      given(kept(1, 1)).when(del('a9')).thenRefused('not_found');
+      given().when(del('a1')).thenRefused('not_found');
     });
   });
 });

@@ -1,0 +1,34 @@
+import type { ChainEvent } from '../../events/copy-events.js';
+import type { Decider } from '../decider.js';
+import { refuse } from '../refusal.js';
+import { emptyChain, evolveChain, type ChainState } from './chain-state.js';
+
+export type DeleteCopy = { readonly adoptionId: string; readonly now: Date };
+
+/**
+ * R-ERAS-02: the organization deletes its copy of a record, named by any adoption kept into the
+ * chain; the whole chain goes. A chain already deleted, or an adoption it never kept, is not found.
+ */
+export const deleteCopy: Decider<ChainState, DeleteCopy, ChainEvent> = {
+  initialState: emptyChain,
+  evolve: evolveChain,
+  decide: (state, cmd) => {
+    const named = [...state.keeps.values()].find((k) => k.adoptionId === cmd.adoptionId);
+    if (state.deleted || !named) return refuse('not_found', 'no such copy');
+    const { requestId, organizationId, slotId, sourceResourceId, orgResourceId } = named;
+    return [
+      {
+        type: 'CopyDeleted',
+        data: {
+          requestId,
+          organizationId,
+          slotId,
+          sourceResourceId,
+          orgResourceId,
+          adoptionId: cmd.adoptionId,
+          deletedAt: cmd.now.toISOString(),
+        },
+      },
+    ];
+  },
+};
