@@ -120,6 +120,34 @@ describe('copies read model: adoptions, pending or materialized, and every versi
       { org_version: 3, origin: 'copy', adoption_id: uuid(21), sealed_data: 'sealed-v3', name: 'Address' },
     ]));
 
+  it("CopyDeleted drops the chain's versions and marks its adoptions deleted; other chains stay", () =>
+    given(
+      copiesProjector,
+      kept(2, 1, uuid(20), '2026-10-02T09:00:00.000Z'),
+      corrected(2, uuid(20)),
+      {
+        ...kept(1, 1, uuid(23), '2026-10-02T09:00:00.000Z'),
+        data: { ...kept(1, 1, uuid(23), '2026-10-02T09:00:00.000Z').data, orgResourceId: uuid(6) },
+      },
+      {
+        type: 'CopyDeleted',
+        data: {
+          requestId: request,
+          organizationId: org,
+          slotId: slot,
+          sourceResourceId: source,
+          orgResourceId: copy,
+          adoptionId: uuid(20),
+          deletedAt: '2026-10-06T09:00:00.000Z',
+        },
+      },
+    )
+      .thenRows('SELECT adoption_id, deleted_at FROM adoptions ORDER BY adoption_id', [
+        { adoption_id: uuid(20), deleted_at: '2026-10-06T09:00:00.000Z' },
+        { adoption_id: uuid(23), deleted_at: null },
+      ])
+      .thenRows('SELECT org_resource_id, org_version FROM copy_versions', [{ org_resource_id: uuid(6), org_version: 1 }]));
+
   it('a kept file version records its blob and metadata, and no data', () =>
     given(copiesProjector, {
       ...kept(1, 1, uuid(22), '2026-10-02T09:00:00.000Z'),
