@@ -41,6 +41,8 @@ export type Config = {
   readonly validationQueueMax: number;
   /** Embedded-schema validations one caller may have waiting or running. */
   readonly validationMaxPerCaller: number;
+  /** A LogCheckpointed (a summary of every stream's head) after every this many events of the log. */
+  readonly logCheckpointEvery: number;
   readonly logLevel: string;
   /** inline: read models written in each append's transaction (SQL stores); async: from the log, after it. */
   readonly projections: 'inline' | 'async';
@@ -124,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validationBudgetMs: int('VALIDATION_BUDGET_MS', 2000, 10),
     validationQueueMax: int('VALIDATION_QUEUE_MAX', 64, 1),
     validationMaxPerCaller: int('VALIDATION_MAX_PER_CALLER', 4, 1),
+    logCheckpointEvery: int('LOG_CHECKPOINT_EVERY', 1000, 1, 1_000_000),
     logLevel,
     projections: projectionsOf(text('PROJECTIONS'), problems),
   };

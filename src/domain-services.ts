@@ -2,10 +2,12 @@ import type { Express } from 'express';
 import { authenticator } from './api/auth/authenticate.js';
 import { authRoutes } from './api/auth/auth-routes.js';
 import { jwksRoute } from './api/auth/jwks-route.js';
+import { openApiRoutes } from './api/openapi/openapi-routes.js';
 import { graphqlRoute } from './api/graphql/graphql-route.js';
 import { jsonBody } from './api/middleware/json-body.js';
 import { orgRoutes } from './api/org/index.js';
 import { openOrganizationPlane } from './organizations/index.js';
+import { AccountErasure } from './identity/account-erasure.js';
 import { IdentityService } from './identity/identity-service.js';
 import { loadKeys } from './identity/keys/index.js';
 import { OtpService } from './identity/otp/otp-service.js';
@@ -148,6 +150,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     maxBytes: deps.config.maxFileBytes,
   });
 
+  const erasure = new AccountErasure({ store: deps.store, waitFor: deps.waitFor, otp, keyring, requests: requests.person });
   const exportLinks = await ExportLinks.open({ db: deps.db, identities, baseUrl: deps.config.baseUrl, now });
   const exportDeps = {
     store: deps.store,
@@ -170,6 +173,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     proposals: requests.proposals,
     routes: (app) => {
       app.use(jwksRoute(keys.jwks));
+      app.use(openApiRoutes());
       app.use(schemasRoutes(validator));
       app.use(['/auth', '/graphql'], jsonBody());
       app.use(authRoutes(identities, auth, now));
@@ -178,7 +182,9 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       // Raw bytes, streamed: never behind jsonBody().
       app.use(fileRoutes(files, auth, uploadSlot, now));
       app.use(exportRoute({ auth, links: exportLinks, lines: (caller) => exportLines(exportDeps, caller), logger: deps.logger, now }));
-      app.use(graphqlRoute(auth, { identities, documents, entities, requests: requests.person, exports: exportLinks, now }, deps.logger));
+      app.use(
+        graphqlRoute(auth, { identities, documents, entities, requests: requests.person, exports: exportLinks, erasure, now }, deps.logger),
+      );
     },
     close: async () => {
       await validator.close();

@@ -7,8 +7,10 @@ import { createLogger, type Logger } from './logger.js';
 import { instrumentedStore } from './observability/instrumented-store.js';
 import { createMetrics } from './observability/metrics.js';
 import { SqlEventStore } from './events/sql/sql-event-store.js';
+import { installAnalyticsViews } from './projections/analytics/analytics.js';
 import { allProjectors, ProjectionEngine } from './projections/index.js';
 import { COPY_QUEUES, startCopyWorkers } from './workers/copy-workers.js';
+import { LogCheckpointer } from './workers/log-checkpointer.js';
 import { openJobQueue } from './workers/queue/open-queue.js';
 
 /** Queues the reactors run; /metrics reports their depth and /readyz checks them. */
@@ -40,13 +42,17 @@ async function main(): Promise<void> {
   const engine = new ProjectionEngine({
     // Inline, projectors write in the commands' own transactions; async, on their own pool.
     db: inline ? backends.db : backends.projectionsDb,
-    store,
+    // The store itself, not the append-counting wrapper: the engine only reads, and a rebuild at start
+    // (a projector's version changed) must read the log through its own transaction on PGlite's one
+    // connection, which replay can do only with the SQL store in hand.
+    store: backends.store,
     projectors: allProjectors,
     logger,
     // With the log in the read models' database a command commits its rows with its events (docs/performance.md).
     ...(inline && backends.store instanceof SqlEventStore ? { inline: backends.store } : {}),
   });
   await engine.start();
+  await installAnalyticsViews(backends.db, engine.schema);
 
   const domain = await openDomainServices({
     config,
@@ -68,6 +74,9 @@ async function main(): Promise<void> {
     waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }),
   });
 
+  const checkpointer = new LogCheckpointer({ db: backends.db, store, every: config.logCheckpointEvery, logger });
+  await checkpointer.start();
+
   const app = createApp({
     config,
     logger,
@@ -85,7 +94,14 @@ async function main(): Promise<void> {
     shutdownTimeoutMs: DEFAULT_SHUTDOWN_TIMEOUT_MS,
     // Reactors and workers first (their jobs still need the rest), then the engine (it drains its
     // batch), then the queue (it may use the database), then mail and the pools.
-    onClose: [() => workers.stop(), () => engine.stop(), () => queue.close(), () => domain.close(), () => backends.close()],
+    onClose: [
+      () => workers.stop(),
+      () => checkpointer.stop(),
+      () => engine.stop(),
+      () => queue.close(),
+      () => domain.close(),
+      () => backends.close(),
+    ],
   });
   const port = await service.listen(config.port);
   logger.info({ port, events: backends.store.kind, readModels: backends.db.kind }, `listening on http://localhost:${port}`);

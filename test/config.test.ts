@@ -64,6 +64,9 @@ describe('configuration (contract 7)', () => {
     }
     expect(() => loadConfig({ ORG_KEY_WARM_SECONDS: '1e12' })).to.throw(ConfigError, /ORG_KEY_WARM_SECONDS must be at most 3153600000/);
     expect(loadConfig({ ORG_KEY_WARM_SECONDS: '3153600000' }).orgKeyWarmSeconds).to.equal(3_153_600_000);
+    expect(loadConfig({}).logCheckpointEvery).to.equal(1000);
+    expect(() => loadConfig({ LOG_CHECKPOINT_EVERY: '0' })).to.throw(ConfigError, /LOG_CHECKPOINT_EVERY must be an integer of at least 1/);
+    expect(() => loadConfig({ LOG_CHECKPOINT_EVERY: '1000001' })).to.throw(ConfigError, /LOG_CHECKPOINT_EVERY must be at most 1000000/);
     expect(() => loadConfig({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' })).to.throw(ConfigError, /DATABASE_URL too/);
   });
 });

@@ -26,16 +26,26 @@ export function linkBatch(streamId: string, firstRevision: number, events: reado
 
 export type ChainBreak = { readonly revision: number; readonly reason: 'hash_mismatch' | 'link_mismatch' | 'revision_gap' };
 
+/** A stream's last event as a verifier knows it: what the next event must follow. */
+export type ChainHead = { readonly revision: number; readonly hash: string };
+
 /** Checks a whole stream read from revision 0; returns the first break, or null when intact. */
 export function verifyChain(events: readonly RecordedEvent[]): ChainBreak | null {
-  let prev: string | null = null;
-  for (const [i, e] of events.entries()) {
-    if (e.revision !== i) return { revision: e.revision, reason: 'revision_gap' };
-    if (e.metadata.prevHash !== prev) return { revision: e.revision, reason: 'link_mismatch' };
-    const { hash, ...rest } = e.metadata;
-    if (hashOf(e.streamId, e.revision, e.type, e.data, rest) !== hash) return { revision: e.revision, reason: 'hash_mismatch' };
-    prev = hash;
+  let head: ChainHead | null = null;
+  for (const e of events) {
+    const broken = linkBreak(head, e);
+    if (broken) return broken;
+    head = { revision: e.revision, hash: e.metadata.hash };
   }
+  return null;
+}
+
+/** Whether `e` follows `head` (null: `e` must open its stream) and its hash recomputes; the first way it does not. */
+export function linkBreak(head: ChainHead | null, e: RecordedEvent): ChainBreak | null {
+  if (e.revision !== (head ? head.revision + 1 : 0)) return { revision: e.revision, reason: 'revision_gap' };
+  if (e.metadata.prevHash !== (head?.hash ?? null)) return { revision: e.revision, reason: 'link_mismatch' };
+  const { hash, ...rest } = e.metadata;
+  if (hashOf(e.streamId, e.revision, e.type, e.data, rest) !== hash) return { revision: e.revision, reason: 'hash_mismatch' };
   return null;
 }
 

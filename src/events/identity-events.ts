@@ -16,12 +16,17 @@ export type UserRegistered = DomainEvent<'UserRegistered', { identityId: string;
 export type SecondaryEmailVerified = DomainEvent<'SecondaryEmailVerified', { identityId: string; email: string; sessionId: string }>;
 /** revokeAllSessions(IncludingCurrent): one event, so every listed session ends at once. */
 export type SessionsRevoked = DomainEvent<'SessionsRevoked', { identityId: string; sessionIds: string[] }>;
+/**
+ * user.security.eraseAccount, written once the vault key is shredded and the requests closed: it
+ * ends every session in the read model and frees the address for a new account. No personal data.
+ */
+export type AccountErased = DomainEvent<'AccountErased', { identityId: string }>;
 
 export type SessionStarted = DomainEvent<'SessionStarted', { sessionId: string; identityId: string; email: string; expiresAt: string }>;
 export type SessionRenewed = DomainEvent<'SessionRenewed', { sessionId: string; expiresAt: string }>;
 export type SessionRevoked = DomainEvent<'SessionRevoked', { sessionId: string }>;
 
-export type UserEvent = UserRegistered | SecondaryEmailVerified | SessionsRevoked;
+export type UserEvent = UserRegistered | SecondaryEmailVerified | SessionsRevoked | AccountErased;
 export type SessionEvent = SessionStarted | SessionRenewed | SessionRevoked;
 
 export const emailEvents = eventDecoder<EmailClaimed>('address index', { EmailClaimed: { version: 1 } });
@@ -30,6 +35,7 @@ export const userEvents = eventDecoder<UserEvent>('user', {
   UserRegistered: { version: 1 },
   SecondaryEmailVerified: { version: 1 },
   SessionsRevoked: { version: 1 },
+  AccountErased: { version: 1 },
 });
 
 export const sessionEvents = eventDecoder<SessionEvent>('session', {

@@ -1,10 +1,12 @@
 /** Read-model queries of the identity plane (tables of the identities and sessions projectors). */
 export const identitySql = {
   identity: `SELECT identity_id::text AS identity_id, email, registered_at, verified_emails FROM rm.identities WHERE identity_id = $1`,
-  /** The per-request check: a session that exists, is not revoked and has not ended. */
-  /** The session's liveness and whether its person registered, in one look on every request. */
+  /**
+   * The per-request check: a session that exists, is not revoked and has not ended, of an identity
+   * that still exists (an erased one has no row, even for a session a racing login started).
+   */
   liveSession: `SELECT i.registered_at IS NOT NULL AS registered
-                FROM rm.sessions s LEFT JOIN rm.identities i ON i.identity_id = s.identity_id
+                FROM rm.sessions s JOIN rm.identities i ON i.identity_id = s.identity_id
                 WHERE s.session_id = $1 AND s.identity_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3`,
   sessionsOf: `SELECT session_id::text AS session_id, created_at, expires_at, revoked_at, verified_emails
                FROM rm.sessions WHERE identity_id = $1 ORDER BY created_at DESC, session_id`,

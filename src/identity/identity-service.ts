@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { claimEmail } from '../commands/identity/claim-email.js';
+import { eraseAccount } from '../commands/identity/erase-account.js';
 import { registerUser } from '../commands/identity/register-user.js';
 import { renewSession } from '../commands/identity/renew-session.js';
 import { revokeAllSessions } from '../commands/identity/revoke-all-sessions.js';
 import { revokeSession } from '../commands/identity/revoke-session.js';
 import { startSession } from '../commands/identity/start-session.js';
 import { verifySecondaryEmail } from '../commands/identity/verify-secondary-email.js';
+import { fold } from '../commands/decider.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
+import { readDecoded } from '../events/decoder.js';
 import type { EventContext } from '../events/envelope.js';
 import { identityStreams as streams } from '../events/identity-events.js';
 import type { ClientAddress } from '../limits/client-address.js';
@@ -56,15 +59,8 @@ export class IdentityService {
   ): Promise<(SessionToken & { isNewUser: boolean }) | Refusal> {
     const wrong = await this.deps.otp.verify(email, 'login', code, client);
     if (wrong) return wrong;
-    const claimed = await handle(
-      this.deps,
-      streams.email(this.deps.secrets.subject(email)),
-      claimEmail,
-      { email, newIdentityId: randomUUID() },
-      { context: context({ kind: 'system', id: 'login' }) },
-    );
-    if (isRefusal(claimed)) return claimed;
-    const identityId = claimed.state.identityId!;
+    const identityId = await this.claim(email, context({ kind: 'system', id: 'login' }));
+    if (isRefusal(identityId)) return identityId;
     const sessionId = randomUUID();
     const started = await handle(
       this.deps,
@@ -78,6 +74,17 @@ export class IdentityService {
     const token = await this.deps.issuer.userToken({ identityId, sessionId, email, expiresAt: new Date(expiresAt) });
     const row = (await this.deps.readModels.query<{ registered_at: unknown }>(q.identity, [identityId])).rows[0];
     return { token, expiresAt, isNewUser: !row?.registered_at };
+  }
+
+  /** The address's identity; an erased account's address is claimed anew, for a new empty account. */
+  private async claim(email: Email, context: EventContext): Promise<string | Refusal> {
+    const stream = streams.email(this.deps.secrets.subject(email));
+    const claimed = await handle(this.deps, stream, claimEmail, { email, newIdentityId: randomUUID(), erased: null }, { context });
+    if (isRefusal(claimed)) return claimed;
+    const identityId = claimed.state.identityId!;
+    if (!fold(eraseAccount, await readDecoded(this.deps.store, streams.user(identityId))).erased) return identityId;
+    const reclaimed = await handle(this.deps, stream, claimEmail, { email, newIdentityId: randomUUID(), erased: identityId }, { context });
+    return isRefusal(reclaimed) ? reclaimed : reclaimed.state.identityId!;
   }
 
   /** Same session, expiresAt = now + 72 h, a new token; the old token lives to its own exp. */

@@ -36,7 +36,7 @@ export async function schemaExists(db: SqlExecutor, schema: string): Promise<boo
 }
 
 /** Extended-protocol queries take one statement each; DDL files are split on their semicolons. */
-function splitStatements(sql: string): string[] {
+export function splitStatements(sql: string): string[] {
   const withoutComments = sql.replace(/--[^\n]*/g, '');
   return withoutComments
     .split(/;\s*(?:\n|$)/)

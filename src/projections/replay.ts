@@ -1,13 +1,13 @@
-import type { SqlDb, SqlExecutor } from '../db/sql.js';
+import type { SqlDb } from '../db/sql.js';
 import type { RecordedEvent } from '../events/envelope.js';
-import { START, type Position } from '../events/position.js';
 import { SqlEventStore } from '../events/sql/sql-event-store.js';
 import type { EventStore, ReadAllOptions } from '../events/store.js';
-import { applyEvents } from './apply-batch.js';
-import { quoteIdent, readCheckpoints, useSchema } from './checkpoints.js';
+import { repointAnalyticsViews } from './analytics/analytics.js';
+import { applyToAll, buildFromLog } from './build-from-log.js';
+import { quoteIdent, readCheckpoints } from './checkpoints.js';
 import { holdAppendersOff } from './inline.js';
 import type { Projector } from './projector.js';
-import { installReadModels, schemaExists } from './read-model-schema.js';
+import { schemaExists } from './read-model-schema.js';
 import { recordedSkips } from './skip.js';
 
 export type ReplayProgress = { readonly events: number; readonly total: number | null; readonly elapsedMs: number };
@@ -41,18 +41,18 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   let events = 0;
   const report = () => options.onProgress?.({ events, total, elapsedMs: Date.now() - started });
 
-  await db.exec(`DROP SCHEMA IF EXISTS ${quoteIdent(rebuild)} CASCADE`);
-  await installReadModels(db, projectors, rebuild);
-
-  let after: Position = START;
-  for (;;) {
-    const batch = await store.readAll({ after, maxCount: batchSize });
-    if (batch.length === 0) break;
-    await db.transaction((tx) => applyToAll(tx, rebuild, projectors, batch, skips));
-    after = batch[batch.length - 1]!.position;
-    events += batch.length;
-    report();
-  }
+  let after = await buildFromLog({
+    db,
+    store,
+    projectors,
+    schema: rebuild,
+    skips,
+    batchSize,
+    onBatch: (applied) => {
+      events += applied.length;
+      report();
+    },
+  });
 
   await db.transaction(async (tx) => {
     const liveExists = await schemaExists(tx, live);
@@ -80,6 +80,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     await tx.query(`DROP SCHEMA IF EXISTS ${quoteIdent(retired)} CASCADE`);
     if (await schemaExists(tx, live)) await tx.query(`ALTER SCHEMA ${quoteIdent(live)} RENAME TO ${quoteIdent(retired)}`);
     await tx.query(`ALTER SCHEMA ${quoteIdent(rebuild)} RENAME TO ${quoteIdent(live)}`);
+    await repointAnalyticsViews(tx, retired, live);
     await tx.query(`DROP SCHEMA IF EXISTS ${quoteIdent(retired)} CASCADE`);
     await tx.query(`SELECT pg_notify('rm_progress', 'replay')`);
   });
@@ -88,19 +89,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   return { events, total, elapsedMs, eventsPerSecond: elapsedMs > 0 ? Math.round((events * 1000) / elapsedMs) : events };
 }
 
-async function applyToAll(
-  tx: SqlExecutor,
-  schema: string,
-  projectors: readonly Projector[],
-  batch: readonly RecordedEvent[],
-  skips: ReadonlyMap<string, ReadonlySet<string>>,
-): Promise<void> {
-  await useSchema(tx, schema);
-  for (const p of projectors) await applyEvents(tx, p, batch, skips.get(p.name));
-}
-
 /** For the progress bar; only the SQL stores can count cheaply. */
-async function countEvents(db: SqlDb, store: EventStore): Promise<number | null> {
+export async function countEvents(db: SqlDb, store: EventStore): Promise<number | null> {
   if (store.kind === 'eventstoredb') return null;
   const r = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM es.events');
   return Number(r.rows[0]?.n ?? 0);

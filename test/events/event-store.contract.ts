@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { RecordedEvent } from '../../src/events/envelope.js';
 import { WrongExpectedVersionError } from '../../src/events/errors.js';
 import { verifyChain } from '../../src/events/hash-chain.js';
+import { LogVerifier } from '../../src/events/log-verification.js';
 import { comparePositions, START } from '../../src/events/position.js';
 import type { EventStore } from '../../src/events/store.js';
 import { newEvent, uniqueStream } from '../support/events.js';
@@ -264,6 +265,21 @@ export function eventStoreContract(open: () => Promise<StoreUnderTest>): void {
       const dropped = [events[0]!, { ...events[2]!, revision: 1 }];
       expect(verifyChain(dropped)?.revision).to.equal(1);
       expect(verifyChain([events[1]!, events[0]!, events[2]!])).to.not.equal(null);
+    });
+
+    it('a log written through the port verifies intact in global order, and an edited event is found there (verify-log)', async () => {
+      const from = (await store.headPosition()) ?? START;
+      const [a, b] = [uniqueStream(), uniqueStream()];
+      await store.appendToStream(a, [newEvent('A', { v: 1 }), newEvent('B', { v: 2 })], 'no_stream');
+      await store.appendToStream(b, [newEvent('C', { v: 3 })], 'no_stream');
+      await store.appendToStream(a, [newEvent('D', { v: 4 })], 1);
+      const ours = (await store.readAll({ after: from, maxCount: 10_000 })).filter((e) => e.streamId === a || e.streamId === b);
+      const intact = new LogVerifier([]);
+      for (const e of ours) expect(intact.feed(e)).to.equal(null);
+      expect(intact.events).to.equal(4);
+      const edited = new LogVerifier([]);
+      const broken = ours.map((e) => edited.feed(e.type === 'B' ? { ...e, data: { v: 20 } } : e)).find((x) => x !== null);
+      expect(broken).to.deep.include({ position: ours.find((e) => e.type === 'B')!.position, streamId: a, revision: 1, reason: 'edited' });
     });
 
     it('streams have independent chains', async () => {

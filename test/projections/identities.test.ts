@@ -1,4 +1,4 @@
-import type { EmailClaimed, SecondaryEmailVerified, UserRegistered } from '../../src/events/identity-events.js';
+import type { AccountErased, EmailClaimed, SecondaryEmailVerified, UserRegistered } from '../../src/events/identity-events.js';
 import { identitiesProjector } from '../../src/projections/identities/identities.js';
 import { at, projectorSpecs, uuid } from '../support/projector-spec.js';
 
@@ -72,4 +72,19 @@ describe('identities read model: one row per login address', () => {
       { email: 'ann@example.com', verified_emails: ['ann@work.example', 'ann@home.example'] },
       { email: 'bob@example.com', verified_emails: [] },
     ]));
+
+  it('AccountErased drops the identity and its addresses; the address can be claimed again by a new identity', () => {
+    const erased: AccountErased = { type: 'AccountErased', data: { identityId: uuid(1) } };
+    return given(
+      identitiesProjector,
+      claimed(1, 'ann@example.com'),
+      claimed(2, 'bob@example.com'),
+      verified(1, 'ann@work.example'),
+      erased,
+      claimed(3, 'ann@example.com'),
+    ).thenRows('SELECT identity_id, email, verified_emails FROM identities ORDER BY email', [
+      { identity_id: uuid(3), email: 'ann@example.com', verified_emails: [] },
+      { identity_id: uuid(2), email: 'bob@example.com', verified_emails: [] },
+    ]);
+  });
 });

@@ -1,4 +1,5 @@
 import type {
+  AccountErased,
   SecondaryEmailVerified,
   SessionRenewed,
   SessionRevoked,
@@ -87,4 +88,25 @@ describe('sessions read model: every login session, checked on each request', ()
       { session_id: uuid(11), verified_emails: ['ann@work.example', 'ann@home.example'] },
       { session_id: uuid(12), verified_emails: [] },
     ]));
+
+  it("AccountErased ends every session of that identity and forgets their addresses; another identity's session lives", () => {
+    const erased: AccountErased = { type: 'AccountErased', data: { identityId: ann } };
+    const bobs: SessionStarted = {
+      type: 'SessionStarted',
+      data: { sessionId: uuid(21), identityId: uuid(2), email: 'bob@example.com', expiresAt: '2026-06-04T10:00:00.000Z' },
+    };
+    return given(
+      sessionsProjector,
+      started(11, '2026-06-04T10:00:00.000Z'),
+      started(12, '2026-06-04T10:00:00.000Z'),
+      bobs,
+      verified(11, 'ann@work.example'),
+      at('2026-06-02T00:00:00.000Z', revoked(12)),
+      at('2026-06-02T07:00:00.000Z', erased),
+    ).thenRows('SELECT session_id, revoked_at, verified_emails FROM sessions ORDER BY session_id', [
+      { session_id: uuid(11), revoked_at: '2026-06-02T07:00:00.000Z', verified_emails: [] },
+      { session_id: uuid(12), revoked_at: '2026-06-02T00:00:00.000Z', verified_emails: [] },
+      { session_id: uuid(21), revoked_at: null, verified_emails: [] },
+    ]);
+  });
 });

@@ -1,10 +1,12 @@
 import type { Request } from 'express';
+import type { AccountErasure } from '../../identity/account-erasure.js';
 import type { Caller, IdentityService } from '../../identity/identity-service.js';
 import type { DocumentService } from '../../documents/document-service.js';
 import type { EntityService } from '../../entities/index.js';
 import type { EventContext } from '../../events/envelope.js';
 import type { ExportLinks } from '../../export/export-links.js';
 import type { PersonRequests } from '../../requests/index.js';
+import { clientAddress, type ClientAddress } from '../../limits/client-address.js';
 import { eventContext } from '../request-context.js';
 import { graphqlError } from './errors.js';
 
@@ -16,6 +18,9 @@ export type GraphqlContext = {
   readonly entities: EntityService;
   readonly requests: PersonRequests;
   readonly exports: Pick<ExportLinks, 'issue'>;
+  readonly erasure: AccountErasure;
+  /** The caller's network address, for the code limits (as on /auth). */
+  readonly client: ClientAddress;
   readonly eventContext: () => EventContext;
   /** R-GQL-03: before user.register only register and me may be called. */
   readonly requireRegistered: () => Promise<void>;
@@ -27,6 +32,7 @@ export type GraphqlServices = {
   readonly entities: EntityService;
   readonly requests: PersonRequests;
   readonly exports: Pick<ExportLinks, 'issue'>;
+  readonly erasure: AccountErasure;
   readonly now: () => Date;
 };
 
@@ -40,6 +46,8 @@ export function graphqlContext(req: Request, caller: Caller, services: GraphqlSe
     entities: services.entities,
     requests: services.requests,
     exports: services.exports,
+    erasure: services.erasure,
+    client: clientAddress(req.ip),
     eventContext: () => eventContext(req, { kind: 'user', id: caller.identityId }, services.now()),
     requireRegistered: async () => {
       registered ??= services.identities.isRegistered(caller);

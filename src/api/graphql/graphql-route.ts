@@ -11,7 +11,9 @@ import { DocumentCache } from './document-cache.js';
 import { parseBounded, queryLimitErrors } from './limits.js';
 import { attachResolvers, resolvers } from './resolvers.js';
 
-const schema = attachResolvers(buildSchema(readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8')), resolvers);
+/** The SDL as written, comments and all: GET /graphql/schema.graphql serves this very text. */
+export const schemaSdl = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
+export const schema = attachResolvers(buildSchema(schemaSdl), resolvers);
 
 /**
  * POST /graphql (user token). A missing or refused token is an HTTP 401 problem before GraphQL

@@ -29,6 +29,9 @@ export const resolvers: Record<string, Resolver> = {
     orThrow(await ctx.identities.revokeAllSessions(ctx.caller, false, ctx.eventContext())),
   'SecurityMutation.revokeAllSessionsIncludingCurrent': async (_p, _a, ctx) =>
     orThrow(await ctx.identities.revokeAllSessions(ctx.caller, true, ctx.eventContext())),
+  'SecurityMutation.requestErasure': async (_p, _a, ctx) => orThrow(await ctx.erasure.requestCode(ctx.caller, ctx.client)) ?? true,
+  'SecurityMutation.eraseAccount': async (_p, args, ctx) =>
+    orThrow(await ctx.erasure.erase(ctx.caller, String(args.code), ctx.client, ctx.eventContext())),
 
   'UserQuery.me': (_p, _a, ctx) => ctx.identities.me(ctx.caller),
 

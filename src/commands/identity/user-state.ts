@@ -1,8 +1,8 @@
 import type { UserEvent } from '../../events/identity-events.js';
 
-export type UserState = { readonly registered: boolean; readonly verifiedEmails: readonly string[] };
+export type UserState = { readonly registered: boolean; readonly verifiedEmails: readonly string[]; readonly erased: boolean };
 
-export const newUser: UserState = { registered: false, verifiedEmails: [] };
+export const newUser: UserState = { registered: false, verifiedEmails: [], erased: false };
 
 export function evolveUser(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
@@ -14,6 +14,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         : { ...state, verifiedEmails: [...state.verifiedEmails, event.data.email] };
     case 'SessionsRevoked':
       return state;
+    case 'AccountErased':
+      return { ...state, erased: true };
     default: {
       const unknown: never = event;
       return unknown;

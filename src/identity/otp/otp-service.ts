@@ -21,8 +21,11 @@ export const OTP_LIMITS = {
 
 type OtpLimit = Limit & { readonly message: string };
 
-/** 'login', or proving control of a secondary address for one identity. */
-export type OtpPurpose = 'login' | `verify-email:${string}`;
+/**
+ * 'login', proving control of a secondary address for one identity, or confirming the erasure of
+ * one identity's account. A code answers only for its own purpose (codeHash binds it).
+ */
+export type OtpPurpose = 'login' | `verify-email:${string}` | `erase-account:${string}`;
 
 export type OtpDeps = {
   readonly db: SqlDb;
@@ -85,7 +88,7 @@ export class OtpService {
     });
     if (reserved) return reserved;
     try {
-      await mailer.send({ to: email, subject: 'Your one-time code', text: mailText(code) });
+      await mailer.send({ to: email, ...mailOf(purpose, code) });
       return null;
     } catch (e) {
       if (!(e instanceof MailUnavailableError)) throw e;
@@ -147,9 +150,22 @@ export class OtpService {
   }
 }
 
-/** The code is the mail's only 6-digit number (R-AUTH-18). */
-function mailText(code: string): string {
-  return `Your one-time code is ${code}\n\nIt expires in fifteen minutes and works once. If you did not ask for it, ignore this mail.\n`;
+/** The code is the mail's only 6-digit number (R-AUTH-18); the mail says what the code does. */
+function mailOf(purpose: OtpPurpose, code: string): { subject: string; text: string } {
+  const once = 'It expires in fifteen minutes and works once.';
+  if (purpose.startsWith('erase-account:')) {
+    return {
+      subject: 'Confirm the erasure of your account',
+      text:
+        `Your code to ERASE your account is ${code}\n\n` +
+        'Entering it destroys your documents and files for good, ends every session and closes your requests. ' +
+        `${once} If you did not ask for it, do not enter it anywhere and ignore this mail.\n`,
+    };
+  }
+  return {
+    subject: 'Your one-time code',
+    text: `Your one-time code is ${code}\n\n${once} If you did not ask for it, ignore this mail.\n`,
+  };
 }
 
 function secondsUntil(until: Date | string, now: Date): number {

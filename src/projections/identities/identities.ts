@@ -26,5 +26,7 @@ export const identitiesProjector = projector({
         `UPDATE identities SET verified_emails = verified_emails || to_jsonb($2::text) WHERE identity_id = $1 AND NOT verified_emails ? $2`,
         [e.data.identityId, e.data.email],
       ),
+    // The address and names go with the account; the address may then be claimed by a new one.
+    AccountErased: (tx, e) => tx.query(`DELETE FROM identities WHERE identity_id = $1`, [e.data.identityId]),
   },
 });

@@ -32,5 +32,10 @@ export const sessionsProjector = projector({
         `UPDATE sessions SET verified_emails = verified_emails || to_jsonb($2::text) WHERE session_id = $1 AND NOT verified_emails ? $2`,
         [e.data.sessionId, e.data.email],
       ),
+    AccountErased: (tx, e) =>
+      tx.query(`UPDATE sessions SET revoked_at = COALESCE(revoked_at, $2), verified_emails = '[]' WHERE identity_id = $1`, [
+        e.data.identityId,
+        e.metadata.occurredAt,
+      ]),
   },
 });

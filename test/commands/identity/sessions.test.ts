@@ -15,11 +15,11 @@ describe('identity allocation (contract 1: sub is stable per normalized email)',
   const given = specFor(claimEmail);
   it('the first claim allocates the identity', () =>
     given()
-      .when({ email: 'a@x.com', newIdentityId: 'i1' })
+      .when({ email: 'a@x.com', newIdentityId: 'i1', erased: null })
       .then({ type: 'EmailClaimed', data: { identityId: 'i1', email: 'a@x.com' } }));
   it('a later claim keeps the first identity', () =>
     given({ type: 'EmailClaimed', data: { identityId: 'i1', email: 'a@x.com' } })
-      .when({ email: 'a@x.com', newIdentityId: 'i2' })
+      .when({ email: 'a@x.com', newIdentityId: 'i2', erased: null })
       .then());
 });
 

@@ -1,0 +1,139 @@
+import { refusals } from '../refusals.js';
+
+/** An OpenAPI 3.1 object: plain JSON, as it is served. */
+export type OpenApiObject = { readonly [key: string]: unknown };
+
+/** The codes a problem can carry: every refusal's (src/api/refusals.ts) and the service's own (src/api/problems.ts). */
+const PROBLEM_CODES = [...Object.keys(refusals), 'internal_error', 'not_ready'];
+
+/** RFC 9457 as sendProblem writes it: the five members the contract fixes, the request id, and extensions. */
+const problemSchema = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'code'],
+  properties: {
+    type: { type: 'string', format: 'uri', description: 'Identifies the kind of problem: the base URL, /problems/, the code.' },
+    title: { type: 'string' },
+    status: { type: 'integer', minimum: 400, maximum: 599 },
+    detail: { type: 'string' },
+    code: { type: 'string', enum: PROBLEM_CODES },
+    requestId: { type: 'string', description: 'The X-Request-Id of this request, to quote when reporting it.' },
+    checks: { type: 'object', description: 'GET /readyz only: each check and its status.' },
+  },
+};
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: 'The request is malformed or a field is invalid',
+  401: 'No valid token (or code) came along',
+  403: 'The caller may not do this',
+  404: 'No such resource, or not the caller’s',
+  409: 'A conflict with the current state',
+  413: 'The body is too large',
+  415: 'The body is of a type this route does not take',
+  423: 'The organization’s key is sealed',
+  429: 'Too many requests; Retry-After says when to try again',
+  500: 'The service failed; quote the request id',
+  503: 'A dependency is unavailable or a read model is stalled',
+};
+
+/** The error answers of an operation, each a problem+json body. */
+export function problems(...statuses: readonly number[]): Record<string, OpenApiObject> {
+  return Object.fromEntries(
+    [...new Set([...statuses, 500])].sort().map((s) => [String(s), { $ref: `#/components/responses/Problem${s}` }]),
+  );
+}
+
+export const components = {
+  schemas: {
+    Problem: problemSchema,
+    AnyObject: { type: 'object', additionalProperties: true },
+    HistoryEntry: {
+      type: 'object',
+      required: ['position', 'type', 'occurredAt', 'actor', 'versions'],
+      properties: {
+        position: { type: 'string' },
+        type: { type: 'string' },
+        occurredAt: { type: 'string', format: 'date-time' },
+        actor: { type: 'string', description: '"member:<email>", "recipient" or "system"' },
+        versions: { type: 'object', description: 'sourceVersion, orgVersion, newVersion… as the entry has them' },
+      },
+    },
+  },
+  responses: Object.fromEntries(
+    Object.entries(STATUS_TEXT).map(([status, description]) => [
+      `Problem${status}`,
+      {
+        description,
+        ...(status === '429' ? { headers: { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } } } } : {}),
+        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      },
+    ]),
+  ),
+  securitySchemes: {
+    userToken: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: 'A user access token (aud "user") from /auth/verify-otp.',
+    },
+    orgToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A member token (aud "org") from POST /org/v1/token.' },
+  },
+};
+
+/** A path parameter, always a string: ids are looked up, and an unknown one is 404. */
+export function pathParam(name: string, description: string): OpenApiObject {
+  return { name, in: 'path', required: true, description, schema: { type: 'string' } };
+}
+
+export function queryParam(name: string, description: string, schema: OpenApiObject = { type: 'string' }): OpenApiObject {
+  return { name, in: 'query', required: false, description, schema };
+}
+
+/** ?version=N: a positive integer; the newest version when absent. */
+export const versionQuery = queryParam('version', 'A version number; the newest when absent', {
+  type: 'string',
+  pattern: '^[1-9][0-9]{0,8}$',
+});
+
+/** ?fileName=.. of an upload: required, one name without path separators or control characters. */
+export const fileNameQuery = {
+  ...queryParam('fileName', 'The file’s name', { type: 'string', minLength: 1, maxLength: 255 }),
+  required: true,
+};
+
+/** A JSON body as jsonBody() takes it: malformed 400, oversized 413, another type 415. */
+export function jsonRequest(schema: OpenApiObject): OpenApiObject {
+  return { required: true, content: { 'application/json': { schema } } };
+}
+
+/** Raw bytes streamed as they are (uploads): the Content-Type is the file's own. */
+export const bytesRequest = {
+  required: true,
+  content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+};
+
+export function jsonAnswer(description: string, schema: OpenApiObject = { $ref: '#/components/schemas/AnyObject' }): OpenApiObject {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+export function object(properties: Record<string, OpenApiObject>, required: readonly string[] = Object.keys(properties)): OpenApiObject {
+  return { type: 'object', required, properties };
+}
+
+export const text = (maxLength: number, extra: OpenApiObject = {}): OpenApiObject => ({
+  type: 'string',
+  minLength: 1,
+  maxLength,
+  ...extra,
+});
+
+export const asUser = [{ userToken: [] }];
+export const asMember = [{ orgToken: [] }];
+
+/**
+ * A member route's errors, in the order of R-ORG-08: 401 unless a live member token, 403 without the
+ * permission, 404 for anything not of this organization, then whatever else the route adds.
+ */
+export const memberErrors = (...more: readonly number[]): Record<string, OpenApiObject> => problems(401, 403, 404, ...more);
+
+/** Errors of a route behind jsonBody(). */
+export const JSON_ERRORS = [400, 413, 415] as const;

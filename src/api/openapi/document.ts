@@ -1,0 +1,19 @@
+import { authPaths } from './auth-paths.js';
+import { compliancePaths } from './compliance-paths.js';
+import { components } from './components.js';
+import { opsPaths } from './ops-paths.js';
+import { orgPaths } from './org-paths.js';
+import { requestPaths } from './request-paths.js';
+import { vaultPaths } from './vault-paths.js';
+
+/** The REST surface as OpenAPI 3.1 (R-DOCS-01); test/api/openapi.test.ts holds it to the routes express really serves. */
+export const openApiDocument = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Data-sharing service',
+    version: '1',
+    description: 'Errors are RFC 9457 problem+json. GraphQL (POST /graphql) is described by GET /graphql/schema.graphql.',
+  },
+  paths: { ...opsPaths, ...authPaths, ...orgPaths, ...requestPaths, ...compliancePaths, ...vaultPaths },
+  components,
+};
