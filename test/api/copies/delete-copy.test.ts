@@ -4,14 +4,12 @@ import { mainBackend } from '../../support/databases.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { fileClient } from '../files/file-client.js';
 import { orgClient, problem, type OrgClient } from '../org/org-client.js';
+import { consentScenario, type User } from '../support/consent-scenario.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-type Gql = { data?: Record<string, any> | null; errors?: unknown[] };
-type User = { email: string; token: string };
 type Adoption = { adoptionId: string; orgResourceId: string; sourceResourceId: string };
 type SealedRow = { type: string; org_resource_id: string; sealed: string | null; adoption_id: string | null; org_version: number };
 
-const BASE = 'http://service.test/schemas/core';
 const name = (givenName: string) => ({ givenName, familyName: 'Example' });
 
 describe(`an organization deletes its copy: the chain is shredded, the deletion stays in the history (contract 9, R-ERAS-02; ${mainBackend})`, function () {
@@ -23,37 +21,13 @@ describe(`an organization deletes its copy: the chain is shredded, the deletion 
   let ann: User;
   let manifest: { manifestId: string; slots: Array<{ slotId: string }> };
 
-  const gql = async (u: User, query: string, variables: Record<string, unknown> = {}) =>
-    (await api.post('/graphql', u.token, { query, variables })).body as Gql;
-  const ok = (r: Gql) => {
-    if (r.errors) expect.fail(JSON.stringify(r.errors));
-    return r.data!;
-  };
-  const createDoc = async (givenName: string) =>
-    ok(
-      await gql(ann, 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id } } } }', {
-        input: { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name(givenName) },
-      }),
-    ).user.document.create.id as string;
+  let calls: ReturnType<typeof consentScenario>;
+  const createDoc = (givenName: string) => calls.createDoc(ann, 'PersonFullName', name(givenName));
   async function keptRequest(doc: string, fileId: string): Promise<{ requestId: string; kept: Adoption[] }> {
-    const sent = await api.post('/org/v1/requests', token, { manifestId: manifest.manifestId, recipientEmail: ann.email });
-    const requestId = (sent.body.request as { requestId: string }).requestId;
     const [nameSlot, fileSlot] = manifest.slots.map((s) => s.slotId) as [string, string];
-    ok(
-      await gql(ann, 'mutation($r: ID!, $g: [GrantInput!]!) { user { request { accept(requestId: $r, grants: $g) { requestId } } } }', {
-        r: requestId,
-        g: [
-          { slotId: nameSlot, resourceIds: [doc] },
-          { slotId: fileSlot, resourceIds: [fileId] },
-        ],
-      }),
-    );
+    const requestId = await calls.connected(manifest.manifestId, ann, { [nameSlot]: [doc], [fileSlot]: [fileId] });
     const kept: Adoption[] = [];
-    for (const slotId of [nameSlot, fileSlot]) {
-      const r = await api.post(`/org/v1/requests/${requestId}/slots/${slotId}/adopt`, token);
-      expect(r.status, JSON.stringify(r.body)).to.equal(200);
-      kept.push(...(r.body.adoptions as Adoption[]));
-    }
+    for (const slotId of [nameSlot, fileSlot]) kept.push(...((await calls.keep(requestId, slotId)).adoptions as Adoption[]));
     return { requestId, kept };
   }
   /** Every sealed copy payload the log holds, as an attacker with the database would find it. */
@@ -70,6 +44,7 @@ describe(`an organization deletes its copy: the chain is shredded, the deletion 
   before(async () => {
     service = await startTestService({ domain: { mailer } });
     api = orgClient(service.url, mailer);
+    calls = consentScenario(api, () => token);
     const owner = await api.user();
     token = await api.signIn(owner.token, await api.organization(owner.token, 'Acme'));
     const m = await api.post('/org/v1/manifests', token, {
