@@ -68,3 +68,39 @@ export const headPosition = `
 
 export const findEventsById = `
   SELECT ${columns} FROM es.events WHERE event_id = ANY($1::uuid[]) ORDER BY events.stream_id, events.revision`;
+
+/**
+ * Several appends, each to its own stream with a known head, in one statement (group commit,
+ * group-commit.ts). $1..$5 describe the streams (expected revision and hash: null for a stream to
+ * create), sorted by stream id so that two batches lock their streams in the same order; $6..$11 the
+ * events. Every stream's lock is taken before the first write (the InitPlan `SELECT count(*) FROM
+ * locked` runs before either data-modifying part yields a row), so, as for one append, no
+ * transaction id is assigned before all the locks are held. A stream whose head moved inserts
+ * nothing and the others go on: the caller answers that append with a conflict.
+ */
+export const appendMany = `
+  WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::text[])
+      WITH ORDINALITY AS i(stream_id, expected_revision, expected_hash, revision, last_hash, n)),
+  locked AS MATERIALIZED (
+    SELECT stream_id, expected_revision, expected_hash, revision, last_hash FROM input
+    WHERE es.serialize_stream(stream_id) ORDER BY n),
+  created AS (
+    INSERT INTO es.streams (stream_id, revision, last_hash)
+    SELECT stream_id, revision, last_hash FROM locked
+    WHERE expected_revision IS NULL AND (SELECT count(*) FROM locked) > 0
+    ON CONFLICT (stream_id) DO NOTHING
+    RETURNING stream_id),
+  moved AS (
+    UPDATE es.streams s SET revision = l.revision, last_hash = l.last_hash
+    FROM locked l
+    WHERE s.stream_id = l.stream_id AND s.revision = l.expected_revision AND s.last_hash = l.expected_hash
+      AND (SELECT count(*) FROM locked) > 0
+    RETURNING s.stream_id),
+  heads AS (SELECT stream_id FROM created UNION ALL SELECT stream_id FROM moved)
+  INSERT INTO es.events (stream_id, revision, event_id, type, data, metadata)
+  SELECT x.s, x.r, x.e, x.t, x.d, x.m
+  FROM unnest($6::text[], $7::bigint[], $8::uuid[], $9::text[], $10::jsonb[], $11::jsonb[]) WITH ORDINALITY AS x(s, r, e, t, d, m, k)
+  WHERE x.s IN (SELECT stream_id FROM heads)
+  ORDER BY x.k
+  RETURNING stream_id, transaction_id::text AS commit, position::text AS prepare, revision::text AS revision`;

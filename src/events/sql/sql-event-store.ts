@@ -4,9 +4,10 @@ import type { SqlDb, SqlExecutor } from '../../db/sql.js';
 import type { AppendResult, EventMetadata, ExpectedRevision, JsonObject, NewEvent, RecordedEvent } from '../envelope.js';
 import { WrongExpectedVersionError } from '../errors.js';
 import { linkBatch } from '../hash-chain.js';
-import { START, type Position } from '../position.js';
+import { comparePositions, START, type Position } from '../position.js';
 import type { EventStore, ReadAllOptions, ReadStreamOptions, Subscription } from '../store.js';
 import { pollingSubscription } from '../polling-subscription.js';
+import { GroupCommit } from './group-commit.js';
 import { StreamHeads, type StreamHead } from './stream-heads.js';
 import * as q from './queries.js';
 
@@ -39,6 +40,24 @@ export type InlineProjection = {
 
 type Appended = { readonly result: AppendResult; readonly head: StreamHead };
 
+/** An append whose stream head the store knows (null: a stream to create), as group commit takes it. */
+type KnownAppend = {
+  readonly key: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
+  readonly head: StreamHead | null;
+};
+
+/** An append linked to its head: its revisions and hashes, ready for a statement. */
+type Linked = KnownAppend & { readonly first: number; readonly metadata: EventMetadata[] };
+
+/**
+ * Batches in flight at once per store: enough to keep a few connections busy, few enough that
+ * appends arriving meanwhile gather into the next batch.
+ */
+const GROUP_IN_FLIGHT = 2;
+const GROUP_MAX = 64;
+
 /**
  * Appends seen by this process, per database: every store opened on one database hears the
  * others' at once, without a round trip through the server.
@@ -55,6 +74,10 @@ export class SqlEventStore implements EventStore {
   private readonly listeners: Set<(position?: Position) => void>;
   /** Only a server has other instances to tell. */
   private readonly notify: CoalescedNotify | null;
+  private readonly group = new GroupCommit<KnownAppend, Appended>((items) => this.writeGroup(items), {
+    maxInFlight: GROUP_IN_FLIGHT,
+    maxBatch: GROUP_MAX,
+  });
 
   private constructor(private readonly db: SqlDb) {
     this.kind = db.kind;
@@ -102,14 +125,78 @@ export class SqlEventStore implements EventStore {
   }
 
   /**
-   * With the stream's head known (its revision and hash, from a read or an earlier append) and no
-   * inline read models, an append is one statement, its own transaction; otherwise one transaction
-   * reads the head under the stream's lock when it must, appends, and writes the inline read models.
+   * With the stream's head known (its revision and hash, from a read or an earlier append) the
+   * append goes through group commit; otherwise one transaction reads the head under the stream's
+   * lock, appends, and writes the inline read models.
    */
   private appendOnce(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<Appended> {
     const head = this.knownHead(streamId, expected);
-    if (head !== undefined && !this.inline) return this.appendAt(this.db, streamId, events, expected, head);
-    return this.db.transaction((tx) => this.appendIn(tx, streamId, events, expected, head));
+    if (head === undefined) return this.db.transaction((tx) => this.appendIn(tx, streamId, events, expected, undefined));
+    return this.group.submit({ key: streamId, events, expected, head });
+  }
+
+  /** One append alone: one statement, or its transaction with the inline read models. */
+  private appendKnown(a: KnownAppend): Promise<Appended> {
+    if (!this.inline) return this.appendAt(this.db, a.key, a.events, a.expected, a.head);
+    return this.db.transaction((tx) => this.appendIn(tx, a.key, a.events, a.expected, a.head));
+  }
+
+  /**
+   * Several appends in one statement and one commit, with the inline read models in the same
+   * transaction. If anything fails but a head that moved (an event a read model refuses, a
+   * duplicate event id, a deadlock), each append goes again alone, so it fails only its own writer.
+   */
+  private async writeGroup(items: readonly KnownAppend[]): Promise<Array<Appended | Error>> {
+    if (items.length === 1) return [await this.appendKnown(items[0]!).catch(asError)];
+    const linked = items.map((a) => this.link(a)).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    try {
+      const inline = this.inline;
+      const done = inline
+        ? await this.db.transaction(async (tx) => {
+            await inline.begin(tx);
+            const written = await this.appendManyAt(tx, linked);
+            const recorded = written.flatMap((w) => (w instanceof Error ? [] : w.recorded));
+            recorded.sort((a, b) => comparePositions(a.position, b.position));
+            await inline.apply(tx, recorded);
+            return written;
+          })
+        : await this.appendManyAt(this.db, linked);
+      return items.map((a) => toAppended(done[linked.findIndex((l) => l.key === a.key)]!));
+    } catch {
+      return Promise.all(items.map((a) => this.appendKnown(a).catch(asError)));
+    }
+  }
+
+  private link(a: KnownAppend): Linked {
+    const first = a.head ? a.head.revision + 1 : 0;
+    return { ...a, first, metadata: linkBatch(a.key, first, a.events, a.head?.hash ?? null) };
+  }
+
+  private async appendManyAt(
+    executor: SqlExecutor,
+    appends: readonly Linked[],
+  ): Promise<Array<(Appended & { recorded: RecordedEvent[] }) | Error>> {
+    const events = appends.flatMap((a) => a.events.map((e, i) => ({ a, e, revision: a.first + i, metadata: a.metadata[i]! })));
+    const rows = (
+      await executor.query<PositionRow & { stream_id: string }>(q.appendMany, [
+        appends.map((a) => a.key),
+        appends.map((a) => a.head?.revision ?? null),
+        appends.map((a) => a.head?.hash ?? null),
+        appends.map((a) => a.first + a.events.length - 1),
+        appends.map((a) => a.metadata[a.metadata.length - 1]!.hash),
+        events.map((x) => x.a.key),
+        events.map((x) => x.revision),
+        events.map((x) => x.e.metadata.eventId),
+        events.map((x) => x.e.type),
+        events.map((x) => JSON.stringify(x.e.data)),
+        events.map((x) => JSON.stringify(x.metadata)),
+      ])
+    ).rows;
+    return appends.map((a) => {
+      const mine = rows.filter((r) => r.stream_id === a.key);
+      if (mine.length !== a.events.length) return new WrongExpectedVersionError(a.key, a.expected, a.head ? a.head.revision : 'no_stream');
+      return this.appended(a, mine);
+    });
   }
 
   /**
@@ -171,33 +258,38 @@ export class SqlEventStore implements EventStore {
   ): Promise<Appended> {
     const actual = head ? head.revision : 'no_stream';
     if (!satisfies(expected, actual)) throw new WrongExpectedVersionError(streamId, expected, actual);
-    const first = head ? head.revision + 1 : 0;
-    const last = first + events.length - 1;
-    const linked = linkBatch(streamId, first, events, head?.hash ?? null);
-    const lastHash = linked[linked.length - 1]!.hash;
+    const a = this.link({ key: streamId, events, expected, head });
     const params: unknown[] = [
       streamId,
-      last,
-      lastHash,
-      events.map((_, i) => first + i),
+      a.first + events.length - 1,
+      a.metadata[a.metadata.length - 1]!.hash,
+      events.map((_, i) => a.first + i),
       events.map((e) => e.metadata.eventId),
       events.map((e) => e.type),
       events.map((e) => JSON.stringify(e.data)),
-      linked.map((m) => JSON.stringify(m)),
+      a.metadata.map((m) => JSON.stringify(m)),
     ];
     const inserted = head
       ? await executor.query<PositionRow>(q.appendToHead, [...params, head.revision, head.hash])
       : await executor.query<PositionRow>(q.appendToNewStream, params);
     // Nothing inserted: the head moved since it was read. The caller reads the stream anew.
     if (inserted.rows.length !== events.length) throw new WrongExpectedVersionError(streamId, expected, actual);
-    const recorded = events.map((e, i): RecordedEvent => {
-      const row = inserted.rows.find((r) => Number(r.revision) === first + i)!;
-      return { streamId, revision: first + i, position: toPosition(row), type: e.type, data: e.data, metadata: linked[i]! };
+    const appended = this.appended(a, inserted.rows);
+    if (this.inline && executor !== this.db) await this.inline.apply(executor, appended.recorded);
+    return appended;
+  }
+
+  /** What the statement's rows say of one append: its events as recorded, its result and new head. */
+  private appended(a: Linked, rows: readonly PositionRow[]): Appended & { recorded: RecordedEvent[] } {
+    const recorded = a.events.map((e, i): RecordedEvent => {
+      const row = rows.find((r) => Number(r.revision) === a.first + i)!;
+      return { streamId: a.key, revision: a.first + i, position: toPosition(row), type: e.type, data: e.data, metadata: a.metadata[i]! };
     });
-    if (this.inline && executor !== this.db) await this.inline.apply(executor, recorded);
+    const last = recorded[recorded.length - 1]!;
     return {
-      result: { nextExpectedRevision: last, position: recorded[recorded.length - 1]!.position },
-      head: { revision: last, hash: lastHash },
+      result: { nextExpectedRevision: last.revision, position: last.position },
+      head: { revision: last.revision, hash: last.metadata.hash },
+      recorded,
     };
   }
 
@@ -295,6 +387,13 @@ export class SqlEventStore implements EventStore {
 
   /** The database belongs to whoever opened it (the read models share it), so it stays open. */
   async close(): Promise<void> {}
+}
+
+const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
+
+/** The caller gets its result and head, not the events it already holds. */
+function toAppended(w: (Appended & { recorded: RecordedEvent[] }) | Error): Appended | Error {
+  return w instanceof Error ? w : { result: w.result, head: w.head };
 }
 
 function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {

@@ -1,0 +1,96 @@
+import { expect } from 'chai';
+import { WrongExpectedVersionError } from '../../../src/events/errors.js';
+import { SqlEventStore } from '../../../src/events/sql/sql-event-store.js';
+import { ProjectionEngine } from '../../../src/projections/engine.js';
+import { logProjector } from '../../../src/projections/projector.js';
+import { mainBackend, openTestDatabase, type TestDatabase } from '../../support/databases.js';
+import { newEvent, uniqueStream } from '../../support/events.js';
+import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector } from '../../support/projectors.js';
+
+describe(`group commit: appends that arrive together are written together, each answered alone (${mainBackend})`, function () {
+  this.timeout(60_000);
+  let t: TestDatabase;
+  let store: SqlEventStore;
+  let engine: ProjectionEngine | null = null;
+
+  beforeEach(async () => {
+    t = await openTestDatabase();
+    store = await SqlEventStore.open(t.db);
+  });
+  afterEach(async () => {
+    await engine?.stop();
+    engine = null;
+    store.projectInline(null);
+    await t.drop();
+  });
+
+  const transactionsOf = async (streams: readonly string[]) =>
+    Number(
+      (
+        await t.db.query<{ n: string }>('SELECT count(DISTINCT transaction_id)::text AS n FROM es.events WHERE stream_id = ANY($1)', [
+          streams,
+        ])
+      ).rows[0]!.n,
+    );
+
+  it('64 appends at once to 64 new streams all land, in fewer commits than appends, each stream in order in the log', async () => {
+    const streams = Array.from({ length: 64 }, () => uniqueStream('batch'));
+    const results = await Promise.all(
+      streams.map((s, i) => store.appendToStream(s, [newEvent('A', { i }), newEvent('B', { i })], 'no_stream')),
+    );
+    expect(results.map((r) => r.nextExpectedRevision)).to.deep.equal(streams.map(() => 1));
+    for (const s of streams) expect((await store.readStream(s)).map((e) => e.type)).to.deep.equal(['A', 'B']);
+    expect(await transactionsOf(streams)).to.be.lessThan(streams.length);
+    // The global order holds each stream's revisions in order, and each answer's position is its last event's.
+    const all = (await store.readAll({ maxCount: 1000 })).filter((e) => streams.includes(e.streamId));
+    for (const s of streams) expect(all.filter((e) => e.streamId === s).map((e) => e.revision)).to.deep.equal([0, 1]);
+    results.forEach((r, i) => {
+      const last = all.find((e) => e.streamId === streams[i] && e.revision === 1)!;
+      expect(r.position).to.deep.equal(last.position);
+    });
+  });
+
+  it('an append whose head moved fails alone with a version conflict; the others of its batch land', async () => {
+    const moved = uniqueStream('moved');
+    await store.appendToStream(moved, [newEvent('A', {})], 'no_stream');
+    await store.readStream(moved); // this store now knows the head at revision 0
+    const other = await SqlEventStore.open(t.db);
+    await other.appendToStream(moved, [newEvent('B', {})], 0);
+
+    const fresh = Array.from({ length: 8 }, () => uniqueStream('fresh'));
+    // The first two go at once; the conflict waits with the rest and is written in their batch.
+    const appends = fresh.map((s) => () => store.appendToStream(s, [newEvent('A', {})], 'no_stream'));
+    appends.splice(2, 0, () => store.appendToStream(moved, [newEvent('C', {})], 0));
+    const settled = await Promise.allSettled(appends.map((append) => append()));
+    const [conflict] = settled.splice(2, 1);
+    const rest = settled;
+    expect(conflict!.status).to.equal('rejected');
+    const error = (conflict as PromiseRejectedResult).reason as WrongExpectedVersionError;
+    expect(error).to.be.instanceOf(WrongExpectedVersionError);
+    expect(error.actual).to.equal(1);
+    expect(rest.every((r) => r.status === 'fulfilled')).to.equal(true);
+    expect((await store.readStream(moved)).map((e) => e.type)).to.deep.equal(['A', 'B']);
+  });
+
+  it('with inline read models, an event a read model refuses fails only its own append; the batch around it lands with its rows', async () => {
+    const seen = recordingProjector('seen_group');
+    const refusing = logProjector({
+      name: 'refusing_group',
+      version: 1,
+      schemaSql: 'CREATE TABLE IF NOT EXISTS refusing_group (n int)',
+      onAny: async (_tx, e) => {
+        if (e.type === 'Poison') throw new Error('cannot apply');
+      },
+    });
+    engine = new ProjectionEngine({ db: t.db, store, projectors: [seen, refusing], idlePollMs: 20, inline: store });
+    await engine.start();
+
+    const streams = Array.from({ length: 9 }, () => uniqueStream('inline'));
+    const events = streams.map((_, i) => (i === 4 ? newEvent('Poison', {}) : newEvent('Placed', { i })));
+    const settled = await Promise.allSettled(streams.map((s, i) => store.appendToStream(s, [events[i]!], 'no_stream')));
+    expect(settled.map((r) => r.status)).to.deep.equal(streams.map((_, i) => (i === 4 ? 'rejected' : 'fulfilled')));
+    expect(await store.readStream(streams[4]!)).to.deep.equal([]);
+    const landed = events.filter((_, i) => i !== 4).map((e) => e.metadata.eventId);
+    expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_group'), landed)).to.equal(null);
+  });
+});
