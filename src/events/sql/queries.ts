@@ -48,7 +48,7 @@ export const readStream = `
 export const readAll = `
   SELECT ${columns} FROM es.events
   WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
-    AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+    AND transaction_id < es.readable_below()
   ORDER BY transaction_id, position LIMIT $3`;
 
 /**
@@ -63,7 +63,7 @@ export const readAllCommitted = `
 
 export const headPosition = `
   SELECT transaction_id::text AS commit, position::text AS prepare FROM es.events
-  WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+  WHERE transaction_id < es.readable_below()
   ORDER BY transaction_id DESC, position DESC LIMIT 1`;
 
 export const findEventsById = `

@@ -16,7 +16,7 @@ CREATE TABLE IF NOT EXISTS es.streams (
 -- transaction (pg_snapshot_xmin), so an event never becomes visible behind a reader's checkpoint.
 CREATE TABLE IF NOT EXISTS es.events (
   position        bigint GENERATED ALWAYS AS IDENTITY,
-  transaction_id  xid8   NOT NULL DEFAULT pg_current_xact_id(),
+  transaction_id  xid8   NOT NULL,
   stream_id       text   NOT NULL,
   revision        bigint NOT NULL,
   event_id        uuid   NOT NULL,
@@ -27,6 +27,28 @@ CREATE TABLE IF NOT EXISTS es.events (
   CONSTRAINT events_event_id_unique UNIQUE (event_id)
 );
 CREATE INDEX IF NOT EXISTS events_global_order ON es.events (transaction_id, position);
+
+-- The global order's first key must only grow, but a cluster restored from pg_dump starts its
+-- transaction ids anew, far below those it restored: new events would sort before old ones and
+-- below every reader's checkpoint, and old ones above the oldest running transaction would never
+-- become readable. So the stored id is the transaction id plus a shift, raised at every start to lie
+-- above every id already stored (docs/operations.md). In a cluster that was never restored the shift
+-- stays 0. Readers compare with the oldest running transaction shifted the same way.
+CREATE TABLE IF NOT EXISTS es.xid_shift (
+  only_row  boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+  shift     numeric NOT NULL
+);
+INSERT INTO es.xid_shift (only_row, shift) VALUES (true, 0) ON CONFLICT (only_row) DO NOTHING;
+CREATE OR REPLACE FUNCTION es.xid_now() RETURNS xid8 LANGUAGE sql VOLATILE AS $$
+  SELECT (pg_current_xact_id()::text::numeric + shift)::text::xid8 FROM es.xid_shift
+$$;
+CREATE OR REPLACE FUNCTION es.readable_below() RETURNS xid8 LANGUAGE sql STABLE AS $$
+  SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::numeric + shift)::text::xid8 FROM es.xid_shift
+$$;
+ALTER TABLE es.events ALTER COLUMN transaction_id SET DEFAULT es.xid_now();
+UPDATE es.xid_shift
+SET shift = (SELECT max(transaction_id)::text::numeric FROM es.events) - pg_current_xact_id()::text::numeric + 1
+WHERE (SELECT max(transaction_id)::text::numeric FROM es.events) >= pg_current_xact_id()::text::numeric + shift;
 
 -- An event is never changed once written.
 CREATE OR REPLACE FUNCTION es.refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
