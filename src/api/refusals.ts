@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { refuse, type Refusal, type RefusalCode } from '../commands/refusal.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { ProjectionStalledError } from '../projections/stall.js';
 import { sendProblem } from './problems.js';
 
@@ -18,7 +19,8 @@ export type GraphqlErrorCode =
   | 'SCHEMA_INVALID'
   | 'DATA_INVALID'
   | 'DOCUMENT_SCHEMA_EXISTS'
-  | 'PROJECTION_STALLED';
+  | 'PROJECTION_STALLED'
+  | 'SERVICE_UNAVAILABLE';
 
 export type RefusalMapping = { readonly status: number; readonly title: string; readonly graphql: GraphqlErrorCode };
 
@@ -48,20 +50,28 @@ export const refusals: { readonly [C in RefusalCode]: RefusalMapping } = {
   too_many_attempts: { status: 429, title: 'Too many attempts', graphql: 'RATE_LIMITED' },
   email_unavailable: { status: 503, title: 'Email unavailable', graphql: 'EMAIL_UNAVAILABLE' },
   projection_stalled: { status: 503, title: 'Projection stalled', graphql: 'PROJECTION_STALLED' },
+  service_unavailable: { status: 503, title: 'Service unavailable', graphql: 'SERVICE_UNAVAILABLE' },
 };
 
-/** Answers a refusal as problem+json (R-HTTP-01); every 429 carries Retry-After (R-HTTP-03). */
+/**
+ * Answers a refusal as problem+json (R-HTTP-01); every 429 carries Retry-After (R-HTTP-03), and so
+ * does a 503 that knows when to try again.
+ */
 export function sendRefusal(res: Response, refusal: Refusal): void {
   const { status, title } = refusals[refusal.code];
-  if (status === 429) res.set('Retry-After', String(Math.max(1, Math.ceil(refusal.retryAfter ?? 1))));
+  if (status === 429 || (status === 503 && refusal.retryAfter !== undefined)) {
+    res.set('Retry-After', String(Math.max(1, Math.ceil(refusal.retryAfter ?? 1))));
+  }
   sendProblem(res, { status, code: refusal.code, title, detail: refusal.message });
 }
 
 /**
  * An exception from below the commands that is an answer, not a fault: a read model the command
- * waited on is stalled (R-LIM-06). Its events are already in the log, and the detail says so.
+ * waited on is stalled (R-LIM-06), its events already in the log, as the detail says; or the
+ * database cannot be reached now (R-REL-01): 503, to be tried again, never a 500 or a hang.
  */
 export function refusalForError(err: unknown): Refusal | null {
+  if (isDatabaseUnavailable(err)) return refuse('service_unavailable', 'the database cannot be reached now; try again shortly', 1);
   if (err instanceof ProjectionStalledError) {
     return refuse(
       'projection_stalled',

@@ -22,6 +22,7 @@ export type RefusalCode =
   | 'unsupported_item'
   // R-LIM-06: the command's events are in the log, but a read model it needs cannot show them.
   | 'projection_stalled'
+  | 'service_unavailable'
   // Documents (R-DOC-05, R-SCH-07): GraphQL errors with their own extensions.code.
   | 'no_schema_definition'
   | 'both_schema_definitions'

@@ -3,6 +3,7 @@ import type { Lease, QueryResult, Row, SqlDb, SqlExecutor } from './sql.js';
 
 const LEASE_SQL = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS got';
 const UNLEASE_SQL = 'SELECT pg_advisory_unlock(hashtextextended($1, 0))';
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /** SqlDb over node-postgres: a pool for queries, one extra connection for leases, one for LISTEN. */
 export class PostgresDb implements SqlDb {
@@ -20,7 +21,14 @@ export class PostgresDb implements SqlDb {
     options: { max?: number; applicationName?: string } = {},
   ) {
     this.applicationName = options.applicationName ?? 'data-sharing-service';
-    this.pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, application_name: this.applicationName });
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: options.max ?? 10,
+      application_name: this.applicationName,
+      // A server that does not answer (a network that drops packets rather than refusing) must not
+      // hold requests past a bound: they answer 503 (R-REL-01) and the next one tries again.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     // An idle client that loses its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
   }

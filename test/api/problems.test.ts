@@ -111,6 +111,7 @@ describe(`errors are RFC 9457 problem details (contract §0, ${mainBackend})`, f
     too_many_attempts: 429,
     email_unavailable: 503,
     projection_stalled: 503,
+    service_unavailable: 503,
     // Document refusals travel as GraphQL errors; over REST they would be these.
     no_schema_definition: 400,
     both_schema_definitions: 400,

@@ -18,7 +18,14 @@ export function postgresBin(): string | null {
 }
 
 /** A throwaway PostgreSQL cluster of a test's own: initdb in a temp dir, its own port, trust auth. */
-export type OwnCluster = { readonly url: (database: string) => string; readonly bin: string; stop(): Promise<void> };
+export type OwnCluster = {
+  readonly url: (database: string) => string;
+  readonly bin: string;
+  /** The server goes away (a fast shutdown: sessions are cut) and comes back on the same port and data. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  stop(): Promise<void>;
+};
 
 /** PostgreSQL refuses to run as root: the cluster belongs to the `postgres` user when the tests run as root. */
 const asPostgres = (bin: string, args: readonly string[]) =>
@@ -30,19 +37,23 @@ export async function startOwnCluster(bin: string): Promise<OwnCluster> {
   const data = join(dir, 'data');
   const port = await freePort();
   await asPostgres(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  await asPostgres(join(bin, 'pg_ctl'), [
-    '-D',
-    data,
-    '-w',
-    '-l',
-    join(dir, 'log'),
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
-    'start',
-  ]);
+  const start = () =>
+    asPostgres(join(bin, 'pg_ctl'), [
+      '-D',
+      data,
+      '-w',
+      '-l',
+      join(dir, 'log'),
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      'start',
+    ]);
+  await start();
   return {
     bin,
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    pause: async () => void (await asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop'])),
+    resume: async () => void (await start()),
     stop: async () => {
       await asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
