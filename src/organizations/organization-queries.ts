@@ -2,7 +2,7 @@
 export const organizationSql = {
   organization: `SELECT organization_id::text AS organization_id, name, created_at FROM rm.organizations WHERE organization_id = $1`,
   /** The per-request membership check. */
-  membership: `SELECT permissions FROM rm.organization_members WHERE organization_id = $1 AND email = $2`,
+  membership: `SELECT permissions, added_at FROM rm.organization_members WHERE organization_id = $1 AND email = $2`,
   member: `SELECT email, permissions, added_at FROM rm.organization_members WHERE organization_id = $1 AND email = $2`,
   members: `SELECT email, permissions, added_at FROM rm.organization_members WHERE organization_id = $1
             ORDER BY added_at, email COLLATE "C"`,

@@ -13,6 +13,8 @@ import { isPermission, organizationStreams as streams, type Permission } from '.
 import { iso, type Member, type MemberView } from './member.js';
 import { organizationSql as q, type MemberRow } from './organization-queries.js';
 
+export type Membership = { readonly permissions: readonly Permission[]; readonly since: Date };
+
 export type OrganizationView = { readonly organizationId: string; readonly name: string; readonly createdAt: string };
 
 export type OrganizationDeps = CommandDeps & {
@@ -36,11 +38,15 @@ export class OrganizationService {
     return { organizationId, name, createdAt: context.occurredAt };
   }
 
-  /** The caller's membership as it stands now: every member request is judged by it, never by the token's claims. */
-  async membership(organizationId: string, email: string): Promise<readonly Permission[] | null> {
+  /**
+   * The caller's membership as it stands now: every member request is judged by it, never by the
+   * token's claims. `since` is when it began: a member removed and added again starts a new one.
+   */
+  async membership(organizationId: string, email: string): Promise<Membership | null> {
     if (!isUuid(organizationId)) return null;
-    const row = (await this.deps.readModels.query<{ permissions: string[] }>(q.membership, [organizationId, email])).rows[0];
-    return row ? row.permissions.filter(isPermission) : null;
+    const row = (await this.deps.readModels.query<Pick<MemberRow, 'permissions' | 'added_at'>>(q.membership, [organizationId, email]))
+      .rows[0];
+    return row ? { permissions: row.permissions.filter(isPermission), since: new Date(row.added_at) } : null;
   }
 
   async members(organizationId: string): Promise<MemberView[]> {

@@ -10,7 +10,7 @@ export const compliancePaths = {
   '/org/v1/requests/{requestId}/history': {
     get: {
       summary: 'The request’s audit history, read from the log',
-      security: asMember,
+      security: asMember('request_read'),
       parameters: [requestId],
       responses: {
         '200': jsonAnswer(
@@ -24,7 +24,7 @@ export const compliancePaths = {
   '/org/v1/requests/{requestId}/copies/{adoptionId}': {
     delete: {
       summary: 'Delete a kept copy: its chain’s own key is erased, so no copy of it can be read again',
-      security: asMember,
+      security: asMember('request_manage'),
       parameters: [requestId, pathParam('adoptionId', 'A kept copy of the request')],
       responses: {
         '200': jsonAnswer('Shredded; the deletion stays in the history, and a second call is 404', object({ deleted: { const: true } })),

@@ -1,3 +1,4 @@
+import type { Permission } from '../../events/organization-events.js';
 import { refusals } from '../refusals.js';
 
 /** An OpenAPI 3.1 object: plain JSON, as it is served. */
@@ -127,7 +128,11 @@ export const text = (maxLength: number, extra: OpenApiObject = {}): OpenApiObjec
 });
 
 export const asUser = [{ userToken: [] }];
-export const asMember = [{ orgToken: [] }];
+/**
+ * A member route: an organization token whose membership holds `permission` (OpenAPI 3.1 lets a
+ * non-OAuth scheme list the roles it needs). The access matrix (test/api/access) reads it from here.
+ */
+export const asMember = (permission: Permission): Array<Record<'orgToken', Permission[]>> => [{ orgToken: [permission] }];
 
 /**
  * A member route's errors, in the order of R-ORG-08: 401 unless a live member token, 403 without the

@@ -87,7 +87,7 @@ export const orgPaths = {
   '/org/v1/members': {
     get: {
       summary: 'The members',
-      security: asMember,
+      security: asMember('member_manage'),
       responses: {
         '200': jsonAnswer(
           'Members',
@@ -105,25 +105,25 @@ export const orgPaths = {
   '/org/v1/members/{email}': {
     put: {
       summary: 'Add a member or set their permissions',
-      security: asMember,
+      security: asMember('member_manage'),
       parameters: [email],
       requestBody: jsonRequest(object({ permissions })),
       responses: { '200': jsonAnswer('The member', object({ member: { type: 'object' } })), ...memberErrors(...JSON_ERRORS, 409, 503) },
     },
     delete: {
       summary: 'Remove a member',
-      security: asMember,
+      security: asMember('member_manage'),
       parameters: [email],
       responses: { '200': jsonAnswer('Removed', object({ removed: { const: true } })), ...memberErrors(409, 503) },
     },
   },
   '/org/v1/key': {
-    get: { summary: 'The organization key’s state', security: asMember, responses: { '200': keyState, ...memberErrors() } },
+    get: { summary: 'The organization key’s state', security: asMember('request_read'), responses: { '200': keyState, ...memberErrors() } },
   },
   '/org/v1/key/seal': {
     post: {
       summary: 'Seal the organization key',
-      security: asMember,
+      security: asMember('member_manage'),
       responses: {
         '200': jsonAnswer('Cold until a member signs in again', object({ state: { const: 'cold' } })),
         ...memberErrors(409, 503),
@@ -133,7 +133,7 @@ export const orgPaths = {
   '/org/v1/apps': {
     post: {
       summary: 'Register an app',
-      security: asMember,
+      security: asMember('member_manage'),
       requestBody: jsonRequest(object({ name: text(200) })),
       responses: {
         '201': jsonAnswer('The app', object({ clientId: { type: 'string' }, name: { type: 'string' } })),
@@ -144,12 +144,12 @@ export const orgPaths = {
   '/org/v1/manifests': {
     get: {
       summary: 'The manifests',
-      security: asMember,
+      security: asMember('request_read'),
       responses: { '200': jsonAnswer('Manifests', object({ manifests: { type: 'array' } })), ...memberErrors() },
     },
     post: {
       summary: 'Create a manifest',
-      security: asMember,
+      security: asMember('manifest_manage'),
       requestBody: jsonRequest({ allOf: [version_, object({ name: text(200) })] }),
       responses: { '201': manifest, ...memberErrors(...JSON_ERRORS, 503) },
     },
@@ -157,7 +157,7 @@ export const orgPaths = {
   '/org/v1/manifests/{manifestId}': {
     get: {
       summary: 'A manifest, at a version',
-      security: asMember,
+      security: asMember('request_read'),
       parameters: [manifestId, versionQuery],
       responses: { '200': manifest, ...memberErrors(400) },
     },
@@ -165,7 +165,7 @@ export const orgPaths = {
   '/org/v1/manifests/{manifestId}/versions': {
     post: {
       summary: 'Publish a new version',
-      security: asMember,
+      security: asMember('manifest_manage'),
       parameters: [manifestId],
       requestBody: jsonRequest(version_),
       responses: { '201': manifest, ...memberErrors(...JSON_ERRORS, 409, 503) },

@@ -24,7 +24,7 @@ const attachment = {
 const proposalStep = (summary: string, ok: OpenApiObject, ...errors: readonly number[]) => ({
   post: {
     summary,
-    security: asMember,
+    security: asMember('request_manage'),
     parameters: [requestId, proposalId],
     responses: { '200': ok, ...memberErrors(...errors) },
   },
@@ -35,13 +35,13 @@ export const requestPaths = {
   '/org/v1/requests': {
     get: {
       summary: 'The requests, optionally to one address',
-      security: asMember,
+      security: asMember('request_read'),
       parameters: [queryParam('email', 'Only the requests to this address')],
       responses: { '200': jsonAnswer('Requests', object({ requests: { type: 'array' } })), ...memberErrors(400) },
     },
     post: {
       summary: 'Send a request',
-      security: asMember,
+      security: asMember('request_manage'),
       requestBody: jsonRequest(
         object(
           {
@@ -61,7 +61,7 @@ export const requestPaths = {
   '/org/v1/requests/{requestId}': {
     get: {
       summary: 'A request in detail',
-      security: asMember,
+      security: asMember('request_read'),
       parameters: [requestId],
       responses: {
         '200': jsonAnswer(
@@ -81,7 +81,7 @@ export const requestPaths = {
   '/org/v1/requests/{requestId}/cancel': {
     post: {
       summary: 'Cancel a request',
-      security: asMember,
+      security: asMember('request_manage'),
       parameters: [requestId],
       responses: { '200': jsonAnswer('Cancelled', object({ request: { type: 'object' } })), ...memberErrors(409, 503) },
     },
@@ -89,7 +89,7 @@ export const requestPaths = {
   '/org/v1/requests/{requestId}/slots/{slotId}/adopt': {
     post: {
       summary: 'Keep a copy of what a participant shared in a slot',
-      security: asMember,
+      security: asMember('request_manage'),
       parameters: [requestId, slotId],
       requestBody: { ...jsonRequest(object({ participant: { type: ['string', 'null'], maxLength: 100 } }, [])), required: false },
       responses: {
@@ -101,7 +101,7 @@ export const requestPaths = {
   '/org/v1/requests/{requestId}/slots/{slotId}/correct': {
     post: {
       summary: 'Correct a kept copy (optimistic: both versions expected)',
-      security: asMember,
+      security: asMember('request_manage'),
       parameters: [requestId, slotId],
       requestBody: jsonRequest(
         object(
@@ -126,7 +126,7 @@ export const requestPaths = {
   '/org/v1/requests/{requestId}/adoptions/drain': {
     post: {
       summary: 'Keep every pending copy',
-      security: asMember,
+      security: asMember('request_manage'),
       parameters: [requestId],
       responses: {
         '200': jsonAnswer(
@@ -140,7 +140,7 @@ export const requestPaths = {
   '/org/v1/requests/{requestId}/copies': {
     get: {
       summary: 'The kept copies',
-      security: asMember,
+      security: asMember('request_manage'),
       parameters: [requestId],
       responses: { '200': jsonAnswer('The materialized copies, opened', object({ copies: { type: 'array' } })), ...memberErrors(423) },
     },
@@ -148,7 +148,7 @@ export const requestPaths = {
   '/org/v1/requests/{requestId}/copies/{adoptionId}/download': {
     get: {
       summary: 'Download a kept file',
-      security: asMember,
+      security: asMember('request_manage'),
       parameters: [requestId, adoptionId],
       responses: { '200': attachment, ...memberErrors(400, 423) },
     },
@@ -156,13 +156,13 @@ export const requestPaths = {
   '/org/v1/requests/{requestId}/files': {
     get: {
       summary: 'The files attached to the request',
-      security: asMember,
+      security: asMember('request_manage'),
       parameters: [requestId],
       responses: { '200': jsonAnswer('Kept files and attachments, head first', object({ files: { type: 'array' } })), ...memberErrors() },
     },
     post: {
       summary: 'Attach a file (raw bytes, streamed)',
-      security: asMember,
+      security: asMember('request_manage'),
       parameters: [requestId, fileNameQuery],
       requestBody: bytesRequest,
       responses: {
@@ -174,7 +174,7 @@ export const requestPaths = {
   '/org/v1/requests/{requestId}/proposals': {
     get: {
       summary: 'The proposals',
-      security: asMember,
+      security: asMember('request_manage'),
       parameters: [requestId],
       responses: { '200': jsonAnswer('The open proposals', object({ proposals: { type: 'array' } })), ...memberErrors() },
     },
@@ -182,7 +182,7 @@ export const requestPaths = {
   '/org/v1/requests/{requestId}/proposals/{proposalId}/candidate': {
     get: {
       summary: 'A proposal’s candidate copy',
-      security: asMember,
+      security: asMember('request_manage'),
       parameters: [requestId, proposalId],
       responses: {
         '200': jsonAnswer(
