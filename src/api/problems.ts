@@ -22,12 +22,17 @@ export function setProblemTypeBase(locals: Record<string, unknown>, baseUrl: str
   locals[TYPE_BASE_KEY] = `${baseUrl.replace(/\/+$/, '')}/problems/`;
 }
 
+/** The `type` URI of a problem code, under the base the app's locals hold. */
+export function problemType(appLocals: Readonly<Record<string, unknown>>, code: ProblemCode): string {
+  const base = appLocals[TYPE_BASE_KEY];
+  return `${typeof base === 'string' ? base : '/problems/'}${code}`;
+}
+
 export function sendProblem(res: Response, problem: Problem): void {
-  const base: unknown = res.app.locals[TYPE_BASE_KEY];
   const requestId = res.locals.requestContext?.requestId;
   const body = {
     ...problem.extensions,
-    type: `${typeof base === 'string' ? base : '/problems/'}${problem.code}`,
+    type: problemType(res.app.locals, problem.code),
     title: problem.title,
     status: problem.status,
     detail: problem.detail,

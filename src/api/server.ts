@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../logger.js';
+import { answerClientError } from './client-error.js';
 
 export type ServerOptions = {
   readonly app: RequestListener;
@@ -26,6 +27,9 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
 export function createServer(options: ServerOptions): RunningServer {
   const server = createHttpServer(options.app);
+  // An express app keeps the problem type base in its locals; a bare listener has none.
+  const locals = 'locals' in options.app ? (options.app.locals as Record<string, unknown>) : {};
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => answerClientError(locals, err, socket));
   const inFlight = new Set<ServerResponse>();
   let closing: Promise<{ forced: boolean }> | null = null;
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { buildSchema, GraphQLError, validate } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/express';
 import type { Logger } from '../../logger.js';
@@ -14,6 +14,42 @@ import { attachResolvers, resolvers } from './resolvers.js';
 /** The SDL as written, comments and all: GET /graphql/schema.graphql serves this very text. */
 export const schemaSdl = readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8');
 export const schema = attachResolvers(buildSchema(schemaSdl), resolvers);
+
+/** What graphql-http throws, as plain errors, for a request that is not a GraphQL request (R-FUZZ-03). */
+const REQUEST_ERRORS: ReadonlySet<string> = new Set([
+  'Missing body',
+  'Unparsable JSON body',
+  'JSON body must be an object',
+  'Missing query',
+  'Invalid query',
+  'Invalid variables',
+  'Invalid operationName',
+  'Invalid extensions',
+]);
+
+/** graphql-http hands formatError its own plain errors too: the client's are bad input, any other is ours. */
+function requestError(error: Error, logger: Pick<Logger, 'error'>): GraphQLError {
+  if (REQUEST_ERRORS.has(error.message)) return new GraphQLError(error.message, { extensions: { code: 'BAD_USER_INPUT' } });
+  logger.error({ err: error }, 'graphql request failed');
+  return new GraphQLError('internal error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+/**
+ * graphql-http answers a bare 406 or 415, without a body, to an Accept or Content-Type it does not
+ * parse (`application/json;;`, `application/x-nothing`). A GraphQL request is a JSON body (jsonBody()
+ * has parsed it as UTF-8) and the answer is JSON whatever Accept says, as RFC 9110 allows (R-FUZZ-03).
+ */
+function negotiated(): RequestHandler {
+  return (req, res, next) => {
+    if (!req.is('application/json')) {
+      sendRefusal(res, refuse('unsupported_media_type', 'send a GraphQL request as an application/json body'));
+      return;
+    }
+    req.headers['content-type'] = 'application/json';
+    req.headers.accept = req.accepts(['application/json', 'application/graphql-response+json']) || 'application/json';
+    next();
+  };
+}
 
 /**
  * POST /graphql (user token). A missing or refused token is an HTTP 401 problem before GraphQL
@@ -37,7 +73,7 @@ export function graphqlRoute(auth: Authenticator, services: GraphqlServices, log
       return graphqlContext(req.raw, caller, services, req.context.res.locals.registered === true);
     },
     formatError: (error) => {
-      if (!(error instanceof GraphQLError)) return error;
+      if (!(error instanceof GraphQLError)) return requestError(error, logger);
       if (error.extensions.code) return error;
       // No path: the request itself was refused before any resolver ran (a variable of the
       // wrong type, a null for a non-null input): the client's mistake, never ours.
@@ -52,7 +88,7 @@ export function graphqlRoute(auth: Authenticator, services: GraphqlServices, log
       return new GraphQLError('internal error', { ...path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
     },
   });
-  router.post('/graphql', auth.require('user', { beforeRegister: true }), handler);
+  router.post('/graphql', auth.require('user', { beforeRegister: true }), negotiated(), handler);
   router.all('/graphql', (_req, res) => sendRefusal(res, refuse('invalid_request', 'GraphQL is served with POST')));
   return router;
 }

@@ -13,6 +13,8 @@ const BODY_ERRORS: Readonly<Record<string, Refusal>> = {
   'request.size.invalid': refuse('invalid_request', 'the body does not match its Content-Length'),
 };
 
+const PATH_NOT_UTF8 = refuse('invalid_request', 'a path segment is not percent-encoded UTF-8');
+
 const BY_STATUS: Readonly<Record<number, RefusalCode>> = {
   400: 'invalid_request',
   401: 'unauthenticated',
@@ -34,6 +36,8 @@ function field(value: unknown, name: string): unknown {
  */
 function clientRefusal(err: unknown): Refusal | null {
   if (isRefusal(err)) return err;
+  // The router's own 400 (not marked `expose`): a path segment that is not percent-encoded UTF-8 (R-FUZZ-02).
+  if (err instanceof URIError && field(err, 'status') === 400) return PATH_NOT_UTF8;
   const type = field(err, 'type');
   if (typeof type === 'string' && BODY_ERRORS[type]) return BODY_ERRORS[type];
   const status = field(err, 'status');
