@@ -11,7 +11,7 @@ export class GroupCommit<Item extends { readonly key: string }, Result> {
 
   constructor(
     private readonly write: (items: readonly Item[]) => Promise<ReadonlyArray<Result | Error>>,
-    private readonly options: { readonly maxInFlight: number; readonly maxBatch: number },
+    private readonly options: { readonly maxInFlight: () => number; readonly maxBatch: number },
   ) {}
 
   submit(item: Item): Promise<Result> {
@@ -22,7 +22,7 @@ export class GroupCommit<Item extends { readonly key: string }, Result> {
   }
 
   private next(): void {
-    while (this.inFlight < this.options.maxInFlight) {
+    while (this.inFlight < this.options.maxInFlight()) {
       const batch = this.take();
       if (batch.length === 0) return;
       this.inFlight++;

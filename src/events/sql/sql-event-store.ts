@@ -56,6 +56,12 @@ type Linked = KnownAppend & { readonly first: number; readonly metadata: EventMe
  * appends arriving meanwhile gather into the next batch.
  */
 const GROUP_IN_FLIGHT = 2;
+/**
+ * With inline read models a batch's transaction is long (every handler's statements), so commands
+ * go alone until this many are in flight: measured, two in flight held 16 clients' keeps to 159/s
+ * against 196/s alone.
+ */
+const GROUP_IN_FLIGHT_INLINE = 8;
 const GROUP_MAX = 64;
 
 /**
@@ -75,7 +81,7 @@ export class SqlEventStore implements EventStore {
   /** Only a server has other instances to tell. */
   private readonly notify: CoalescedNotify | null;
   private readonly group = new GroupCommit<KnownAppend, Appended>((items) => this.writeGroup(items), {
-    maxInFlight: GROUP_IN_FLIGHT,
+    maxInFlight: () => (this.inline ? GROUP_IN_FLIGHT_INLINE : GROUP_IN_FLIGHT),
     maxBatch: GROUP_MAX,
   });
 

@@ -85,12 +85,13 @@ describe(`group commit: appends that arrive together are written together, each 
     engine = new ProjectionEngine({ db: t.db, store, projectors: [seen, refusing], idlePollMs: 20, inline: store });
     await engine.start();
 
-    const streams = Array.from({ length: 9 }, () => uniqueStream('inline'));
-    const events = streams.map((_, i) => (i === 4 ? newEvent('Poison', {}) : newEvent('Placed', { i })));
+    // Inline, eight go alone before any batch forms: the refused one is the thirteenth, inside a batch.
+    const streams = Array.from({ length: 24 }, () => uniqueStream('inline'));
+    const events = streams.map((_, i) => (i === 12 ? newEvent('Poison', {}) : newEvent('Placed', { i })));
     const settled = await Promise.allSettled(streams.map((s, i) => store.appendToStream(s, [events[i]!], 'no_stream')));
-    expect(settled.map((r) => r.status)).to.deep.equal(streams.map((_, i) => (i === 4 ? 'rejected' : 'fulfilled')));
-    expect(await store.readStream(streams[4]!)).to.deep.equal([]);
-    const landed = events.filter((_, i) => i !== 4).map((e) => e.metadata.eventId);
+    expect(settled.map((r) => r.status)).to.deep.equal(streams.map((_, i) => (i === 12 ? 'rejected' : 'fulfilled')));
+    expect(await store.readStream(streams[12]!)).to.deep.equal([]);
+    const landed = events.filter((_, i) => i !== 12).map((e) => e.metadata.eventId);
     expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_group'), landed)).to.equal(null);
   });
 });
