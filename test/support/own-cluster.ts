@@ -61,7 +61,8 @@ export async function startOwnCluster(bin: string): Promise<OwnCluster> {
   };
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {

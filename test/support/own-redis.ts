@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from './own-cluster.js';
 
 /** The machine's redis-server, or null where there is none (a fresh machine). */
 export function redisServerBin(): string | null {
@@ -43,14 +44,4 @@ async function untilListening(port: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`redis-server did not listen on ${port}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { createLogger } from '../../src/logger.js';
-import { startCopyWorkers, type CopyWorkers } from '../../src/workers/copy-workers.js';
+import type { CopyWorkers } from '../../src/workers/copy-workers.js';
+import { startWorkers } from '../support/copy-workers.js';
 import { openJobQueue } from '../../src/workers/queue/open-queue.js';
 import type { JobQueue } from '../../src/workers/queue/queue.js';
 import { orgClient, type OrgClient } from '../api/org/org-client.js';
@@ -35,17 +35,7 @@ describe(`Redis stopped: keeps with a cold key still pend, and the drain job is 
       { redisUrl: redis.url, db: service.db },
       { prefix: `t${randomBytes(4).toString('hex')}`, backoffMs: 50, leaseMs: 1000, onError: () => undefined },
     );
-    workers = await startCopyWorkers({
-      db: service.db,
-      store: service.store,
-      queue,
-      copies: service.domain!.copies,
-      proposals: service.domain!.proposals,
-      logger: createLogger('silent'),
-      now: () => new Date(),
-      waitFor: (p, eventTypes) => service.engine.waitFor(p, { eventTypes }),
-      reactorPollMs: 50,
-    });
+    workers = await startWorkers(service, queue);
     api = orgClient(service.url, mailer);
     owner = await api.user();
     orgId = await api.organization(owner.token, 'Acme');
