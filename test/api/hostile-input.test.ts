@@ -1,3 +1,4 @@
+import { MANUAL_NAME_SLOT } from './support/consent-scenario.js';
 import { expect } from 'chai';
 import type { Express } from 'express';
 import fc from 'fast-check';
@@ -76,15 +77,7 @@ describe(`hostile input to every REST route never fails the service (contract §
     // Sealing an organization's key refuses everything after it: that route gets an organization of its own.
     sealable = await api.signIn(ann.token, await api.organization(ann.token, 'Sealable'));
     expect((await api.put(`/org/v1/members/${bob.email}`, member, { permissions: [...PERMISSIONS] })).status).to.equal(200);
-    const slot = {
-      label: 'Name',
-      group: 'Id',
-      multiple: false,
-      kind: 'schema',
-      target: 'PersonFullName',
-      verbs: ['keep'],
-      adoption: 'manual',
-    };
+    const slot = { ...MANUAL_NAME_SLOT, group: 'Id' };
     const manifest = await api.post('/org/v1/manifests', member, { name: 'KYC', retention: 'P30D', slots: [slot] });
     expect(manifest.status, JSON.stringify(manifest.body)).to.equal(201);
     const { manifestId, slots } = manifest.body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };

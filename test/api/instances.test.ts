@@ -6,7 +6,7 @@ import { openWorkerQueue, startWorkers } from '../support/copy-workers.js';
 import { mainBackend, openSecondConnection, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { RecordingMailer } from '../support/recording-mailer.js';
 import { orgClient, type OrgClient } from './org/org-client.js';
-import { consentScenario, type User } from './support/consent-scenario.js';
+import { consentScenario, MANUAL_NAME_SLOT, type User } from './support/consent-scenario.js';
 import { startTestService, type TestService } from './support/service.js';
 
 const name = (givenName: string) => ({ givenName, familyName: 'Example' });
@@ -42,15 +42,7 @@ describe(`three service instances on one database: one adoption per kept version
     const owner = await apis[0]!.user();
     token = await apis[1]!.signIn(owner.token, await apis[0]!.organization(owner.token, 'Acme'));
     calls = consentScenario(apis[2]!, () => token);
-    const slot = {
-      label: 'Name',
-      group: 'KYC',
-      multiple: false,
-      kind: 'schema',
-      target: 'PersonFullName',
-      verbs: ['keep'],
-      adoption: 'manual',
-    };
+    const slot = MANUAL_NAME_SLOT;
     manifest = (await apis[0]!.post('/org/v1/manifests', token, { name: 'KYC', retention: 'P30D', slots: [slot] })).body
       .manifest as typeof manifest;
     ann = await apis[1]!.user();

@@ -5,7 +5,7 @@ import { startWorkers } from '../support/copy-workers.js';
 import { openJobQueue } from '../../src/workers/queue/open-queue.js';
 import type { JobQueue } from '../../src/workers/queue/queue.js';
 import { orgClient, type OrgClient } from '../api/org/org-client.js';
-import { consentScenario, type User } from '../api/support/consent-scenario.js';
+import { consentScenario, MANUAL_NAME_SLOT, type User } from '../api/support/consent-scenario.js';
 import { startTestService, type TestService } from '../api/support/service.js';
 import { mainBackend } from '../support/databases.js';
 import { redisServerBin, startOwnRedis, type OwnRedis } from '../support/own-redis.js';
@@ -53,15 +53,7 @@ describe(`Redis stopped: keeps with a cold key still pend, and the drain job is 
 
   it('with Redis away a keep on a cold key answers pending; the sign-in’s drain waits and materializes the copy once Redis is back', async () => {
     const calls = consentScenario(api, () => token);
-    const slot = {
-      label: 'Name',
-      group: 'KYC',
-      multiple: false,
-      kind: 'schema',
-      target: 'PersonFullName',
-      verbs: ['keep'],
-      adoption: 'manual',
-    };
+    const slot = MANUAL_NAME_SLOT;
     const m = await api.post('/org/v1/manifests', token, { name: 'KYC', retention: 'P30D', slots: [slot] });
     const manifest = m.body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
     const ann = await api.user();

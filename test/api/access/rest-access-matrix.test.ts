@@ -1,3 +1,4 @@
+import { MANUAL_NAME_SLOT } from '../support/consent-scenario.js';
 import { expect } from 'chai';
 import { openApiDocument } from '../../../src/api/openapi/document.js';
 import { mainBackend } from '../../support/databases.js';
@@ -16,15 +17,7 @@ type Guard = { readonly kind: 'public' } | { readonly kind: 'user' } | { readonl
 type Route = { readonly key: string; readonly guard: Guard; readonly build: (ids: Ids) => Call };
 type Call = { readonly method: string; readonly url: string; readonly body?: string | Blob; readonly contentType?: string };
 
-const slot = {
-  label: 'Name',
-  group: 'KYC',
-  multiple: false,
-  kind: 'schema',
-  target: 'PersonFullName',
-  verbs: ['keep'],
-  adoption: 'manual',
-};
+const slot = MANUAL_NAME_SLOT;
 
 /**
  * What a route needs beyond its path: the JSON body, or the query, of a request that would pass

@@ -1,3 +1,4 @@
+import { MANUAL_NAME_SLOT } from '../support/consent-scenario.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import {
@@ -136,15 +137,7 @@ describe(`hostile GraphQL variables and documents never fail the service (contra
     api = orgClient(service.url, mailer);
     const owner = await api.user();
     member = await api.signIn(owner.token, await api.organization(owner.token));
-    const slot = {
-      label: 'Name',
-      group: 'Id',
-      multiple: false,
-      kind: 'schema',
-      target: 'PersonFullName',
-      verbs: ['keep'],
-      adoption: 'manual',
-    };
+    const slot = { ...MANUAL_NAME_SLOT, group: 'Id' };
     const manifest = await api.post('/org/v1/manifests', member, { name: 'KYC', retention: 'P30D', slots: [slot] });
     const created = manifest.body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
     manifestId = created.manifestId;

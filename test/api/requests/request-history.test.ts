@@ -5,7 +5,7 @@ import { openWorkerQueue, startWorkers } from '../../support/copy-workers.js';
 import { mainBackend } from '../../support/databases.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { orgClient, problem, type OrgClient } from '../org/org-client.js';
-import { consentScenario, type User } from '../support/consent-scenario.js';
+import { consentScenario, MANUAL_NAME_SLOT, type User } from '../support/consent-scenario.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 type Entry = { position: string; type: string; occurredAt: string; actor: string; versions: Record<string, unknown> };
@@ -42,11 +42,10 @@ describe(`audit history of a request: REST and GraphQL (contract 9, R-HIST-01, R
     owner = await api.user();
     const orgId = await api.organization(owner.token, 'Acme');
     token = await api.signIn(owner.token, orgId);
-    const slot = { group: 'KYC', multiple: false, kind: 'schema', verbs: ['keep'], adoption: 'manual' };
     const m = await api.post('/org/v1/manifests', token, {
       name: 'KYC',
       retention: 'P30D',
-      slots: [{ ...slot, label: 'Name', target: 'PersonFullName' }],
+      slots: [MANUAL_NAME_SLOT],
     });
     manifest = m.body.manifest as typeof manifest;
     ann = await api.user();

@@ -6,6 +6,17 @@ export type User = { email: string; token: string };
 
 const BASE = 'http://service.test/schemas/core';
 
+/** The slot most scenarios ask for: the person's full name, kept by hand (no automatic keeps). */
+export const MANUAL_NAME_SLOT = {
+  label: 'Name',
+  group: 'KYC',
+  multiple: false,
+  kind: 'schema',
+  target: 'PersonFullName',
+  verbs: ['keep'],
+  adoption: 'manual',
+} as const;
+
 /**
  * The calls a consent scenario makes, as the person and one organization member would make them:
  * documents through GraphQL, a request sent, accepted with grants, kept, corrected, and a proposal
