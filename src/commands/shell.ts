@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { readDecoded, type EventDecoder, type Recorded, type StreamRef } from '../events/decoder.js';
+import type { EventDecoder, StreamRef } from '../events/decoder.js';
 import type { EventContext, NewEvent } from '../events/envelope.js';
 import { isWrongExpectedVersion } from '../events/errors.js';
 import type { Position } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
-import { fold, type Decider, type DomainEvent } from './decider.js';
+import type { Decider, DomainEvent } from './decider.js';
 import { deterministicUuid } from './deterministic-id.js';
 import { isRefusal, refuse, type Refusal } from './refusal.js';
+import { readFolded, rememberFolded, type Folded } from './stream-folds.js';
 
 export type CommandDeps = {
   readonly store: EventStore;
@@ -32,10 +33,10 @@ export type HandleOptions = {
 };
 
 /**
- * `read`: the stream as the caller just read it (to check access): the first decision folds it
- * instead of reading the stream again; a clash reads it anew.
+ * `known`: the stream as the caller just folded it (to check access, readFolded): the first
+ * decision takes it instead of reading the stream again; a clash reads on from it.
  */
-export type HandleOptionsOf<Event extends DomainEvent> = HandleOptions & { readonly read?: readonly Recorded<Event>[] };
+export type HandleOptionsOf<State> = HandleOptions & { readonly known?: Folded<State> };
 
 export type Handled<Event extends DomainEvent, State> = {
   readonly events: readonly Event[];
@@ -47,26 +48,25 @@ export type Handled<Event extends DomainEvent, State> = {
 };
 
 /**
- * The one way commands run: read the stream, fold it, decide, append with the revision that was
- * read, and answer only when read models include the new events. A concurrent writer makes the
- * append fail; then the command is decided again on the newer state, a bounded number of times.
+ * The one way commands run: read the stream (only what follows the revision this process knows:
+ * readFolded), fold it, decide, append with the revision that was read, and answer only when read
+ * models include the new events. A concurrent writer makes the append fail; then the command is
+ * decided again on the newer state, a bounded number of times.
  */
 export async function handle<State, Command, Event extends DomainEvent>(
   deps: CommandDeps,
   stream: StreamRef<Event>,
   decider: Decider<State, Command, Event>,
   command: Command,
-  options: HandleOptionsOf<Event>,
+  options: HandleOptionsOf<State>,
 ): Promise<Handled<Event, State> | Refusal> {
   const commandId = options.commandId ?? randomUUID();
   const attempts = options.expectedRevision === undefined ? 1 + (options.retries ?? 3) : 1;
   for (let attempt = 1; ; attempt++) {
-    const recorded = attempt === 1 && options.read ? options.read : await readDecoded(deps.store, stream);
-    const revision = recorded.length - 1;
+    const { state, revision } = attempt === 1 && options.known ? options.known : await readFolded(deps.store, stream, decider);
     if (options.expectedRevision !== undefined && options.expectedRevision !== revision) {
       return options.onClash ?? refuse('conflict', 'the resource changed since it was read');
     }
-    const state = fold(decider, recorded);
     const decision = decider.decide(state, command);
     if (isRefusal(decision)) return decision;
     if (decision.length === 0) return { events: [], state, revision, position: null };
@@ -76,16 +76,13 @@ export async function handle<State, Command, Event extends DomainEvent>(
     );
     try {
       const appended = await deps.store.appendToStream(stream.id, envelopes, revision === -1 ? 'no_stream' : revision);
+      const after = { state: decision.reduce(decider.evolve, state), revision: appended.nextExpectedRevision };
+      rememberFolded(deps.store, stream.id, decider, after);
       await deps.waitFor(
         appended.position,
         decision.map((e) => e.type),
       );
-      return {
-        events: decision,
-        state: decision.reduce(decider.evolve, state),
-        revision: appended.nextExpectedRevision,
-        position: appended.position,
-      };
+      return { events: decision, ...after, position: appended.position };
     } catch (e) {
       if (!isWrongExpectedVersion(e)) throw e;
       if (attempt >= attempts) return options.onClash ?? refuse('conflict', 'the resource is being changed concurrently; try again');

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { fold } from '../commands/decider.js';
 import { correctCopy } from '../commands/copies/correct-copy.js';
 import { copyDeleted, keepCopy } from '../commands/copies/keep-copy.js';
 import { emptyChain, evolveChain } from '../commands/copies/chain-state.js';
@@ -7,13 +6,14 @@ import { pendAdoption } from '../commands/requests/pend-adoption.js';
 import { closeKeptProposals } from '../commands/requests/close-proposal.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
+import { readFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import { adoptionIdOf, chainStream, orgResourceIdOf, type ChainEvent, type KeptFile, type Participant } from '../events/copy-events.js';
 import { readDecoded, type StreamRef } from '../events/decoder.js';
 import type { Position } from '../events/position.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
 import { requestStream } from '../events/request-events.js';
-import { resourceStream } from '../events/resource-events.js';
+import { resourceStream, type ResourceEvent } from '../events/resource-events.js';
 import type { Slot } from '../events/manifest-events.js';
 import type { BlobStore } from '../files/blob-store.js';
 import { sealUpload, type UploadBody } from '../files/sealed-upload.js';
@@ -337,8 +337,8 @@ export class CopyService {
     if (!granted.includes(sourceResourceId)) return refuse('adoption_refused', 'this record has no kept copy to correct');
 
     const chain = chainStream(requestId, found.slot.slotId, sourceResourceId);
-    const state = fold({ initialState: emptyChain, evolve: evolveChain }, await readDecoded(this.deps.store, chain));
-    const kept = state.lastKeep;
+    const folded = await readFolded(this.deps.store, chain, chainFold);
+    const kept = folded.state.lastKeep;
     if (!kept) return refuse('adoption_refused', 'this record has no kept copy to correct');
     if (kept.schemaRef !== null) {
       const result = this.deps.validator.validateWithBuiltin(kept.schemaRef, input.data);
@@ -360,6 +360,7 @@ export class CopyService {
       },
       {
         context,
+        known: folded,
         expectedRevision: input.expectedOrgVersion - 1,
         onClash: refuse('version_conflict', 'the copy changed since it was read; re-read the copies'),
       },
@@ -388,9 +389,9 @@ export class CopyService {
     const organizationId = row.organization_id;
     const adoptionId = adoptionIdOf(requestId, slot.slotId, record.resourceId, sourceVersion);
     const chain = chainStream(requestId, slot.slotId, record.resourceId);
-    const chainEvents = await readDecoded(this.deps.store, chain);
-    if (chainEvents.some((e) => e.type === 'CopyDeleted')) return copyDeleted();
-    const inChain = chainEvents.some((e) => e.type === 'CopyKept' && e.data.sourceVersion === sourceVersion);
+    const { state: chainState } = await readFolded(this.deps.store, chain, chainFold);
+    if (chainState.deleted) return copyDeleted();
+    const inChain = chainState.keeps.has(sourceVersion);
     if (!inChain) {
       const resourceType = slot.kind === 'file' ? ('file' as const) : ('document' as const);
       const base = { requestId, organizationId, adoptionId, slotId: slot.slotId, sourceResourceId: record.resourceId, sourceVersion };
@@ -521,13 +522,15 @@ export class CopyService {
 
   /** The newest version the person has published of a record, deleted or not (0 when none). */
   private async newestVersion(resourceId: string): Promise<number> {
-    let newest = 0;
-    for (const e of await readDecoded(this.deps.store, resourceStream(resourceId))) {
-      if (e.type !== 'DocumentDeleted') newest = Math.max(newest, e.data.version);
-    }
-    return newest;
+    return (await readFolded(this.deps.store, resourceStream(resourceId), newestVersionFold)).state;
   }
 }
+
+const chainFold = { initialState: emptyChain, evolve: evolveChain };
+const newestVersionFold = {
+  initialState: 0,
+  evolve: (newest: number, e: ResourceEvent): number => (e.type === 'DocumentDeleted' ? newest : Math.max(newest, e.data.version)),
+};
 
 const sealed = (): Refusal => refuse('org_sealed', 'the organization key is cold: a member must sign in first');
 

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { Lease, QueryResult, Row, SqlDb, SqlExecutor } from './sql.js';
+import type { Lease, QueryResult, Row, SqlDb, SqlExecutor, TransactionOptions } from './sql.js';
 
 /**
  * SqlDb over PGlite: PostgreSQL compiled to WebAssembly, in this process, files in DATA_DIR.
@@ -23,15 +23,16 @@ export class PgliteDb implements SqlDb {
     return { rows: r.rows, rowCount: r.affectedRows || r.rows.length };
   }
 
-  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (t) =>
-      fn({
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    return this.db.transaction(async (t) => {
+      if (options.prelude) await t.exec(options.prelude);
+      return fn({
         query: async <R extends Row = Row>(text: string, params: readonly unknown[] = []) => {
           const r = await t.query<R>(text, params as unknown[]);
           return { rows: r.rows, rowCount: r.affectedRows || r.rows.length };
         },
-      }),
-    );
+      });
+    });
   }
 
   async exec(sql: string): Promise<void> {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Lease, QueryResult, Row, SqlDb, SqlExecutor } from './sql.js';
+import type { Lease, QueryResult, Row, SqlDb, SqlExecutor, TransactionOptions } from './sql.js';
 
 const LEASE_SQL = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS got';
 const UNLEASE_SQL = 'SELECT pg_advisory_unlock(hashtextextended($1, 0))';
@@ -38,7 +38,7 @@ export class PostgresDb implements SqlDb {
     return { rows: r.rows, rowCount: r.rowCount ?? 0 };
   }
 
-  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
     // A connection cut mid-transaction surfaces as the pending query's rejection; without a
@@ -48,7 +48,8 @@ export class PostgresDb implements SqlDb {
     };
     client.on('error', onError);
     try {
-      await client.query('BEGIN');
+      // A simple query may hold several statements: the prelude costs no round trip of its own.
+      await client.query(options.prelude ? `BEGIN; ${options.prelude}` : 'BEGIN');
       const tx: SqlExecutor = {
         query: async <R extends Row = Row>(text: string, params: readonly unknown[] = []) => {
           const r = await client.query<R>(text, params as unknown[]);

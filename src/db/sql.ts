@@ -11,8 +11,11 @@ export interface SqlExecutor {
 
 export interface SqlDb extends SqlExecutor {
   readonly kind: 'postgres' | 'pglite';
-  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
+   * `prelude`: a statement without parameters that runs first; a server gets it with BEGIN in one round trip.
+   */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs several statements separated by semicolons, without parameters (DDL). */
   exec(sql: string): Promise<void>;
   /**
@@ -27,5 +30,7 @@ export interface SqlDb extends SqlExecutor {
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
+
+export type TransactionOptions = { readonly prelude?: string };
 
 export type Lease = { release(): Promise<void>; readonly lost: Promise<void> };

@@ -6,10 +6,9 @@ import { deleteDocument } from '../commands/documents/delete-document.js';
 import { evolveDocument, noDocument } from '../commands/documents/document-state.js';
 import { updateDocument } from '../commands/documents/update-document.js';
 import { vaultIndex } from '../commands/documents/vault-index.js';
-import { readDecoded } from '../events/decoder.js';
-import { fold } from '../commands/decider.js';
 import { isRefusal, refuse, refuseWith, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
+import { readFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
@@ -118,7 +117,7 @@ export class DocumentService {
   ): Promise<{ id: string; version: number } | Refusal> {
     const writable = await this.writableState(caller, resourceId);
     if (isRefusal(writable)) return writable;
-    const { state, read } = writable;
+    const { state } = writable;
     const invalid = await this.check(caller, state, input.data);
     if (invalid) return invalid;
     const seal = await this.deps.keyring.sealer(state.vaultId);
@@ -134,7 +133,7 @@ export class DocumentService {
         description: input.description,
         sealedFor: (version) => seal(plaintext, documentSealContext(resourceId, version)).toString('base64'),
       },
-      { context, read },
+      { context, known: writable },
     );
     if (isRefusal(updated)) return updated;
     return { id: resourceId, version: updated.state.status === 'none' ? 0 : updated.state.version };
@@ -143,13 +142,13 @@ export class DocumentService {
   async delete(caller: Caller, resourceId: string, context: EventContext): Promise<true | Refusal> {
     const writable = await this.writableState(caller, resourceId);
     if (isRefusal(writable)) return writable;
-    const { state, read } = writable;
+    const { state } = writable;
     const deleted = await handle(
       this.deps,
       resourceStream(resourceId),
       deleteDocument,
       { resourceId, vaultId: state.vaultId },
-      { context, read },
+      { context, known: writable },
     );
     if (isRefusal(deleted)) return deleted;
     const released = await handle(
@@ -170,10 +169,10 @@ export class DocumentService {
   private async writableState(caller: Caller, resourceId: string) {
     const missing = refuse('not_found', 'no such document');
     if (!isUuid(resourceId)) return missing;
-    const read = await readDecoded(this.deps.store, resourceStream(resourceId));
-    const state = fold({ initialState: noDocument, evolve: evolveDocument }, read);
+    const folded = await readFolded(this.deps.store, resourceStream(resourceId), { initialState: noDocument, evolve: evolveDocument });
+    const { state } = folded;
     if (state.status !== 'live') return missing;
-    if (await this.deps.access.canWrite(caller, state.vaultId)) return { state, read };
+    if (await this.deps.access.canWrite(caller, state.vaultId)) return { ...folded, state };
     if (await this.deps.access.canRead(caller, state.vaultId))
       return refuse('forbidden', 'only a MANAGER of the legal entity may change its resources');
     return missing;

@@ -85,6 +85,7 @@ export function streamOf<E extends DomainEvent>(events: EventDecoder<E>, id: str
 export async function readDecoded<E extends DomainEvent>(
   store: Pick<EventStore, 'readStream'>,
   stream: StreamRef<E>,
+  fromRevision = 0,
 ): Promise<Recorded<E>[]> {
-  return (await store.readStream(stream.id)).map((e) => stream.events.decode(e));
+  return (await store.readStream(stream.id, { fromRevision })).map((e) => stream.events.decode(e));
 }

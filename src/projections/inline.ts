@@ -21,15 +21,10 @@ const fenceName = (schema: string): string => `rm.fence:${schema}`;
 const PAGE = 1000;
 
 export function inlineProjection(projectors: readonly Projector[], schema: string, logger?: Pick<Logger, 'error'>): InlineProjection {
+  // quoteIdent admits [a-z0-9_] only, so both texts are safe inside single quotes.
   const path = `${quoteIdent(schema)}, public`;
   return {
-    begin: async (tx) => {
-      await tx.query('SELECT set_config($1, $2, true), pg_advisory_xact_lock_shared(hashtextextended($3, 0))', [
-        'search_path',
-        path,
-        fenceName(schema),
-      ]);
-    },
+    prelude: `SELECT set_config('search_path', '${path}', true), pg_advisory_xact_lock_shared(hashtextextended('${fenceName(schema)}', 0))`,
     apply: async (tx, events) => {
       for (const p of projectors) {
         for (const event of events) {

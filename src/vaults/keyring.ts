@@ -43,10 +43,12 @@ export class VaultKeyring {
     if (existing.rows[0]) return this.unwrap(vaultId, existing.rows[0].wrapped_key);
     const fresh = randomBytes(DATA_KEY_BYTES);
     // Two first uses racing: the first insert wins and both use its key.
-    await this.db.query(
-      'INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id) VALUES ($1, $2, $3) ON CONFLICT (vault_id) DO NOTHING',
+    const inserted = await this.db.query(
+      `INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id) VALUES ($1, $2, $3)
+       ON CONFLICT (vault_id) DO NOTHING RETURNING vault_id`,
       [vaultId, seal(this.masterKey, fresh, wrapContext(vaultId)), this.masterId],
     );
+    if (inserted.rows.length === 1) return fresh;
     const stored = await this.db.query<{ wrapped_key: Buffer | null }>('SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = $1', [
       vaultId,
     ]);

@@ -25,6 +25,18 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
     expect(Buffer.from(row.wrapped_key).equals(await keyring.dataKey(vault))).to.equal(false);
   });
 
+  it("first uses racing on two instances agree on one key: each one's ciphertext opens with the other's", async () => {
+    const vault = randomUUID();
+    const other = await VaultKeyring.open(t.db, master);
+    const sealed = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => (i % 2 ? other : keyring).encrypt(vault, Buffer.from(`value ${i}`), `doc/v${i}`)),
+    );
+    const opened = await Promise.all(
+      sealed.map(async (s, i) => (await (i % 2 ? keyring : other).decrypt(vault, s, `doc/v${i}`)).toString()),
+    );
+    expect(opened).to.deep.equal(Array.from({ length: 8 }, (_, i) => `value ${i}`));
+  });
+
   it('a ciphertext opens only in its own vault and context', async () => {
     const [a, b] = [randomUUID(), randomUUID()];
     const sealed = await keyring.encrypt(a, Buffer.from('secret'), 'doc-1/v1');

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { CoalescedNotify } from '../../db/coalesced-notify.js';
-import type { SqlDb, SqlExecutor } from '../../db/sql.js';
+import type { SqlDb, SqlExecutor, TransactionOptions } from '../../db/sql.js';
 import type { AppendResult, EventMetadata, ExpectedRevision, JsonObject, NewEvent, RecordedEvent } from '../envelope.js';
 import { WrongExpectedVersionError } from '../errors.js';
 import { linkBatch } from '../hash-chain.js';
@@ -32,8 +32,11 @@ type PositionRow = { commit: string; prepare: string; revision: string };
 
 /** Read models that run inside every appending transaction (see projectInline). */
 export type InlineProjection = {
-  /** Runs first in the transaction, before the append takes its transaction id. */
-  begin(tx: SqlExecutor): Promise<void>;
+  /**
+   * Runs first in the transaction, before the append takes its transaction id: a statement without
+   * parameters, so it travels with BEGIN (TransactionOptions.prelude).
+   */
+  readonly prelude: string;
   /** Writes the rows of the events just appended, in the same transaction. */
   apply(tx: SqlExecutor, events: readonly RecordedEvent[]): Promise<void>;
 };
@@ -112,6 +115,12 @@ export class SqlEventStore implements EventStore {
     return inlineProjections.get(this.db);
   }
 
+  /** An appending transaction's options: the inline read models' prelude travels with its BEGIN. */
+  private get inlineTransaction(): TransactionOptions {
+    const prelude = this.inline?.prelude;
+    return prelude ? { prelude } : {};
+  }
+
   async appendToStream(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError('appendToStream needs at least one event');
     for (let attempt = 1; ; attempt++) {
@@ -137,14 +146,15 @@ export class SqlEventStore implements EventStore {
    */
   private appendOnce(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<Appended> {
     const head = this.knownHead(streamId, expected);
-    if (head === undefined) return this.db.transaction((tx) => this.appendIn(tx, streamId, events, expected, undefined));
+    if (head === undefined)
+      return this.db.transaction((tx) => this.appendIn(tx, streamId, events, expected, undefined), this.inlineTransaction);
     return this.group.submit({ key: streamId, events, expected, head });
   }
 
   /** One append alone: one statement, or its transaction with the inline read models. */
   private appendKnown(a: KnownAppend): Promise<Appended> {
     if (!this.inline) return this.appendAt(this.db, a.key, a.events, a.expected, a.head);
-    return this.db.transaction((tx) => this.appendIn(tx, a.key, a.events, a.expected, a.head));
+    return this.db.transaction((tx) => this.appendIn(tx, a.key, a.events, a.expected, a.head), this.inlineTransaction);
   }
 
   /**
@@ -159,13 +169,12 @@ export class SqlEventStore implements EventStore {
       const inline = this.inline;
       const done = inline
         ? await this.db.transaction(async (tx) => {
-            await inline.begin(tx);
             const written = await this.appendManyAt(tx, linked);
             const recorded = written.flatMap((w) => (w instanceof Error ? [] : w.recorded));
             recorded.sort((a, b) => comparePositions(a.position, b.position));
             await inline.apply(tx, recorded);
             return written;
-          })
+          }, this.inlineTransaction)
         : await this.appendManyAt(this.db, linked);
       return items.map((a) => toAppended(done[linked.findIndex((l) => l.key === a.key)]!));
     } catch {
@@ -226,6 +235,8 @@ export class SqlEventStore implements EventStore {
    * its events before those of a concurrent append to the same stream (see queries.serializeStream).
    */
   async appendUsing(tx: SqlExecutor, streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    // The caller opened the transaction, so the inline prelude has not run in it yet.
+    if (this.inline) await tx.query(this.inline.prelude);
     const { result } = await this.appendIn(tx, streamId, events, expected, undefined);
     // Not committed yet (the caller's transaction): readers hear of it without a position.
     this.announce();
@@ -244,7 +255,6 @@ export class SqlEventStore implements EventStore {
     expected: ExpectedRevision,
     known: StreamHead | null | undefined,
   ): Promise<Appended> {
-    await this.inline?.begin(tx);
     let head = known;
     if (head === undefined) {
       await tx.query(q.serializeStream, [streamId]);

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { Lease, QueryResult, Row, SqlDb, SqlExecutor } from '../../../src/db/sql.js';
+import type { Lease, QueryResult, Row, SqlDb, SqlExecutor, TransactionOptions } from '../../../src/db/sql.js';
 
 /** A database that can be "unplugged": while down, every statement fails as a refused connection would. */
 export class OutageDb implements SqlDb {
@@ -19,9 +19,9 @@ export class OutageDb implements SqlDb {
     return this.inner.query<R>(text, params);
   }
 
-  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T> {
     this.refuseWhileDown();
-    return this.inner.transaction(fn);
+    return this.inner.transaction(fn, options);
   }
 
   async exec(sql: string): Promise<void> {

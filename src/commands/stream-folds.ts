@@ -1,0 +1,102 @@
+import { readDecoded, type StreamRef } from '../events/decoder.js';
+import type { EventStore } from '../events/store.js';
+import type { Decider, DomainEvent } from './decider.js';
+
+/** A stream folded up to a revision (-1: a stream with no event yet). */
+export type Folded<State> = { readonly state: State; readonly revision: number };
+
+type Fold<State, Event extends DomainEvent> = Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>;
+
+/** Folded states kept per store, in JSON characters: a long-lived process holds a bounded slice of its streams. */
+const BUDGET = 16 * 1024 * 1024;
+/** A state larger than this (a document with a large embedded schema) is folded anew each time instead. */
+const LARGEST = 256 * 1024;
+
+/**
+ * Folded states of the streams this process read or wrote, least recently used first. A stream is
+ * append-only, so a state folded up to revision n stays true for those n events: a command reads
+ * only what follows and folds it on top, instead of reading and folding the whole stream again.
+ * The append's compare-and-set on the revision still decides whether a decision was taken on the
+ * newest state, so an entry another instance made stale costs only its tail read.
+ */
+class FoldCache {
+  private readonly entries = new Map<string, { readonly folded: Folded<unknown>; readonly weight: number }>();
+  private weight = 0;
+  /** Each evolve function folds into its own state shape: entries are kept per function. */
+  private readonly ids = new WeakMap<object, number>();
+  private lastId = 0;
+
+  key(evolve: object, streamId: string): string {
+    let id = this.ids.get(evolve);
+    if (id === undefined) this.ids.set(evolve, (id = ++this.lastId));
+    return `${id}/${streamId}`;
+  }
+
+  get(key: string): Folded<unknown> | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.folded;
+  }
+
+  set(key: string, folded: Folded<unknown>): void {
+    this.drop(key);
+    const weight = weightOf(folded.state);
+    if (weight > LARGEST) return;
+    this.entries.set(key, { folded, weight });
+    this.weight += weight;
+    for (const [oldest] of this.entries) {
+      if (this.weight <= BUDGET) break;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.weight -= entry.weight;
+  }
+}
+
+/** About the memory a state holds: its JSON, Maps and Sets included (a chain's keeps). */
+function weightOf(state: unknown): number {
+  const json: string | undefined = JSON.stringify(state, (_, v: unknown) => (v instanceof Map || v instanceof Set ? [...v] : v));
+  return json?.length ?? 0;
+}
+
+const caches = new WeakMap<Pick<EventStore, 'readStream'>, FoldCache>();
+
+function cacheOf(store: Pick<EventStore, 'readStream'>): FoldCache {
+  let cache = caches.get(store);
+  if (!cache) caches.set(store, (cache = new FoldCache()));
+  return cache;
+}
+
+/** The stream folded to its current end: the events after the revision this process knows, folded on top of what it knew. */
+export async function readFolded<State, Event extends DomainEvent>(
+  store: Pick<EventStore, 'readStream'>,
+  stream: StreamRef<Event>,
+  fold: Fold<State, Event>,
+): Promise<Folded<State>> {
+  const cache = cacheOf(store);
+  const key = cache.key(fold.evolve, stream.id);
+  const known = (cache.get(key) as Folded<State> | undefined) ?? { state: fold.initialState, revision: -1 };
+  const tail = known.revision < 0 ? await readDecoded(store, stream) : await readDecoded(store, stream, known.revision + 1);
+  if (tail.length === 0) return known;
+  const folded = { state: tail.reduce(fold.evolve, known.state), revision: tail[tail.length - 1]!.revision };
+  cache.set(key, folded);
+  return folded;
+}
+
+/** What a command's own append made of the stream, so its next command reads nothing it wrote. */
+export function rememberFolded<State, Event extends DomainEvent>(
+  store: Pick<EventStore, 'readStream'>,
+  streamId: string,
+  fold: Fold<State, Event>,
+  folded: Folded<State>,
+): void {
+  const cache = cacheOf(store);
+  cache.set(cache.key(fold.evolve, streamId), folded);
+}

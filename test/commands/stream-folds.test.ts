@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import type { Decider, DomainEvent } from '../../src/commands/decider.js';
+import { isRefusal, refuse } from '../../src/commands/refusal.js';
+import { handle, type CommandDeps } from '../../src/commands/shell.js';
+import { readFolded } from '../../src/commands/stream-folds.js';
+import { eventDecoder, streamOf, type StreamRef } from '../../src/events/decoder.js';
+import type { EventContext } from '../../src/events/envelope.js';
+import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
+import type { EventStore } from '../../src/events/store.js';
+import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { uniqueStream } from '../support/events.js';
+
+/** Notes appended to a stream; the state is all of them, so its size grows with the stream. */
+type Noted = DomainEvent<'Noted', { text: string }>;
+type Note = { text: string };
+
+const notes: Decider<string[], Note, Noted> = {
+  initialState: [],
+  evolve: (s, e) => [...s, e.data.text],
+  decide: (s, c) => (s.includes(c.text) ? refuse('conflict', `${c.text.slice(0, 20)} is noted already`) : [{ type: 'Noted', data: c }]),
+};
+const noteEvents = eventDecoder<Noted>('note', { Noted: { version: 1 } });
+const notesIn = (id: string): StreamRef<Noted> => streamOf(noteEvents, id);
+
+const context = (): EventContext => ({
+  occurredAt: '2026-11-24T12:00:00.000Z',
+  actor: { kind: 'user', id: 'u1' },
+  correlationId: randomUUID(),
+  causationId: null,
+});
+
+/** A store that records where each stream read began and how many events it answered. */
+function readsRecorded(store: EventStore): { store: EventStore; reads: Array<{ from: number; got: number }> } {
+  const reads: Array<{ from: number; got: number }> = [];
+  const recording = Object.create(store) as EventStore;
+  recording.readStream = async (id, options) => {
+    const events = await store.readStream(id, options);
+    reads.push({ from: options?.fromRevision ?? 0, got: events.length });
+    return events;
+  };
+  recording.appendToStream = (id, events, expected) => store.appendToStream(id, events, expected);
+  return { store: recording, reads };
+}
+
+describe(`folded streams: a command reads only what follows the revision this process knows (${mainBackend})`, function () {
+  this.timeout(60_000);
+  let t: TestDatabase;
+
+  before(async () => {
+    t = await openTestDatabase();
+  });
+  after(async () => {
+    await t.drop();
+  });
+
+  const depsOf = (store: EventStore): CommandDeps => ({ store, waitFor: async () => undefined });
+  const note = async (deps: CommandDeps, stream: string, text: string) => {
+    const r = await handle(deps, notesIn(stream), notes, { text }, { context: context() });
+    if (isRefusal(r)) expect.fail(r.message);
+    return r;
+  };
+
+  it('after its own append, the next command reads nothing of what it wrote', async () => {
+    const { store, reads } = readsRecorded(await SqlEventStore.open(t.db));
+    const stream = uniqueStream('notes');
+    await note(depsOf(store), stream, 'first');
+    await note(depsOf(store), stream, 'second');
+    const third = await note(depsOf(store), stream, 'third');
+    expect(third.revision).to.equal(2);
+    expect(third.state).to.deep.equal(['first', 'second', 'third']);
+    expect(reads).to.deep.equal([
+      { from: 0, got: 0 },
+      { from: 1, got: 0 },
+      { from: 2, got: 0 },
+    ]);
+  });
+
+  it("another instance's events are read after the known revision and folded on top, so its decision counts", async () => {
+    const mine = readsRecorded(await SqlEventStore.open(t.db));
+    const theirs = depsOf(await SqlEventStore.open(t.db));
+    const stream = uniqueStream('notes');
+    await note(depsOf(mine.store), stream, 'mine');
+    await note(theirs, stream, 'theirs');
+    await note(theirs, stream, 'again');
+
+    const refused = await handle(depsOf(mine.store), notesIn(stream), notes, { text: 'theirs' }, { context: context() });
+    expect(isRefusal(refused) && refused.message).to.equal('theirs is noted already');
+    expect(mine.reads.at(-1)).to.deep.equal({ from: 1, got: 2 });
+    expect((await readFolded(mine.store, notesIn(stream), notes)).state).to.deep.equal(['mine', 'theirs', 'again']);
+  });
+
+  it('a state too large to keep (over 256 KiB) is read and folded whole each time', async () => {
+    const { store, reads } = readsRecorded(await SqlEventStore.open(t.db));
+    const stream = uniqueStream('notes');
+    await note(depsOf(store), stream, 'a'.repeat(150_000));
+    await note(depsOf(store), stream, 'b'.repeat(150_000));
+    const folded = await readFolded(store, notesIn(stream), notes);
+    expect(folded.revision).to.equal(1);
+    expect(folded.state.map((s) => s.length)).to.deep.equal([150_000, 150_000]);
+    expect(reads.at(-1)).to.deep.equal({ from: 0, got: 2 });
+  });
+});
