@@ -389,10 +389,11 @@ export class CopyService {
     const organizationId = row.organization_id;
     const adoptionId = adoptionIdOf(requestId, slot.slotId, record.resourceId, sourceVersion);
     const chain = chainStream(requestId, slot.slotId, record.resourceId);
-    const { state: chainState } = await readFolded(this.deps.store, chain, chainFold);
-    if (chainState.deleted) return copyDeleted();
-    const inChain = chainState.keeps.has(sourceVersion);
-    if (!inChain) {
+    const chainFolded = await readFolded(this.deps.store, chain, chainFold);
+    if (chainFolded.state.deleted) return copyDeleted();
+    /** The event this call wrote to record the keep, when it wrote one: nothing to look up afterwards. */
+    let written: Recorded | null = null;
+    if (!chainFolded.state.keeps.has(sourceVersion)) {
       const resourceType = slot.kind === 'file' ? ('file' as const) : ('document' as const);
       const base = { requestId, organizationId, adoptionId, slotId: slot.slotId, sourceResourceId: record.resourceId, sourceVersion };
       if (!warm) {
@@ -404,6 +405,7 @@ export class CopyService {
           { context },
         );
         if (isRefusal(pended)) return pended;
+        if (pended.position) written = { position: pended.position, type: 'AdoptionPended', adoptionId };
       } else {
         const source = await readSourceVersion(this.deps, record.resourceId, sourceVersion);
         if (!source) return null;
@@ -431,10 +433,11 @@ export class CopyService {
             name: source.name,
             ...content,
           },
-          { context, retries: 20 },
+          { context, retries: 20, known: chainFolded },
         );
         if (isRefusal(kept)) return kept;
-        if (kept.events.length === 0 && content.file) await this.deps.blobs.delete(content.file.blobId);
+        if (kept.position) written = { position: kept.position, type: 'CopyKept', adoptionId };
+        else if (content.file) await this.deps.blobs.delete(content.file.blobId);
       }
     }
     // R-KEEP-13: a kept (or pended) version closes the open proposals it reaches.
@@ -449,7 +452,7 @@ export class CopyService {
       if (isRefusal(closing)) return closing;
     }
     // A concurrent keep may have written it: the answer is whichever event records it, once the read model has it.
-    const recorded = await this.recorded(requestId, chain, sourceVersion, adoptionId);
+    const recorded = written ?? (await this.recorded(requestId, chain, sourceVersion, adoptionId));
     if (!recorded) return null;
     await this.deps.waitFor(recorded.position, [recorded.type]);
     const adoption = (await this.adoptionRows(requestId)).find((a) => a.adoption_id === recorded.adoptionId);
@@ -462,7 +465,7 @@ export class CopyService {
     chain: StreamRef<ChainEvent>,
     sourceVersion: number,
     adoptionId: string,
-  ): Promise<{ readonly position: Position; readonly type: string; readonly adoptionId: string } | null> {
+  ): Promise<Recorded | null> {
     for (const e of await readDecoded(this.deps.store, chain)) {
       if (e.type === 'CopyKept' && e.data.sourceVersion === sourceVersion)
         return { position: e.position, type: e.type, adoptionId: e.data.adoptionId };
@@ -525,6 +528,9 @@ export class CopyService {
     return (await readFolded(this.deps.store, resourceStream(resourceId), newestVersionFold)).state;
   }
 }
+
+/** Where a keep is recorded: its event, and the adoption it answers. */
+type Recorded = { readonly position: Position; readonly type: 'CopyKept' | 'AdoptionPended'; readonly adoptionId: string };
 
 const chainFold = { initialState: emptyChain, evolve: evolveChain };
 const newestVersionFold = {
