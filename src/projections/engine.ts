@@ -12,7 +12,7 @@ import { checkpointSql, readCheckpoints, type CheckpointRow, type Stall } from '
 import type { Projector } from './projector.js';
 import { inlineProjection, switchToAsync, switchToInline } from './inline.js';
 import { installReadModels, staleProjectors } from './read-model-schema.js';
-import { RecentEvents } from './recent-events.js';
+import { SharedLogReads } from '../events/recent-events.js';
 import { replay } from './replay.js';
 import { errorClassOf, isTransient, ProjectionStalledError, ProjectorEventError, STALL_AFTER_ATTEMPTS } from './stall.js';
 
@@ -65,8 +65,7 @@ export class ProjectionEngine {
   private readonly running = new Set<string>();
   private stopping = false;
   private readonly sleepers = new Sleepers();
-  private readonly reads = new Map<string, Promise<RecordedEvent[]>>();
-  private readonly recent = new RecentEvents();
+  private readonly reads: SharedLogReads;
   private readonly appended = new LatestAppended();
   private unlisten: Array<() => unknown> = [];
   /** Where each projector this instance runs stands, so a wait for them needs no query. */
@@ -78,6 +77,7 @@ export class ProjectionEngine {
 
   constructor(private readonly options: EngineOptions) {
     this.schema = options.schema ?? 'rm';
+    this.reads = new SharedLogReads(options.store);
     this.progressNotify = options.db.kind === 'postgres' ? new CoalescedNotify(options.db, PROGRESS_CHANNEL) : null;
   }
 
@@ -253,7 +253,7 @@ export class ProjectionEngine {
         // An append announced while this read runs must not be slept through.
         const mark = this.sleepers.mark();
         const from = skipped.to ?? checkpoint;
-        batch = await this.readShared(from, limit);
+        batch = await this.reads.read(from, limit);
         if (batch.length === 0) {
           await persistSkipped();
           await this.sleep(this.appended.isAfter(from) ? HELD_BACK_RETRY_MS : (this.options.idlePollMs ?? 250), mark);
@@ -345,28 +345,6 @@ export class ProjectionEngine {
     } finally {
       this.stalledHere.delete(p.name);
     }
-  }
-
-  /**
-   * One append wakes every projector at once, all caught up at the same position: they share
-   * one read of the log instead of each asking the database for the same page, and one a little
-   * behind takes its page from what the others read (RecentEvents).
-   */
-  private readShared(after: Position, maxCount: number): Promise<RecordedEvent[]> {
-    const recent = this.recent.after(after, maxCount);
-    if (recent) return Promise.resolve(recent);
-    const key = `${formatPosition(after)}/${maxCount}`;
-    let read = this.reads.get(key);
-    if (!read) {
-      read = this.options.store.readAll({ after, maxCount }).then((page) => {
-        this.recent.add(after, page);
-        return page;
-      });
-      this.reads.set(key, read);
-      const forget = () => this.reads.delete(key);
-      read.then(forget, forget);
-    }
-    return read;
   }
 
   private async checkpointOf(p: Projector): Promise<Position> {

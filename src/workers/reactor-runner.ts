@@ -6,9 +6,12 @@ import { START, type Position } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
 import type { Logger } from '../logger.js';
 import type { Reactor } from './reactor.js';
+import { SharedLogReads } from '../events/recent-events.js';
 
 const SCHEMA_SQL = readFileSync(new URL('./reactor-checkpoints.sql', import.meta.url), 'utf8');
 const BATCH = 100;
+/** Longest a reactor's checkpoint may trail events it had nothing to do for (see follow). */
+const SKIP_PERSIST_MS = 1000;
 
 export type ReactorRunnerOptions = {
   readonly db: SqlDb;
@@ -31,9 +34,12 @@ export class ReactorRunner {
   private readonly loops: Promise<void>[] = [];
   private readonly sleepers = new Sleepers();
   private readonly appended = new LatestAppended();
+  private readonly reads: SharedLogReads;
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly options: ReactorRunnerOptions) {}
+  constructor(private readonly options: ReactorRunnerOptions) {
+    this.reads = new SharedLogReads(options.store);
+  }
 
   async start(): Promise<void> {
     await this.options.db.exec(SCHEMA_SQL);
@@ -73,22 +79,40 @@ export class ReactorRunner {
       this.wake();
     });
     let at = await this.checkpoint(reactor.name);
-    while (!this.stopping && !lost) {
-      const mark = this.sleepers.mark();
-      const events = await this.options.store.readAll({ after: at, maxCount: BATCH });
-      if (events.length === 0) {
-        await this.idle(this.appended.isAfter(at) ? HELD_BACK_RETRY_MS : (this.options.idlePollMs ?? 500), mark);
-        continue;
-      }
-      for (const event of events) {
-        if (!reactor.types.has(event.type)) continue;
-        while (!(await this.reacted(reactor, event))) {
-          if (this.stopping || lost) return;
-          await this.idle(this.options.retryMs ?? 1000);
-        }
-      }
-      at = events.at(-1)!.position;
+    // A batch the reactor had nothing to do for moves the checkpoint row at most every
+    // SKIP_PERSIST_MS (idle polls included, and when the loop ends): forgetting that move costs a
+    // restart only a re-read of events it ignores, and every write it saves is one less per append.
+    let saved = { at, when: Date.now() };
+    const save = async () => {
+      if (saved.at === at) return;
       await this.save(reactor.name, at);
+      saved = { at, when: Date.now() };
+    };
+    const saveIfDue = () => (Date.now() - saved.when >= SKIP_PERSIST_MS ? save() : Promise.resolve());
+    try {
+      while (!this.stopping && !lost) {
+        const mark = this.sleepers.mark();
+        const events = await this.reads.read(at, BATCH);
+        if (events.length === 0) {
+          await saveIfDue();
+          await this.idle(this.appended.isAfter(at) ? HELD_BACK_RETRY_MS : (this.options.idlePollMs ?? 500), mark);
+          continue;
+        }
+        let reacted = false;
+        for (const event of events) {
+          if (!reactor.types.has(event.type)) continue;
+          reacted = true;
+          while (!(await this.reacted(reactor, event))) {
+            if (this.stopping || lost) return;
+            await this.idle(this.options.retryMs ?? 1000);
+          }
+        }
+        at = events.at(-1)!.position;
+        await (reacted ? save() : saveIfDue());
+      }
+    } finally {
+      if (!lost)
+        await save().catch((err: unknown) => this.options.logger.warn({ err, reactor: reactor.name }, 'reactor checkpoint not saved'));
     }
   }
 

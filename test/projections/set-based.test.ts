@@ -4,7 +4,7 @@ import type { RecordedEvent } from '../../src/events/envelope.js';
 import { logProjector } from '../../src/projections/projector.js';
 import { replay } from '../../src/projections/replay.js';
 import { ProjectorEventError } from '../../src/projections/stall.js';
-import { RecentEvents } from '../../src/projections/recent-events.js';
+import { RecentEvents } from '../../src/events/recent-events.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { newEvent, uniqueStream } from '../support/events.js';
 

@@ -222,7 +222,14 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
     // The bare store: replay reads the log inside its own transaction only through a SqlEventStore.
     await replay({ db: service.db, store: await SqlEventStore.open(service.db), projectors: allProjectors });
     await new Promise((r) => setTimeout(r, 500));
-    expect(await snapshot()).to.deep.equal(before);
+    const after = await snapshot();
+    expect({ ...after, reactors: null }).to.deep.equal({ ...before, reactors: null });
+    // No reactor went back to run again; one may have written its move past events it ignores since (reactor-runner.ts).
+    const at = (rows: Array<Record<string, unknown>>) => rows.map((r) => [r.reactor, BigInt(String(r.commit_pos))] as const);
+    for (const [i, [reactor, commit]] of at(after.reactors).entries()) {
+      expect(reactor).to.equal(at(before.reactors)[i]![0]);
+      expect(commit >= at(before.reactors)[i]![1], `${String(reactor)} moved back`).to.equal(true);
+    }
   });
 
   it('after a restart on the same data the copies and chains are intact, and the key is cold until a member signs in', async () => {

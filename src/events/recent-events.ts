@@ -1,5 +1,6 @@
-import type { RecordedEvent } from '../events/envelope.js';
-import { comparePositions, type Position } from '../events/position.js';
+import type { RecordedEvent } from './envelope.js';
+import { comparePositions, formatPosition, type Position } from './position.js';
+import type { EventStore } from './store.js';
 
 const CAPACITY = 10_000;
 
@@ -47,5 +48,34 @@ export class RecentEvents {
       else hi = mid - 1;
     }
     return null;
+  }
+}
+
+/**
+ * Reads of the log shared by the loops of one instance: loops woken by one append, all caught up
+ * at the same position, share one read instead of each asking the database for the same page,
+ * and one a little behind takes its page from what the others read (RecentEvents).
+ */
+export class SharedLogReads {
+  private readonly inFlight = new Map<string, Promise<RecordedEvent[]>>();
+  private readonly recent = new RecentEvents();
+
+  constructor(private readonly store: Pick<EventStore, 'readAll'>) {}
+
+  read(after: Position, maxCount: number): Promise<RecordedEvent[]> {
+    const recent = this.recent.after(after, maxCount);
+    if (recent) return Promise.resolve(recent);
+    const key = `${formatPosition(after)}/${maxCount}`;
+    let read = this.inFlight.get(key);
+    if (!read) {
+      read = this.store.readAll({ after, maxCount }).then((page) => {
+        this.recent.add(after, page);
+        return page;
+      });
+      this.inFlight.set(key, read);
+      const forget = () => this.inFlight.delete(key);
+      read.then(forget, forget);
+    }
+    return read;
   }
 }
