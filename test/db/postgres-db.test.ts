@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import { PostgresDb } from '../../src/db/postgres-db.js';
+import { openTestDatabase, type TestDatabase } from '../support/databases.js';
+
+/** PostgreSQL only: PGlite runs in process, with no round trip or parse to save. */
+describe('PostgresDb: statements prepared by name (docs/performance.md)', function () {
+  this.timeout(60_000);
+  let t: TestDatabase;
+  /** One connection, so pg_prepared_statements (per session) shows what the pool prepared. */
+  let db: PostgresDb;
+
+  before(async function () {
+    if (!process.env.DATABASE_URL) return this.skip();
+    t = await openTestDatabase('postgres');
+    db = new PostgresDb(t.url!, { max: 1 });
+  });
+  after(async () => {
+    await db?.close();
+    await t?.drop();
+  });
+
+  const prepared = async (text: string): Promise<number> =>
+    Number(
+      (await db.query<{ n: string }>('SELECT count(*)::text AS n FROM pg_prepared_statements WHERE statement = $1', [text])).rows[0]!.n,
+    );
+
+  it('a statement with parameters is parsed once per connection and then only run; one without stays a simple query of several statements', async () => {
+    const text = 'SELECT $1::int * 2 AS doubled';
+    for (const n of [1, 2, 3]) expect((await db.query<{ doubled: number }>(text, [n])).rows[0]!.doubled).to.equal(n * 2);
+    await db.transaction(async (tx) => expect((await tx.query<{ doubled: number }>(text, [5])).rows[0]!.doubled).to.equal(10));
+    expect(await prepared(text)).to.equal(1);
+    await db.exec('CREATE TABLE two (n int); INSERT INTO two VALUES (1), (2)');
+    expect((await db.query('SELECT n FROM two ORDER BY n')).rows).to.deep.equal([{ n: 1 }, { n: 2 }]);
+  });
+
+  it('a prepared statement follows its names to the tables they mean now, as after a rebuild swaps its schema in', async () => {
+    await db.exec(`CREATE SCHEMA live; CREATE TABLE live.rows (v text); INSERT INTO live.rows VALUES ('old');
+                   CREATE SCHEMA rebuilt; CREATE TABLE rebuilt.rows (v text); INSERT INTO rebuilt.rows VALUES ('new')`);
+    const read = async () => (await db.query<{ v: string }>('SELECT v FROM live.rows WHERE v <> $1', [''])).rows.map((r) => r.v);
+    expect(await read()).to.deep.equal(['old']);
+    await db.exec('ALTER SCHEMA live RENAME TO retired; ALTER SCHEMA rebuilt RENAME TO live');
+    expect(await read()).to.deep.equal(['new']);
+  });
+
+  it('past 500 distinct texts, further statements run unnamed and still answer', async () => {
+    for (let i = 0; i < 520; i++) expect((await db.query<{ n: number }>(`SELECT $1::int + ${i} AS n`, [1])).rows[0]!.n).to.equal(1 + i);
+    const count = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM pg_prepared_statements', [])).rows[0]!.n);
+    expect(count).to.be.at.most(500);
+    expect(await prepared('SELECT $1::int + 519 AS n')).to.equal(0);
+  });
+});
