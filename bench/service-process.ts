@@ -42,6 +42,10 @@ const UNLIMITED: Readonly<Record<string, string>> = {
   INVITES_PER_MEMBER_PER_DAY: '1000000000',
   INVITES_PER_ORG_PER_DAY: '1000000000',
   INVITES_PER_RECIPIENT_PER_DAY: '1000000000',
+  RATE_LIMIT_TOKEN_PER_SECOND: '1000000000',
+  RATE_LIMIT_TOKEN_BURST: '1000000000',
+  RATE_LIMIT_ORG_PER_SECOND: '1000000000',
+  RATE_LIMIT_ORG_BURST: '1000000000',
 };
 
 /** Only what node needs from the bench's environment: a DATABASE_URL or REDIS_URL of the shell must not leak into the service. */
@@ -63,7 +67,11 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     ...UNLIMITED,
     ...options.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...profileArgs(), '--import', 'tsx', 'src/main.ts'], {
+    cwd: REPO,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output = tail(child);
   // A bench that dies half-way (process.exit on an error) must not leave services running.
   const killOnExit = () => child.kill('SIGKILL');
@@ -158,4 +166,10 @@ async function peakRss(pid: number): Promise<number> {
   const kb = /^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1];
   if (kb === undefined) throw new Error(`no VmHWM in /proc/${pid}/status`);
   return Number(kb) * 1024;
+}
+
+/** BENCH_CPU_PROF=<dir>: each service child writes a V8 CPU profile there when it stops (docs/performance.md). */
+function profileArgs(): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }

@@ -33,6 +33,12 @@ export type Config = {
   readonly invitesPerOrgPerDay: number;
   /** Invitations one organization may send one address per day. */
   readonly invitesPerRecipientPerDay: number;
+  /** R-LIM-12: requests one session's tokens may make per second on an instance, and the burst above that rate. */
+  readonly rateLimitTokenPerSecond: number;
+  readonly rateLimitTokenBurst: number;
+  /** R-LIM-12: requests all of one organization's member tokens may make per second on an instance, and the burst. */
+  readonly rateLimitOrgPerSecond: number;
+  readonly rateLimitOrgBurst: number;
   /** Express's `trust proxy`: false (the socket's peer is the client), a hop count, or the proxies' addresses. */
   readonly trustProxy: TrustProxy;
   /** Time one embedded-schema validation may take, compile included. */
@@ -122,6 +128,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     invitesPerMemberPerDay: int('INVITES_PER_MEMBER_PER_DAY', 100, 1),
     invitesPerOrgPerDay: int('INVITES_PER_ORG_PER_DAY', 500, 1),
     invitesPerRecipientPerDay: int('INVITES_PER_RECIPIENT_PER_DAY', 5, 1),
+    rateLimitTokenPerSecond: int('RATE_LIMIT_TOKEN_PER_SECOND', 50, 1),
+    rateLimitTokenBurst: int('RATE_LIMIT_TOKEN_BURST', 100, 1),
+    rateLimitOrgPerSecond: int('RATE_LIMIT_ORG_PER_SECOND', 200, 1),
+    rateLimitOrgBurst: int('RATE_LIMIT_ORG_BURST', 400, 1),
     trustProxy: trustProxyOf(text('TRUST_PROXY'), problems),
     validationBudgetMs: int('VALIDATION_BUDGET_MS', 2000, 10),
     validationQueueMax: int('VALIDATION_QUEUE_MAX', 64, 1),

@@ -14,6 +14,7 @@ import { OtpService } from './identity/otp/otp-service.js';
 import { OtpSecrets } from './identity/otp/secrets.js';
 import { TokenIssuer, TokenVerifier } from './identity/tokens/index.js';
 import { schemasRoutes } from './api/schemas-routes.js';
+import { FairUse } from './limits/fair-use.js';
 import type { Config } from './config.js';
 import { DocumentService } from './documents/document-service.js';
 import { fileRoutes } from './api/files/file-routes.js';
@@ -86,7 +87,11 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
   const issuer = new TokenIssuer({ issuer: deps.config.baseUrl, signing: keys.signing, now });
   const verifier = new TokenVerifier({ issuer: deps.config.baseUrl, verifying: keys.verifying, now });
   const identities = new IdentityService({ store: deps.store, waitFor: deps.waitFor, readModels: deps.db, otp, secrets, issuer, now });
-  const auth = authenticator(verifier, identities);
+  const fairUse = new FairUse({
+    token: { perSecond: deps.config.rateLimitTokenPerSecond, burst: deps.config.rateLimitTokenBurst },
+    organization: { perSecond: deps.config.rateLimitOrgPerSecond, burst: deps.config.rateLimitOrgBurst },
+  });
+  const auth = authenticator(verifier, identities, fairUse);
   const organizationPlane = openOrganizationPlane({
     store: deps.store,
     waitFor: deps.waitFor,

@@ -1,7 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Caller, IdentityService } from '../../identity/identity-service.js';
 import type { Audience, ClaimsFor, TokenVerifier } from '../../identity/tokens/index.js';
-import { refuse } from '../../commands/refusal.js';
+import { isRefusal, refuse, type Refusal } from '../../commands/refusal.js';
+import type { FairUse } from '../../limits/fair-use.js';
 import { sendRefusal } from '../refusals.js';
 
 declare global {
@@ -30,27 +31,32 @@ export type Authenticator = {
    * along; then, for user tokens, 403 forbidden until the caller registered (unless `beforeRegister`).
    */
   require(audience: Audience, options?: RequireOptions): RequestHandler;
-  /** The same check for a bare header (GraphQL, streaming routes). */
+  /** The same check for a bare header: the caller, or why not (401 unauthenticated, 429 rate_limited). */
   check<A extends Audience>(
     authorization: string | undefined,
     audience: A,
-  ): Promise<{ caller: Caller; claims: ClaimsFor<A>; registered: boolean } | null>;
+  ): Promise<{ caller: Caller; claims: ClaimsFor<A>; registered: boolean } | Refusal>;
 };
+
+const unauthenticated = (): Refusal => refuse('unauthenticated', 'a valid access token is required');
 
 /**
  * One check for REST and GraphQL: an EdDSA token from our key set, for the expected audience,
- * whose session is live in the read model right now (so a revoked session fails on the very
- * next request, whichever instance answers it).
+ * within its session's (and organization's) fair use, whose session is live in the read model
+ * right now (so a revoked session fails on the very next request, whichever instance answers it).
  */
-export function authenticator(verifier: TokenVerifier, identities: IdentityService): Authenticator {
+export function authenticator(verifier: TokenVerifier, identities: IdentityService, fairUse?: FairUse): Authenticator {
   const check = async <A extends Audience>(authorization: string | undefined, audience: A) => {
     const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(authorization ?? '');
-    if (!match) return null;
+    if (!match) return unauthenticated();
     const result = await verifier.verify(match[1]!, audience);
-    if (!result.ok) return null;
+    if (!result.ok) return unauthenticated();
     const claims = result.claims;
+    // R-LIM-12: before the session's row is read, so a flood is refused without the database.
+    const wait = fairUse?.admit(`${claims.aud}:${claims.sid}`, claims.aud === 'org' ? claims.org : null) ?? 0;
+    if (wait > 0) return refuse('rate_limited', 'too many requests for this token or organization; slow down', wait);
     const session = await identities.liveSession(claims.sub, claims.sid);
-    if (!session) return null;
+    if (!session) return unauthenticated();
     return { caller: { identityId: claims.sub, sessionId: claims.sid, email: claims.email }, claims, registered: session.registered };
   };
   return {
@@ -60,7 +66,7 @@ export function authenticator(verifier: TokenVerifier, identities: IdentityServi
       async (req: Request, res: Response, next: NextFunction) => {
         try {
           const ok = await check(req.get('authorization'), audience);
-          if (!ok) return sendRefusal(res, refuse('unauthenticated', 'a valid access token is required'));
+          if (isRefusal(ok)) return sendRefusal(res, ok);
           if (audience === 'user' && !options.beforeRegister && !ok.registered) {
             return sendRefusal(res, refuse('forbidden', 'register first: call user.register before anything else'));
           }

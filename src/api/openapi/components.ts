@@ -38,9 +38,9 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
 
 /** The error answers of an operation, each a problem+json body. */
 export function problems(...statuses: readonly number[]): Record<string, OpenApiObject> {
-  return Object.fromEntries(
-    [...new Set([...statuses, 500])].sort().map((s) => [String(s), { $ref: `#/components/responses/Problem${s}` }]),
-  );
+  // Every route that takes a token (it can answer 401) counts against its fair use (R-LIM-12): 429.
+  const all = statuses.includes(401) ? [...statuses, 429, 500] : [...statuses, 500];
+  return Object.fromEntries([...new Set(all)].sort().map((s) => [String(s), { $ref: `#/components/responses/Problem${s}` }]));
 }
 
 export const components = {

@@ -1,0 +1,71 @@
+/** A steady rate with room for a burst: a token bucket of `burst` requests refilled at `perSecond`. */
+export type Rate = { readonly perSecond: number; readonly burst: number };
+
+export type FairUseLimits = {
+  /** Per session: every token of one sign-in (renewed ones too) draws on one bucket. */
+  readonly token: Rate;
+  /** Per organization: all its members' tokens together. */
+  readonly organization: Rate;
+};
+
+/** Buckets kept per limit; past it the least recently used go (a bucket forgotten is a full one). */
+const CAPACITY = 100_000;
+
+/** Token buckets in this process's memory, least recently used first. */
+class Buckets {
+  private readonly levels = new Map<string, { level: number; at: number }>();
+
+  constructor(private readonly rate: Rate) {}
+
+  /** Seconds until `key` has a request's room again; 0 when it has it now. */
+  wait(key: string, now: number): number {
+    const level = this.level(key, now);
+    return level >= 1 ? 0 : (1 - level) / this.rate.perSecond;
+  }
+
+  take(key: string, now: number): void {
+    const level = this.level(key, now);
+    this.levels.delete(key);
+    this.levels.set(key, { level: level - 1, at: now });
+    if (this.levels.size > CAPACITY) this.levels.delete(this.levels.keys().next().value!);
+  }
+
+  private level(key: string, now: number): number {
+    const bucket = this.levels.get(key);
+    if (!bucket) return this.rate.burst;
+    return Math.min(this.rate.burst, bucket.level + ((now - bucket.at) / 1000) * this.rate.perSecond);
+  }
+}
+
+/**
+ * R-LIM-12: fair use of the organization plane and GraphQL. Every authenticated request draws one
+ * request from its session's bucket and, with an organization token, from its organization's; an
+ * empty bucket answers 429 before the request reaches the database, so a flood costs little and
+ * leaves the other clients their share. Kept per instance, in memory: no round trip on the hot
+ * path; a client spread over N instances gets N times the rate (docs/decisions.md).
+ */
+export class FairUse {
+  private readonly tokens: Buckets;
+  private readonly organizations: Buckets;
+
+  constructor(
+    limits: FairUseLimits,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.tokens = new Buckets(limits.token);
+    this.organizations = new Buckets(limits.organization);
+  }
+
+  /**
+   * Counts one request of `session` (and of `organizationId`) and answers 0, or answers how many
+   * seconds to wait, having counted nothing: a refused request takes no room from either bucket.
+   */
+  admit(session: string, organizationId: string | null): number {
+    const now = this.now();
+    const wait = Math.max(this.tokens.wait(session, now), organizationId === null ? 0 : this.organizations.wait(organizationId, now));
+    if (wait > 0) return wait;
+    this.tokens.take(session, now);
+    if (organizationId !== null) this.organizations.take(organizationId, now);
+    return 0;
+  }
+}
