@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type { SqlDb } from '../../src/db/sql.js';
 import type { RecordedEvent } from '../../src/events/envelope.js';
 import { comparePositions, formatPosition, type Position } from '../../src/events/position.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
@@ -14,22 +13,7 @@ import { RecordingMailer } from '../support/recording-mailer.js';
 import { orgClient } from '../api/org/org-client.js';
 import { consentScenario, type User } from '../api/support/consent-scenario.js';
 import { startTestService, type TestService } from '../api/support/service.js';
-
-type Tables = Record<string, string[]>;
-
-/** Every row of every table of a schema, as JSON, sorted; checkpoints without their wall-clock update time. */
-async function tablesOf(db: SqlDb, schema: string): Promise<Tables> {
-  const names = await db.query<{ table_name: string }>(
-    `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' ORDER BY 1`,
-    [schema],
-  );
-  const tables: Tables = {};
-  for (const { table_name: name } of names.rows) {
-    const rows = await db.query<{ row: string }>(`SELECT (to_jsonb(t) - 'updated_at')::text AS row FROM "${schema}"."${name}" t`);
-    tables[name] = rows.rows.map((r) => r.row).sort();
-  }
-  return tables;
-}
+import { tablesOf } from '../support/tables.js';
 
 /** The log as it stood at `cut`: what a replay of a log truncated there reads. */
 function logCutAt(store: EventStore, cut: Position): EventStore {
