@@ -10,6 +10,9 @@ export type Person = { readonly email: string; readonly token: string };
 
 /** The organization under load: one member (its key warm since they signed in) and one manifest of SLOTS manual keep slots. */
 export type Organization = {
+  readonly organizationId: string;
+  /** The owner's user token: signing in again with it warms the key (after a restart, say). */
+  readonly ownerToken: string;
   readonly memberToken: string;
   readonly manifestId: string;
   readonly slotIds: readonly string[];
@@ -40,27 +43,43 @@ export async function benchOrganization(api: ServiceClient): Promise<Organizatio
     token: owner.token,
     body: { name: 'Bench' },
   });
-  const { token: memberToken } = await api.call<{ token: string }>('POST', '/org/v1/token', {
-    token: owner.token,
-    body: { organizationId: organization.organizationId },
-  });
+  const { organizationId } = organization;
+  const memberToken = await signIn(api, organizationId, owner.token);
+  const { manifestId, slotIds } = await nameManifest(api, memberToken, 'Bench', SLOTS, 'manual');
+  const { schemas } = await api.call<{ schemas: Array<{ name: string; id: string }> }>('GET', '/schemas/core');
+  const schemaRef = schemas.find((s) => s.name === 'PersonFullName')?.id;
+  if (!schemaRef) throw new Error('the service lists no PersonFullName schema');
+  return { organizationId, ownerToken: owner.token, memberToken, manifestId, slotIds, schemaRef };
+}
+
+/** A member's sign-in: their member token, and the organization's key warm on every instance running now. */
+export async function signIn(api: ServiceClient, organizationId: string, userToken: string): Promise<string> {
+  const { token } = await api.call<{ token: string }>('POST', '/org/v1/token', { token: userToken, body: { organizationId } });
+  return token;
+}
+
+/** A manifest of `slots` keep slots, each asking for a PersonFullName and adopted as `adoption` says. */
+export async function nameManifest(
+  api: ServiceClient,
+  memberToken: string,
+  name: string,
+  slots: number,
+  adoption: 'manual' | 'auto',
+): Promise<{ manifestId: string; slotIds: string[] }> {
   const slot = (i: number) => ({
     label: `Name ${i}`,
-    group: 'Bench',
+    group: name,
     multiple: false,
     kind: 'schema',
     target: 'PersonFullName',
     verbs: ['keep'],
-    adoption: 'manual',
+    adoption,
   });
   const { manifest } = await api.call<{ manifest: { manifestId: string; slots: Array<{ slotId: string }> } }>('POST', '/org/v1/manifests', {
     token: memberToken,
-    body: { name: 'Bench', retention: 'P30D', slots: Array.from({ length: SLOTS }, (_, i) => slot(i)) },
+    body: { name, retention: 'P30D', slots: Array.from({ length: slots }, (_, i) => slot(i)) },
   });
-  const { schemas } = await api.call<{ schemas: Array<{ name: string; id: string }> }>('GET', '/schemas/core');
-  const schemaRef = schemas.find((s) => s.name === 'PersonFullName')?.id;
-  if (!schemaRef) throw new Error('the service lists no PersonFullName schema');
-  return { memberToken, manifestId: manifest.manifestId, slotIds: manifest.slots.map((s) => s.slotId), schemaRef };
+  return { manifestId: manifest.manifestId, slotIds: manifest.slots.map((s) => s.slotId) };
 }
 
 /**
@@ -125,7 +144,7 @@ export async function grantedUnit(api: ServiceClient, org: Organization, person:
 }
 
 /** A request to the person, accepted with `documentId` granted on every slot. */
-async function connect(api: ServiceClient, org: Organization, person: Person, documentId: string): Promise<GrantedUnit> {
+export async function connect(api: ServiceClient, org: Organization, person: Person, documentId: string): Promise<GrantedUnit> {
   const { request } = await api.call<{ request: { requestId: string } }>('POST', '/org/v1/requests', {
     token: org.memberToken,
     body: { manifestId: org.manifestId, recipientEmail: person.email },

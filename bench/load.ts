@@ -43,6 +43,8 @@ export async function runLoad(options: {
   readonly scripts: readonly Script[];
   readonly seconds: number;
   readonly perConnection?: number;
+  /** Socket errors and timeouts after which the run ends early: a service that died is not hammered with connection attempts. */
+  readonly bailout?: number;
 }): Promise<LoadResult> {
   let assigned = 0;
   const sentBy = new Array<number>(options.scripts.length).fill(0);
@@ -57,6 +59,7 @@ export async function runLoad(options: {
     // default, which would stretch a short trial several times over.
     sampleInt: 100,
     ...(options.perConnection ? { maxConnectionRequests: options.perConnection } : {}),
+    ...(options.bailout ? { bailout: options.bailout } : {}),
     // A connection's request list is set here, per connection: autocannon resets a request's
     // `context` every time it loops over its list, so per-connection state cannot live there.
     setupClient: (client) => {
@@ -104,7 +107,7 @@ function tally(counts: Map<string, number>, key: string): void {
 }
 
 /** The problem+json `code` of a refusal (contract §0), if the body has one. */
-function problemCode(body: string): string {
+export function problemCode(body: string): string {
   try {
     const parsed = JSON.parse(body) as { code?: unknown };
     return typeof parsed.code === 'string' ? parsed.code : '';

@@ -15,11 +15,14 @@ export type ServiceProcess = {
   readonly mail: MailSink;
   /** The process's peak resident set (VmHWM) so far. */
   peakRssBytes(): Promise<number>;
+  /** The process's resident set (VmRSS) now. */
+  rssBytes(): Promise<number>;
   stop(): Promise<void>;
 };
 
 export type ServiceOptions = {
-  readonly databaseUrl: string;
+  /** Null: the embedded PGlite, in a data directory of the process's own. */
+  readonly databaseUrl: string | null;
   readonly redisUrl?: string;
   /** Extra settings; they win over the bench's own. */
   readonly env?: Record<string, string>;
@@ -59,7 +62,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
   const env: Record<string, string> = {
     ...inherited(),
     PORT: String(port),
-    DATABASE_URL: options.databaseUrl,
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
     SMTP_URL: mail.url,
     DATA_DIR: dataDir,
@@ -93,7 +96,8 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     url,
     pid: child.pid!,
     mail,
-    peakRssBytes: () => peakRss(child.pid!),
+    peakRssBytes: () => statusBytes(child.pid!, 'VmHWM'),
+    rssBytes: () => statusBytes(child.pid!, 'VmRSS'),
     async stop() {
       await stopProcess(child);
       await cleanUp();
@@ -161,10 +165,11 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function peakRss(pid: number): Promise<number> {
+/** A memory figure of /proc/<pid>/status, which gives it in kB. */
+async function statusBytes(pid: number, field: 'VmHWM' | 'VmRSS'): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = /^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1];
-  if (kb === undefined) throw new Error(`no VmHWM in /proc/${pid}/status`);
+  const kb = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1];
+  if (kb === undefined) throw new Error(`no ${field} in /proc/${pid}/status`);
   return Number(kb) * 1024;
 }
 

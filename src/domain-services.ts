@@ -87,10 +87,13 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
   const issuer = new TokenIssuer({ issuer: deps.config.baseUrl, signing: keys.signing, now });
   const verifier = new TokenVerifier({ issuer: deps.config.baseUrl, verifying: keys.verifying, now });
   const identities = new IdentityService({ store: deps.store, waitFor: deps.waitFor, readModels: deps.db, otp, secrets, issuer, now });
-  const fairUse = new FairUse({
-    token: { perSecond: deps.config.rateLimitTokenPerSecond, burst: deps.config.rateLimitTokenBurst },
-    organization: { perSecond: deps.config.rateLimitOrgPerSecond, burst: deps.config.rateLimitOrgBurst },
-  });
+  const fairUse = new FairUse(
+    {
+      token: { perSecond: deps.config.rateLimitTokenPerSecond, burst: deps.config.rateLimitTokenBurst },
+      organization: { perSecond: deps.config.rateLimitOrgPerSecond, burst: deps.config.rateLimitOrgBurst },
+    },
+    now,
+  );
   const auth = authenticator(verifier, identities, fairUse);
   const organizationPlane = openOrganizationPlane({
     store: deps.store,

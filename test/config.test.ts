@@ -17,6 +17,10 @@ describe('configuration (contract 7)', () => {
       invitesPerMemberPerDay: 100,
       invitesPerOrgPerDay: 500,
       invitesPerRecipientPerDay: 5,
+      rateLimitTokenPerSecond: 50,
+      rateLimitTokenBurst: 100,
+      rateLimitOrgPerSecond: 200,
+      rateLimitOrgBurst: 400,
     });
   });
 
@@ -59,6 +63,10 @@ describe('configuration (contract 7)', () => {
       'INVITES_PER_MEMBER_PER_DAY',
       'INVITES_PER_ORG_PER_DAY',
       'INVITES_PER_RECIPIENT_PER_DAY',
+      'RATE_LIMIT_TOKEN_PER_SECOND',
+      'RATE_LIMIT_TOKEN_BURST',
+      'RATE_LIMIT_ORG_PER_SECOND',
+      'RATE_LIMIT_ORG_BURST',
     ]) {
       expect(() => loadConfig({ [name]: '0' }), name).to.throw(ConfigError, new RegExp(name));
     }

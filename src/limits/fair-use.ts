@@ -9,7 +9,7 @@ export type FairUseLimits = {
 };
 
 /** Buckets kept per limit; past it the least recently used go (a bucket forgotten is a full one). */
-const CAPACITY = 100_000;
+export const BUCKETS_PER_LIMIT = 100_000;
 
 /** Token buckets in this process's memory, least recently used first. */
 class Buckets {
@@ -27,12 +27,15 @@ class Buckets {
     const level = this.level(key, now);
     this.levels.delete(key);
     this.levels.set(key, { level: level - 1, at: now });
-    if (this.levels.size > CAPACITY) this.levels.delete(this.levels.keys().next().value!);
+    if (this.levels.size > BUCKETS_PER_LIMIT) this.levels.delete(this.levels.keys().next().value!);
   }
 
   private level(key: string, now: number): number {
     const bucket = this.levels.get(key);
     if (!bucket) return this.rate.burst;
+    // A wall clock stepped back: refill from the new time on, rather than leave the bucket where it
+    // was until the clock is back at its last request.
+    if (now < bucket.at) bucket.at = now;
     return Math.min(this.rate.burst, bucket.level + ((now - bucket.at) / 1000) * this.rate.perSecond);
   }
 }
@@ -48,9 +51,10 @@ export class FairUse {
   private readonly tokens: Buckets;
   private readonly organizations: Buckets;
 
+  /** `now` is the service's clock, as the tokens' expiry is judged by, so a test can step it. */
   constructor(
     limits: FairUseLimits,
-    private readonly now: () => number = () => performance.now(),
+    private readonly now: () => Date,
   ) {
     this.tokens = new Buckets(limits.token);
     this.organizations = new Buckets(limits.organization);
@@ -61,7 +65,7 @@ export class FairUse {
    * seconds to wait, having counted nothing: a refused request takes no room from either bucket.
    */
   admit(session: string, organizationId: string | null): number {
-    const now = this.now();
+    const now = this.now().getTime();
     const wait = Math.max(this.tokens.wait(session, now), organizationId === null ? 0 : this.organizations.wait(organizationId, now));
     if (wait > 0) return wait;
     this.tokens.take(session, now);

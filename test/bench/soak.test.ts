@@ -1,30 +1,30 @@
 import { expect } from 'chai';
-import { runSoak, soakTable, verdicts } from '../../bench/soak.js';
+import { runSoak } from '../../bench/soak.js';
+import { soakTable, verdicts } from '../../bench/soak-report.js';
 
-/** The soak's machinery in CI: three short windows (`npm run soak` runs ten of a minute). */
-describe('soak: mixed traffic at a steady rate, memory and latency per window (issue 16)', function () {
-  this.timeout(180_000);
+/**
+ * Issue 16, soak: its machinery in CI, three windows of 3 s at 20 requests/s (`npm run soak` runs
+ * ten of a minute at 100/s). The real service on the suite's backend: a scratch database of
+ * DATABASE_URL's server, else the embedded PGlite in a data directory of its own.
+ */
+describe('soak: mixed traffic at a steady rate, latency and memory per window (issue 16)', function () {
+  this.timeout(90_000);
 
-  before(function () {
-    // The soak starts the service as a process of its own on a scratch database of a server.
-    if (!process.env.DATABASE_URL) this.skip();
-  });
-
-  it('three windows at 30 requests/s: every request answered 2xx, each window with real figures and the verdicts judged', async () => {
-    const windows = await runSoak({ databaseUrl: process.env.DATABASE_URL!, rate: 30, windows: 3, windowSeconds: 3 });
+  it('three windows of publishes, keeps, corrects, proposal adopts, reads and logins: every request answered 2xx, each row with real figures', async () => {
+    const windows = await runSoak({ databaseUrl: process.env.DATABASE_URL ?? null, rate: 20, windows: 3, windowSeconds: 3 });
+    const table = soakTable(windows);
     expect(windows.map((w) => w.window)).to.deep.equal([1, 2, 3]);
     for (const w of windows) {
-      expect(w.errors, soakTable(windows)).to.equal(0);
-      expect(w.requests).to.be.within(60, 100);
-      expect(w.p99ms).to.be.greaterThan(0);
-      expect(w.rssMb).to.be.greaterThan(50);
+      expect(w.errors, `${table}\n${w.failures}`).to.equal(0);
+      // 60 due in each window, on a fixed schedule whatever the answers.
+      expect(w.requests, table).to.equal(60);
+      expect(w.perSecond, table).to.equal(20);
+      expect(w.p50ms, table).to.be.greaterThan(0);
+      expect(w.p99ms, table).to.be.at.least(w.p50ms);
+      expect(w.maxMs, table).to.be.at.least(w.p99ms);
+      expect(w.rssMb, table).to.be.greaterThan(0);
     }
-    expect(verdicts(windows).map((v) => v.what)).to.deep.equal([
-      'no error',
-      'RSS at the last window within 10% of the second',
-      'p99 at the last window within 20% of the second',
-    ]);
-    expect(verdicts(windows)[0]!.ok).to.equal(true);
-    expect(soakTable(windows).split('\n')).to.have.length(5);
+    expect(table.split('\n'), table).to.have.length(2 + 3);
+    expect(verdicts(windows)[0], table).to.deep.include({ what: 'no error', ok: true });
   });
 });

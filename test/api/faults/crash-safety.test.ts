@@ -1,243 +1,359 @@
 import { expect } from 'chai';
-import pg from 'pg';
-import { benchOrganization, grantedUnits, PerConnection, personName, SLOTS, UPDATE_DOCUMENT } from '../../../bench/command-data.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  benchOrganization,
+  connect,
+  grantedUnits,
+  nameManifest,
+  PerConnection,
+  personName,
+  SETUP_CONCURRENCY,
+  signIn,
+  SLOTS,
+  UPDATE_DOCUMENT,
+  type Person,
+} from '../../../bench/command-data.js';
 import { commandWorkloads, type BenchWorld } from '../../../bench/command-workloads.js';
 import { runLoad, type Call, type Script } from '../../../bench/load.js';
 import { startMailSink, type MailSink } from '../../../bench/mail-sink.js';
-import { ServiceClient } from '../../../bench/service-client.js';
+import { inParallel, ServiceClient } from '../../../bench/service-client.js';
 import { startService, type ServiceProcess } from '../../../bench/service-process.js';
-import { PostgresDb } from '../../../src/db/postgres-db.js';
-import { SqlEventStore } from '../../../src/events/sql/sql-event-store.js';
+import { openBackends, type Backends } from '../../../src/backends.js';
+import { verifyLog } from '../../../src/cli/verify-log-command.js';
+import { loadConfig } from '../../../src/config.js';
 import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../../src/identity/keys/index.js';
 import { allProjectors } from '../../../src/projections/index.js';
 import { replay } from '../../../src/projections/replay.js';
-import { postgresBin, startOwnCluster, type OwnCluster } from '../../support/own-cluster.js';
+import { postgresBin, startOwnCluster } from '../../support/own-cluster.js';
 import { tablesOf } from '../../support/tables.js';
 
 /** What one connection sent and what it heard back (nothing, for a request the kill cut off). */
 type Sent = { readonly kind: string; readonly call: Call; status?: number; body?: string };
 
+/** Where the service keeps its data (DATABASE_URL, or DATA_DIR for PGlite), the same before and after the kill. */
+type Deployment = { readonly where: Record<string, string>; remove(): Promise<void> };
+
+/** A document its person publishes under load: granted on every manual slot of one request and on the auto slot of another. */
+type GrantedDocument = {
+  readonly person: Person;
+  readonly documentId: string;
+  readonly manualRequestId: string;
+  readonly autoRequestId: string;
+};
+
+type OpenProposal = { readonly slotId: string; readonly newVersion: number };
+
 const PER_KIND = 16;
-const LOAD_SECONDS = 4;
-const KILL_AFTER_MS = 1_500;
-
-/** Wraps a workload's scripts so every request and its answer are written down. */
-function recorded(kind: string, scripts: readonly Script[], log: Sent[]): Script[] {
-  return scripts.map((script) => {
-    let last: Sent | null = null;
-    return {
-      next: () => {
-        last = { kind, call: script.next() };
-        log.push(last);
-        return last.call;
-      },
-      answered: (status, body) => {
-        if (last) Object.assign(last, { status, body });
-        script.answered?.(status, body);
-      },
-    };
-  });
-}
-
-const ok = (s: Sent) => s.status !== undefined && s.status >= 200 && s.status < 300;
-const parsed = <T>(s: Sent) => JSON.parse(s.body!) as T;
-
 /**
- * Issue 16, crash safety: the real service (node src/main.ts) on a PostgreSQL cluster of the
- * test's own, SIGKILLed while 64 clients publish, keep, correct and adopt proposals; then started
- * again on the same database.
+ * The kill comes once every connection has been answered and the clients have had this many 2xx
+ * answers: mid-load, whatever the machine and the backend (PGlite serves a tenth of PostgreSQL).
  */
-describe('crash safety: SIGKILL under 64 clients, then a restart (issue 16)', function () {
-  this.timeout(600_000);
-  let cluster: OwnCluster | null = null;
-  let mail: MailSink;
-  let service: ServiceProcess | null = null;
-  let db: pg.Client;
-  const sent: Sent[] = [];
-  let env: Record<string, string>;
-  let databaseUrl: string;
+const KILL_AT_SUCCESSES = 256;
+/** The load's bound: the kill comes well before it. */
+const LOAD_SECONDS = 30;
 
-  before(async function () {
-    const bin = postgresBin();
-    // Fault tests use a cluster of their own; the shared server's tests run without one.
-    if (!process.env.DATABASE_URL || !bin) return this.skip();
-    cluster = await startOwnCluster(bin);
-    databaseUrl = cluster.url('postgres');
-    mail = await startMailSink();
-    // One deployment's keys, kept across the restart as an operator's environment keeps them.
-    env = {
-      BASE_URL: 'http://dss.crash',
-      JWT_PRIVATE_KEY: serializeJwkSet([await generatePrivateJwk()]),
-      MASTER_KEY: generateMasterKey().toString('base64'),
-    };
-    service = await startService({ databaseUrl, env, mail });
-    db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
-  });
-  after(async () => {
-    await service?.stop();
-    await db?.end();
-    await mail?.close();
-    await cluster?.stop();
-  });
+/** Every request the clients sent and its answer; it kills the service mid-load (KILL_AT_SUCCESSES). */
+class Recorder {
+  readonly sent: Sent[] = [];
+  /** 2xx answers per connection. */
+  private readonly successes: number[] = [];
+  killed = false;
 
-  /** Version v of each granted document: what the reactors must turn into one open proposal per slot. */
-  let grantedDocuments: Array<{ requestId: string; documentId: string }> = [];
+  constructor(private readonly pid: number) {}
 
-  it('every 2xx answer is in the log exactly once, reactors catch up, and a replay equals the live read models', async () => {
-    const api = new ServiceClient(service!.url, mail);
-    const org = await benchOrganization(api);
-    const world: BenchWorld = { api, org, people: new PerConnection(() => api.person()) };
-    const [publish, keep, correct, adopt] = commandWorkloads(world);
-    const scripts = [
-      ...recorded('publish', await publish!.scripts(PER_KIND, 0), sent),
-      ...recorded('keep', await keep!.scripts(PER_KIND, SLOTS * 2), sent),
-      ...recorded('correct', await correct!.scripts(PER_KIND, 0), sent),
-      ...recorded('adopt', await adopt!.scripts(PER_KIND / 2, SLOTS), sent),
-      ...recorded('granted publish', await grantedPublishes(world, PER_KIND / 2), sent),
-    ];
-    expect(scripts).to.have.length(64);
-
-    const killer = setTimeout(() => process.kill(service!.pid, 'SIGKILL'), KILL_AFTER_MS);
-    await runLoad({ urls: [service!.url], scripts, seconds: LOAD_SECONDS });
-    clearTimeout(killer);
-    await service!.stop();
-    const answered = sent.filter(ok);
-    const cut = sent.filter((s) => s.status === undefined).length;
-    expect(answered.length, 'the load ran before the kill').to.be.greaterThan(64);
-    expect(cut, 'requests were in flight at the kill').to.be.greaterThan(0);
-
-    service = await startService({ databaseUrl, env, mail });
-    const after = new ServiceClient(service.url, mail);
-    await untilQuiet(after);
-
-    await publishedOnce(answered.filter((s) => s.kind.endsWith('publish')));
-    await keptOnce(answered.filter((s) => s.kind === 'keep' || s.kind === 'adopt'));
-    await correctedOnce(answered.filter((s) => s.kind === 'correct'));
-    await proposalsCaughtUp(after, org.memberToken);
-
-    await service.stop();
-    service = null;
-    await replayEqualsLive();
-  });
-
-  /** Connections publishing a document granted on every manual slot: each version must become one open proposal per slot. */
-  async function grantedPublishes(world: BenchWorld, clients: number): Promise<Script[]> {
-    const units = (await grantedUnits(world.api, world.org, await world.people.first(clients), 1)).map((u) => u[0]!);
-    grantedDocuments = units.map((u) => ({ requestId: u.requestId, documentId: u.documentId }));
-    return units.map((u) => {
-      let n = 0;
+  /** Wraps a workload's scripts so every request and its answer are written down. */
+  scripts(kind: string, scripts: readonly Script[]): Script[] {
+    return scripts.map((script) => {
+      const connection = this.successes.push(0) - 1;
+      let last: Sent | null = null;
       return {
-        next: (): Call => ({
-          method: 'POST',
-          path: '/graphql',
-          token: u.person.token,
-          body: { query: UPDATE_DOCUMENT, variables: { id: u.documentId, i: { data: personName(`Granted ${++n}`) } } },
-        }),
+        next: () => {
+          last = { kind, call: script.next() };
+          this.sent.push(last);
+          return last.call;
+        },
+        answered: (status, body) => {
+          if (last) Object.assign(last, { status, body });
+          script.answered?.(status, body);
+          if (last && succeeded(last)) this.successes[connection]!++;
+          if (!this.killed && this.successes.every((n) => n > 0) && this.successes.reduce((a, b) => a + b) >= KILL_AT_SUCCESSES)
+            this.kill();
+        },
       };
     });
   }
 
-  async function untilQuiet(api: ServiceClient): Promise<void> {
-    for (let quiet = 0, i = 0; quiet < 3; i++) {
-      if (i > 600) throw new Error('reactions still queued after 2 minutes');
-      quiet = (await api.queuedJobs()) === 0 ? quiet + 1 : 0;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+  private kill(): void {
+    process.kill(this.pid, 'SIGKILL');
+    this.killed = true;
   }
+}
 
-  const rows = async <R extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => (await db.query<R>(sql, params)).rows;
+const answered = (s: Sent) => s.status !== undefined;
+/** A 2xx, and for GraphQL (which answers its refusals with 200) no errors. */
+const succeeded = (s: Sent) => s.status! >= 200 && s.status! < 300 && !('errors' in parsed<object>(s));
+const parsed = <T>(s: Sent) => JSON.parse(s.body!) as T;
 
-  /** Each document's versions in the log: 1..n, none twice, and every version a publish was answered with among them. */
-  async function publishedOnce(publishes: readonly Sent[]): Promise<void> {
-    const answeredVersion = (s: Sent) =>
-      parsed<{ data: { user: { document: { update: { version: number } } } } }>(s).data.user.document.update.version;
-    const byDocument = new Map<string, number[]>();
-    for (const s of publishes) {
-      const id = (s.call.body as { variables: { id: string } }).variables.id;
-      byDocument.set(id, [...(byDocument.get(id) ?? []), answeredVersion(s)]);
-    }
-    expect(byDocument.size).to.be.greaterThan(0);
-    for (const [id, versions] of byDocument) {
-      const logged = (
-        await rows<{ v: number }>(
-          `SELECT (data->>'version')::int AS v FROM es.events
-           WHERE type IN ('DocumentCreated', 'DocumentUpdated') AND data->>'resourceId' = $1 ORDER BY revision`,
-          [id],
-        )
-      ).map((r) => r.v);
-      expect(logged, `versions of ${id}`).to.deep.equal(logged.map((_, i) => i + 1));
-      expect(logged, `versions answered for ${id}`).to.include.members(versions);
-    }
-  }
+/**
+ * Issue 16, crash safety: the real service (node src/main.ts) SIGKILLed while 64 clients publish,
+ * keep, correct and adopt proposals, then started again on the same database with the same keys.
+ */
+describe('crash safety: SIGKILL under 64 clients, then a restart (issue 16)', function () {
+  this.timeout(600_000);
 
-  /** One CopyKept per adoption in the whole log, and one for every keep or adopt answered. */
-  async function keptOnce(keeps: readonly Sent[]): Promise<void> {
-    expect(keeps.length).to.be.greaterThan(0);
-    const twice = await rows(`SELECT data->>'adoptionId' AS id FROM es.events WHERE type = 'CopyKept' GROUP BY 1 HAVING count(*) > 1`);
-    expect(twice).to.deep.equal([]);
-    const adoptionOf = (s: Sent) => {
-      const body = parsed<{ adoptionId?: string; adoptions?: Array<{ adoptionId: string }> }>(s);
-      return body.adoptionId ?? body.adoptions?.[0]?.adoptionId;
-    };
-    const kept = new Set(
-      (await rows<{ id: string }>(`SELECT data->>'adoptionId' AS id FROM es.events WHERE type = 'CopyKept'`)).map((r) => r.id),
-    );
-    for (const s of keeps) expect(kept.has(adoptionOf(s)!), `${s.call.path} answered ${s.body}`).to.equal(true);
-  }
+  crashAndRestart('on PostgreSQL (a cluster of its own)', async () => {
+    const bin = postgresBin();
+    // Fault tests use a cluster of their own; the shared server's tests run without one.
+    if (!process.env.DATABASE_URL || !bin) return null;
+    const cluster = await startOwnCluster(bin);
+    return { where: { DATABASE_URL: cluster.url('postgres') }, remove: () => cluster.stop() };
+  });
 
-  /** One CopyCorrected per chain version, and the one each correct was answered with among them. */
-  async function correctedOnce(corrects: readonly Sent[]): Promise<void> {
-    expect(corrects.length).to.be.greaterThan(0);
-    const twice = await rows(
-      `SELECT data->>'orgResourceId', data->>'orgVersion' FROM es.events WHERE type = 'CopyCorrected' GROUP BY 1, 2 HAVING count(*) > 1`,
-    );
-    expect(twice).to.deep.equal([]);
-    for (const s of corrects) {
-      const { adoption, orgVersion } = parsed<{ adoption: { orgResourceId: string }; orgVersion: number }>(s);
-      const found = await rows(
-        `SELECT 1 FROM es.events WHERE type = 'CopyCorrected' AND data->>'orgResourceId' = $1 AND (data->>'orgVersion')::int = $2`,
-        [adoption.orgResourceId, orgVersion],
-      );
-      expect(found, `${adoption.orgResourceId} v${orgVersion}`).to.have.length(1);
-    }
-  }
-
-  /** Each granted document's newest version is proposed once on every slot: no proposal lost to the kill, none doubled. */
-  async function proposalsCaughtUp(api: ServiceClient, memberToken: string): Promise<void> {
-    for (const { requestId, documentId } of grantedDocuments) {
-      const newest = (
-        await rows<{ v: number }>(
-          `SELECT max((data->>'version')::int) AS v FROM es.events
-           WHERE type IN ('DocumentCreated', 'DocumentUpdated') AND data->>'resourceId' = $1`,
-          [documentId],
-        )
-      )[0]!.v;
-      const { proposals } = await api.call<{ proposals: Array<{ slotId: string; newVersion: number }> }>(
-        'GET',
-        `/org/v1/requests/${requestId}/proposals`,
-        { token: memberToken },
-      );
-      expect(newest, `${documentId} was published during the load`).to.be.greaterThan(1);
-      expect(new Set(proposals.map((p) => p.slotId)).size, `one open proposal per slot on ${requestId}`).to.equal(SLOTS);
-      expect(proposals.map((p) => p.newVersion)).to.deep.equal(proposals.map(() => newest));
-    }
-  }
-
-  /** What the service wrote inline before and after the crash equals what a rebuild from the log writes. */
-  async function replayEqualsLive(): Promise<void> {
-    const sql = new PostgresDb(databaseUrl);
-    try {
-      const withoutCheckpoints = async () => {
-        const { projection_checkpoints: _checkpoints, ...tables } = await tablesOf(sql, 'rm');
-        return tables;
-      };
-      const live = await withoutCheckpoints();
-      expect(live.adoptions?.length).to.be.greaterThan(0);
-      await replay({ db: sql, store: await SqlEventStore.open(sql), projectors: allProjectors });
-      expect(await withoutCheckpoints()).to.deep.equal(live);
-    } finally {
-      await sql.close();
-    }
-  }
+  crashAndRestart('on the embedded default (PGlite in DATA_DIR)', async () => {
+    // The service runs on PGlite whatever the suite runs on: once, in the embedded run, is enough.
+    if (process.env.DATABASE_URL) return null;
+    const dataDir = await mkdtemp(join(tmpdir(), 'dss-crash-'));
+    return { where: { DATA_DIR: dataDir }, remove: () => rm(dataDir, { recursive: true, force: true }) };
+  });
 });
+
+function crashAndRestart(title: string, deploy: () => Promise<Deployment | null>): void {
+  describe(title, () => {
+    let deployment: Deployment | null = null;
+    let mail: MailSink | null = null;
+    let service: ServiceProcess | null = null;
+    /** One deployment's keys, kept across the restart as an operator's environment keeps them. */
+    let env: Record<string, string>;
+
+    before(async function () {
+      deployment = await deploy();
+      if (!deployment) return this.skip();
+      mail = await startMailSink();
+      env = {
+        ...deployment.where,
+        BASE_URL: 'http://dss.crash',
+        JWT_PRIVATE_KEY: serializeJwkSet([await generatePrivateJwk()]),
+        MASTER_KEY: generateMasterKey().toString('base64'),
+      };
+    });
+    after(async () => {
+      await service?.stop();
+      await mail?.close();
+      await deployment?.remove();
+    });
+
+    const start = () => startService({ databaseUrl: env.DATABASE_URL ?? null, env, mail: mail! });
+
+    it('every 2xx answer is in the log exactly once, reactors catch up, and a replay equals the live read models', async () => {
+      service = await start();
+      const api = new ServiceClient(service.url, mail!);
+      const org = await benchOrganization(api);
+      const world: BenchWorld = { api, org, people: new PerConnection(() => api.person()) };
+      const [publish, keep, correct, adopt] = commandWorkloads(world);
+      const granted = await grantedDocuments(world, PER_KIND / 2);
+      const recorder = new Recorder(service.pid);
+      const scripts = [
+        ...recorder.scripts('publish', await publish!.scripts(PER_KIND, 0)),
+        ...recorder.scripts('keep', await keep!.scripts(PER_KIND, SLOTS * 2)),
+        ...recorder.scripts('correct', await correct!.scripts(PER_KIND, 0)),
+        ...recorder.scripts('adopt', await adopt!.scripts(PER_KIND / 2, SLOTS)),
+        ...recorder.scripts('granted publish', granted.map(publishing)),
+      ];
+      expect(scripts).to.have.length(64);
+
+      await runLoad({ urls: [service.url], scripts, seconds: LOAD_SECONDS, bailout: scripts.length });
+      expect(recorder.killed, `the service was killed within ${LOAD_SECONDS} s of load`).to.equal(true);
+      await service.stop();
+      const { sent } = recorder;
+      const ok = sent.filter((s) => answered(s) && succeeded(s));
+      expect(sent.filter((s) => !answered(s)).length, 'requests were in flight at the kill').to.be.greaterThan(0);
+      expect(
+        sent.filter((s) => answered(s) && !succeeded(s)).map((s) => `${s.call.path} ${s.status} ${s.body}`),
+        'nothing clashed',
+      ).to.deep.equal([]);
+
+      service = await start();
+      const after = new ServiceClient(service.url, mail!);
+      expect((await after.send('GET', '/readyz')).status).to.equal(200);
+      await untilQuiet(after);
+      // After a restart the key is cold until a member signs in again (R-ORG-12): automatic keeps
+      // the reactors caught up on meanwhile pended, and the sign-in drains them.
+      const memberToken = await signIn(after, org.organizationId, org.ownerToken);
+      await untilQuiet(after);
+      const proposals = await inParallel(granted, SETUP_CONCURRENCY, async (g) => {
+        const path = `/org/v1/requests/${g.manualRequestId}/proposals`;
+        return (await after.call<{ proposals: OpenProposal[] }>('GET', path, { token: memberToken })).proposals;
+      });
+      await service.stop();
+      service = null;
+
+      const backends = await openBackends(loadConfig(env));
+      try {
+        const verification = await verifyLog(backends);
+        expect(verification.firstBreak, 'the hash-chained log is intact').to.equal(null);
+        const log = logOf(backends);
+        await log.publishedOnce(ok.filter((s) => s.kind.endsWith('publish')));
+        await log.keptOnce(ok.filter((s) => s.kind === 'keep' || s.kind === 'adopt'));
+        await log.correctedOnce(ok.filter((s) => s.kind === 'correct'));
+        await log.proposedOnce(granted, proposals);
+        await log.autoKeptOnce(granted);
+        await replayEqualsLive(backends);
+      } finally {
+        await backends.close();
+      }
+    });
+  });
+}
+
+/**
+ * Documents granted on the bench's 20 manual slots and on an auto slot: the reactors turn each
+ * version into a proposal on every manual slot and an automatic keep on the auto slot.
+ */
+async function grantedDocuments({ api, org, people }: BenchWorld, clients: number): Promise<GrantedDocument[]> {
+  const units = (await grantedUnits(api, org, await people.first(clients), 1)).map((u) => u[0]!);
+  const auto = { ...org, ...(await nameManifest(api, org.memberToken, 'Auto', 1, 'auto')) };
+  return inParallel(units, SETUP_CONCURRENCY, async (u) => ({
+    person: u.person,
+    documentId: u.documentId,
+    manualRequestId: u.requestId,
+    autoRequestId: (await connect(api, auto, u.person, u.documentId)).requestId,
+  }));
+}
+
+function publishing(g: GrantedDocument): Script {
+  let n = 0;
+  return {
+    next: (): Call => ({
+      method: 'POST',
+      path: '/graphql',
+      token: g.person.token,
+      body: { query: UPDATE_DOCUMENT, variables: { id: g.documentId, i: { data: personName(`Granted ${++n}`) } } },
+    }),
+  };
+}
+
+/** No job waiting, running or delayed for a little while: a job the kill interrupted runs again once its lease lapses. */
+async function untilQuiet(api: ServiceClient): Promise<void> {
+  for (let quiet = 0, i = 0; quiet < 3; i++) {
+    if (i > 600) throw new Error('reactions still queued after 2 minutes');
+    quiet = (await api.queuedJobs()) === 0 ? quiet + 1 : 0;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** What the log holds after the restart, against what the clients were answered. */
+function logOf({ db }: Backends) {
+  const rows = async <R extends Record<string, unknown>>(sql: string, params: unknown[] = []) => (await db.query<R>(sql, params)).rows;
+  const newestVersion = async (documentId: string) =>
+    (
+      await rows<{ v: number }>(
+        `SELECT max((data->>'version')::int) AS v FROM es.events
+         WHERE type IN ('DocumentCreated', 'DocumentUpdated') AND data->>'resourceId' = $1`,
+        [documentId],
+      )
+    )[0]!.v;
+
+  return {
+    /** Each document's versions in the log: 1..n, none twice, and every version a publish was answered with among them. */
+    async publishedOnce(publishes: readonly Sent[]): Promise<void> {
+      const answeredVersion = (s: Sent) =>
+        parsed<{ data: { user: { document: { update: { version: number } } } } }>(s).data.user.document.update.version;
+      const byDocument = new Map<string, number[]>();
+      for (const s of publishes) {
+        const id = (s.call.body as { variables: { id: string } }).variables.id;
+        byDocument.set(id, [...(byDocument.get(id) ?? []), answeredVersion(s)]);
+      }
+      expect(byDocument.size).to.be.greaterThan(0);
+      for (const [id, versions] of byDocument) {
+        const logged = (
+          await rows<{ v: number }>(
+            `SELECT (data->>'version')::int AS v FROM es.events
+             WHERE type IN ('DocumentCreated', 'DocumentUpdated') AND data->>'resourceId' = $1 ORDER BY revision`,
+            [id],
+          )
+        ).map((r) => r.v);
+        expect(logged, `versions of ${id}`).to.deep.equal(logged.map((_, i) => i + 1));
+        expect(logged, `versions answered for ${id}`).to.include.members(versions);
+      }
+    },
+
+    /** One CopyKept per adoption in the whole log, and one for every keep or adopt answered. */
+    async keptOnce(keeps: readonly Sent[]): Promise<void> {
+      expect(keeps.length).to.be.greaterThan(0);
+      const twice = await rows(`SELECT data->>'adoptionId' AS id FROM es.events WHERE type = 'CopyKept' GROUP BY 1 HAVING count(*) > 1`);
+      expect(twice).to.deep.equal([]);
+      const adoptionOf = (s: Sent) => {
+        const body = parsed<{ adoptionId?: string; adoptions?: Array<{ adoptionId: string }> }>(s);
+        return body.adoptionId ?? body.adoptions?.[0]?.adoptionId;
+      };
+      const kept = new Set(
+        (await rows<{ id: string }>(`SELECT data->>'adoptionId' AS id FROM es.events WHERE type = 'CopyKept'`)).map((r) => r.id),
+      );
+      for (const s of keeps) expect(kept.has(adoptionOf(s)!), `${s.call.path} answered ${s.body}`).to.equal(true);
+    },
+
+    /** One CopyCorrected per chain version, and the one each correct was answered with among them. */
+    async correctedOnce(corrects: readonly Sent[]): Promise<void> {
+      expect(corrects.length).to.be.greaterThan(0);
+      const twice = await rows(
+        `SELECT data->>'orgResourceId', data->>'orgVersion' FROM es.events WHERE type = 'CopyCorrected' GROUP BY 1, 2 HAVING count(*) > 1`,
+      );
+      expect(twice).to.deep.equal([]);
+      for (const s of corrects) {
+        const { adoption, orgVersion } = parsed<{ adoption: { orgResourceId: string }; orgVersion: number }>(s);
+        const found = await rows(
+          `SELECT 1 FROM es.events WHERE type = 'CopyCorrected' AND data->>'orgResourceId' = $1 AND (data->>'orgVersion')::int = $2`,
+          [adoption.orgResourceId, orgVersion],
+        );
+        expect(found, `${adoption.orgResourceId} v${orgVersion}`).to.have.length(1);
+      }
+    },
+
+    /** Each granted document's newest version open as a proposal on every manual slot (older ones closed); none proposed twice. */
+    async proposedOnce(granted: readonly GrantedDocument[], open: readonly (readonly OpenProposal[])[]): Promise<void> {
+      for (const [i, g] of granted.entries()) {
+        const newest = await newestVersion(g.documentId);
+        const proposals = open[i]!;
+        expect(newest, `${g.documentId} was published during the load`).to.be.greaterThan(1);
+        expect(new Set(proposals.map((p) => p.slotId)).size, `one open proposal per slot on ${g.manualRequestId}`).to.equal(SLOTS);
+        expect(proposals.map((p) => p.newVersion)).to.deep.equal(proposals.map(() => newest));
+      }
+      const twice = await rows(
+        `SELECT data->>'requestId', data->>'slotId', data->>'newVersion' FROM es.events
+         WHERE type = 'ProposalOpened' GROUP BY 1, 2, 3 HAVING count(*) > 1`,
+      );
+      expect(twice, 'versions proposed twice').to.deep.equal([]);
+    },
+
+    /** Each granted document's newest version kept once on the auto slot, and no automatic keep left pending after the sign-in. */
+    async autoKeptOnce(granted: readonly GrantedDocument[]): Promise<void> {
+      for (const g of granted) {
+        const kept = await rows<{ v: number }>(
+          `SELECT (data->>'sourceVersion')::int AS v FROM es.events WHERE type = 'CopyKept' AND data->>'requestId' = $1`,
+          [g.autoRequestId],
+        );
+        const newest = await newestVersion(g.documentId);
+        expect(
+          kept.filter((k) => k.v === newest),
+          `automatic keeps of ${g.documentId} v${newest}`,
+        ).to.have.length(1);
+        const pending = await rows(`SELECT 1 FROM rm.adoptions WHERE request_id = $1 AND state = 'pending'`, [g.autoRequestId]);
+        expect(pending, `pending keeps of ${g.autoRequestId}`).to.deep.equal([]);
+      }
+    },
+  };
+}
+
+/** What the service wrote inline before and after the crash equals what a rebuild from the log writes. */
+async function replayEqualsLive({ db, store }: Backends): Promise<void> {
+  const withoutCheckpoints = async () => {
+    const { projection_checkpoints: _checkpoints, ...tables } = await tablesOf(db, 'rm');
+    return tables;
+  };
+  const live = await withoutCheckpoints();
+  expect(live.adoptions?.length).to.be.greaterThan(0);
+  await replay({ db, store, projectors: allProjectors });
+  expect(await withoutCheckpoints()).to.deep.equal(live);
+}
