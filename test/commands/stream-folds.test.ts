@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '../../src/commands/decider.js';
 import { isRefusal, refuse } from '../../src/commands/refusal.js';
 import { handle, type CommandDeps } from '../../src/commands/shell.js';
-import { readFolded } from '../../src/commands/stream-folds.js';
+import { FOLDS_KEPT, readFolded, rememberFolded } from '../../src/commands/stream-folds.js';
 import { eventDecoder, streamOf, type StreamRef } from '../../src/events/decoder.js';
 import type { EventContext } from '../../src/events/envelope.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
@@ -88,6 +88,21 @@ describe(`folded streams: a command reads only what follows the revision this pr
     expect(isRefusal(refused) && refused.message).to.equal('theirs is noted already');
     expect(mine.reads.at(-1)).to.deep.equal({ from: 1, got: 2 });
     expect((await readFolded(mine.store, notesIn(stream), notes)).state).to.deep.equal(['mine', 'theirs', 'again']);
+  });
+
+  it(`at most ${FOLDS_KEPT} streams are kept: the least recently used is read whole again`, async () => {
+    const { store, reads } = readsRecorded(await SqlEventStore.open(t.db));
+    const [first, second] = [uniqueStream('notes'), uniqueStream('notes')];
+    await note(depsOf(store), first, 'first');
+    await note(depsOf(store), second, 'second');
+    // Streams folded since: `second` is the oldest but one of FOLDS_KEPT, `first` the one too many.
+    for (let i = 0; i < FOLDS_KEPT - 1; i++) rememberFolded(store, uniqueStream('others'), notes, { state: [], revision: 0 });
+    expect((await readFolded(store, notesIn(second), notes)).state).to.deep.equal(['second']);
+    expect((await readFolded(store, notesIn(first), notes)).state).to.deep.equal(['first']);
+    expect(reads.slice(-2)).to.deep.equal([
+      { from: 1, got: 0 },
+      { from: 0, got: 1 },
+    ]);
   });
 
   it('a state too large to keep (over 256 KiB) is read and folded whole each time', async () => {
