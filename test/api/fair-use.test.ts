@@ -4,9 +4,9 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { mainBackend } from '../support/databases.js';
 import type { Reply } from '../support/http.js';
-import { RecordingMailer, TestClock } from '../support/recording-mailer.js';
-import { orgClient, problem, type OrgClient } from './org/org-client.js';
-import { startTestService, type TestService } from './support/service.js';
+import { TestClock } from '../support/recording-mailer.js';
+import { problem, startOrgService, type OrgClient } from './org/org-client.js';
+import type { TestService } from './support/service.js';
 
 const ME = { query: '{ user { me { email } } }' };
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
@@ -34,21 +34,19 @@ async function inTurn(n: number, call: (i: number) => Promise<Reply>): Promise<R
 /** R-LIM-12: the organization plane and GraphQL, per session and per organization. */
 describe(`fair use: rate limits per token and per organization (contract 9; ${mainBackend})`, function () {
   this.timeout(60_000);
-  const mailer = new RecordingMailer();
   // Stopped unless a test moves it: each bucket then holds exactly its burst, whatever the machine's speed.
   const clock = new TestClock(Date.now());
   let service: TestService;
   let api: OrgClient;
 
   before(async () => {
-    service = await startTestService({
-      domain: {
-        mailer,
-        now: clock.now,
-        env: { RATE_LIMIT_TOKEN_PER_SECOND: '5', RATE_LIMIT_TOKEN_BURST: '10', RATE_LIMIT_ORG_PER_SECOND: '5', RATE_LIMIT_ORG_BURST: '16' },
-      },
-    });
-    api = orgClient(service.url, mailer);
+    const env = {
+      RATE_LIMIT_TOKEN_PER_SECOND: '5',
+      RATE_LIMIT_TOKEN_BURST: '10',
+      RATE_LIMIT_ORG_PER_SECOND: '5',
+      RATE_LIMIT_ORG_BURST: '16',
+    };
+    ({ service, api } = await startOrgService({ env, now: clock.now }));
   });
   after(() => service.close());
 
@@ -123,7 +121,6 @@ describe(`fair use: rate limits per token and per organization (contract 9; ${ma
 
 describe(`fair use: one client floods, another keeps its latency (R-LIM-12; ${mainBackend})`, function () {
   this.timeout(60_000);
-  const mailer = new RecordingMailer();
   let service: TestService;
   let api: OrgClient;
   // The flooder's organization may create 10 manifests a second, with little burst: far below what
@@ -132,18 +129,14 @@ describe(`fair use: one client floods, another keeps its latency (R-LIM-12; ${ma
   const [orgPerSecond, orgBurst] = [10, 2];
 
   before(async () => {
-    service = await startTestService({
-      domain: {
-        mailer,
-        env: {
-          RATE_LIMIT_TOKEN_PER_SECOND: '50',
-          RATE_LIMIT_TOKEN_BURST: '50',
-          RATE_LIMIT_ORG_PER_SECOND: String(orgPerSecond),
-          RATE_LIMIT_ORG_BURST: String(orgBurst),
-        },
+    ({ service, api } = await startOrgService({
+      env: {
+        RATE_LIMIT_TOKEN_PER_SECOND: '50',
+        RATE_LIMIT_TOKEN_BURST: '50',
+        RATE_LIMIT_ORG_PER_SECOND: String(orgPerSecond),
+        RATE_LIMIT_ORG_BURST: String(orgBurst),
       },
-    });
-    api = orgClient(service.url, mailer);
+    }));
   });
   after(() => service.close());
 

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import type { Reply } from '../../support/http.js';
-import type { RecordingMailer } from '../../support/recording-mailer.js';
+import { RecordingMailer } from '../../support/recording-mailer.js';
+import { startTestService, type TestService } from '../support/service.js';
 
 /** The organization plane as a client speaks to it: every verb, a bearer token, JSON both ways. */
 export function orgClient(baseUrl: string, mailer: RecordingMailer) {
@@ -60,4 +61,17 @@ export const problem = (r: Reply) => ({ status: r.status, code: r.body.code });
 
 export function claimsOf(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+/**
+ * For a suite of limits: the service with these settings (and this clock, when the suite moves time
+ * by hand), a mailer, and an org client on it.
+ */
+export async function startOrgService(options: {
+  readonly env: Record<string, string>;
+  readonly now?: () => Date;
+}): Promise<{ service: TestService; api: OrgClient; mailer: RecordingMailer }> {
+  const mailer = new RecordingMailer();
+  const service = await startTestService({ domain: { mailer, env: options.env, ...(options.now ? { now: options.now } : {}) } });
+  return { service, api: orgClient(service.url, mailer), mailer };
 }

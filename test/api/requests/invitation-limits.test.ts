@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { mainBackend } from '../../support/databases.js';
 import type { Reply } from '../../support/http.js';
-import { RecordingMailer, TestClock } from '../../support/recording-mailer.js';
-import { startTestService, type TestService } from '../support/service.js';
-import { orgClient, problem, type OrgClient } from '../org/org-client.js';
+import { TestClock, type RecordingMailer } from '../../support/recording-mailer.js';
+import type { TestService } from '../support/service.js';
+import { problem, startOrgService, type OrgClient } from '../org/org-client.js';
 
 const DAY = 24 * 60 * 60_000;
 const slot = {
@@ -20,20 +20,14 @@ const address = () => `i${randomBytes(4).toString('hex')}@example.com`;
 
 describe(`invitation limits: per member, organization and recipient (contract 9; ${mainBackend})`, function () {
   this.timeout(60_000);
-  const mailer = new RecordingMailer();
   const clock = new TestClock(Date.now());
   let service: TestService;
   let api: OrgClient;
+  let mailer: RecordingMailer;
 
   before(async () => {
-    service = await startTestService({
-      domain: {
-        mailer,
-        now: clock.now,
-        env: { INVITES_PER_MEMBER_PER_DAY: '3', INVITES_PER_ORG_PER_DAY: '5', INVITES_PER_RECIPIENT_PER_DAY: '2' },
-      },
-    });
-    api = orgClient(service.url, mailer);
+    const env = { INVITES_PER_MEMBER_PER_DAY: '3', INVITES_PER_ORG_PER_DAY: '5', INVITES_PER_RECIPIENT_PER_DAY: '2' };
+    ({ service, api, mailer } = await startOrgService({ env, now: clock.now }));
   });
   after(() => service.close());
 
