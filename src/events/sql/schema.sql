@@ -39,16 +39,38 @@ CREATE TABLE IF NOT EXISTS es.xid_shift (
   shift     numeric NOT NULL
 );
 INSERT INTO es.xid_shift (only_row, shift) VALUES (true, 0) ON CONFLICT (only_row) DO NOTHING;
-CREATE OR REPLACE FUNCTION es.xid_now() RETURNS xid8 LANGUAGE sql VOLATILE AS $$
-  SELECT (pg_current_xact_id()::text::numeric + shift)::text::xid8 FROM es.xid_shift
-$$;
-CREATE OR REPLACE FUNCTION es.readable_below() RETURNS xid8 LANGUAGE sql STABLE AS $$
-  SELECT (pg_snapshot_xmin(pg_current_snapshot())::text::numeric + shift)::text::xid8 FROM es.xid_shift
-$$;
-ALTER TABLE es.events ALTER COLUMN transaction_id SET DEFAULT es.xid_now();
 UPDATE es.xid_shift
 SET shift = (SELECT max(transaction_id)::text::numeric FROM es.events) - pg_current_xact_id()::text::numeric + 1
 WHERE (SELECT max(transaction_id)::text::numeric FROM es.events) >= pg_current_xact_id()::text::numeric + shift;
+-- The shift is written into the two functions as a constant, so each is one expression that the
+-- planner inlines: read from es.xid_shift in every call, the append's default cost a third of its
+-- server time (a SQL function with a FROM is planned anew in every statement). A function is
+-- replaced only when its text changes, which invalidates the plans that inlined it.
+DO $$
+DECLARE
+  shift constant numeric := (SELECT x.shift FROM es.xid_shift x);
+  shifted constant text := CASE WHEN shift = 0 THEN '%s' ELSE '(%s::text::numeric + ' || shift || ')::text::xid8' END;
+  functions constant text[][] := ARRAY[
+    ['xid_now', 'VOLATILE', format(shifted, 'pg_current_xact_id()')],
+    ['readable_below', 'STABLE', format(shifted, 'pg_snapshot_xmin(pg_current_snapshot())')]];
+  f text[];
+BEGIN
+  FOREACH f SLICE 1 IN ARRAY functions LOOP
+    IF (SELECT prosrc FROM pg_proc WHERE oid = to_regproc('es.' || f[1])) IS DISTINCT FROM 'SELECT ' || f[3] THEN
+      EXECUTE format('CREATE OR REPLACE FUNCTION es.%I() RETURNS xid8 LANGUAGE sql %s AS %L', f[1], f[2], 'SELECT ' || f[3]);
+    END IF;
+  END LOOP;
+END $$;
+-- Set once: an ALTER TABLE at every start would wait for, and then block, every query of the log.
+DO $$
+BEGIN
+  IF NOT EXISTS (
+    SELECT 1 FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+    WHERE d.adrelid = 'es.events'::regclass AND a.attname = 'transaction_id'
+  ) THEN
+    ALTER TABLE es.events ALTER COLUMN transaction_id SET DEFAULT es.xid_now();
+  END IF;
+END $$;
 
 -- An event is never changed once written.
 CREATE OR REPLACE FUNCTION es.refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
