@@ -128,7 +128,12 @@ export async function* pacedWindows(schedule: Schedule, lanes: readonly Lane[], 
   try {
     for (let w = 0; w < windows; w++) {
       const end = started + (w + 1) * windowSeconds * 1000;
-      await sleep(end - performance.now());
+      // A timer can fire a little before its time by performance.now() (libuv's clock is the loop's,
+      // taken earlier), and the tick sending the window's last requests can come late: a window is
+      // judged only once its end has passed and every request due in it has been sent.
+      while (performance.now() < end) await sleep(end - performance.now());
+      clearTimeout(timer);
+      tick();
       const tally = tallies[w]!;
       const deadline = end + ANSWER_GRACE_MS;
       while (!tally.done() && performance.now() < deadline) await sleep(Math.min(50, deadline - performance.now()));
