@@ -111,7 +111,7 @@ export class LogCheckpointer {
         changed.set(e.streamId, state.heads.apply(e));
         if (state.heads.events % this.options.every !== 0) continue;
         // Appended before its state is saved: after a crash the same checkpoint is appended again, and deduplicated.
-        await this.options.store.appendToStream(logStreams.checkpoints.id, [this.checkpoint(e, state.heads)], 'any');
+        await this.options.store.appendToStream(logStreams.checkpoints.id, [await this.checkpoint(e, state.heads)], 'any');
         appended++;
       }
       state.at = events[events.length - 1]!.position;
@@ -119,8 +119,9 @@ export class LogCheckpointer {
     }
   }
 
-  private checkpoint(upTo: RecordedEvent, heads: LogHeads): NewEvent {
-    const data: LogCheckpointed['data'] = { upTo: formatPosition(upTo.position), ...heads.summary() };
+  private async checkpoint(upTo: RecordedEvent, heads: LogHeads): Promise<NewEvent> {
+    // In slices: it runs on the service's event loop, and hashes every stream of the log.
+    const data: LogCheckpointed['data'] = { upTo: formatPosition(upTo.position), ...(await heads.summaryInSlices()) };
     const eventId = deterministicUuid('log-checkpointed', data.upTo);
     return {
       type: 'LogCheckpointed',
