@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RecordedEvent } from './envelope.js';
 import type { ChainHead } from './hash-chain.js';
 
@@ -56,7 +57,7 @@ export class LogHeads {
     const steps = this.summarize();
     for (let step = steps.next(); ; step = steps.next()) {
       if (step.done) return step.value;
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
 

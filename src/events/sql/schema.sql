@@ -64,10 +64,7 @@ END $$;
 -- Set once: an ALTER TABLE at every start would wait for, and then block, every query of the log.
 DO $$
 BEGIN
-  IF NOT EXISTS (
-    SELECT 1 FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
-    WHERE d.adrelid = 'es.events'::regclass AND a.attname = 'transaction_id'
-  ) THEN
+  IF NOT (SELECT atthasdef FROM pg_attribute WHERE attrelid = 'es.events'::regclass AND attname = 'transaction_id') THEN
     ALTER TABLE es.events ALTER COLUMN transaction_id SET DEFAULT es.xid_now();
   END IF;
 END $$;
