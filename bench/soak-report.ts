@@ -33,7 +33,7 @@ export function verdicts(windows: readonly SoakWindow[]): SoakVerdict[] {
     {
       what: `RSS of window ${last.window} within ${percent(RSS_DRIFT)} of window ${REFERENCE}`,
       ok: rss <= RSS_DRIFT,
-      detail: `${reference.rssMb} MB → ${last.rssMb} MB (${moved(rss)})`,
+      detail: `${reference.rssMb} MB → ${last.rssMb} MB (${moved(rss)}; medians of their per-second samples)`,
     },
     {
       what: `p99 of window ${last.window} within ${percent(P99_DRIFT)} of window ${REFERENCE}`,
@@ -47,7 +47,7 @@ export function verdictLines(judged: readonly SoakVerdict[]): string {
   return judged.map((v) => `${v.ok ? 'ok  ' : 'FAIL'} ${v.what}: ${v.detail}`).join('\n');
 }
 
-const COLUMNS = ['window', 'requests', 'per second', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'jobs queued', 'RSS MB'];
+const COLUMNS = ['window', 'requests', 'per second', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'jobs queued', 'RSS MB', 'RSS range MB'];
 
 /** The header, then a row per window: fixed widths, so rows printed as their windows end line up. */
 export function tableHeader(): string {
@@ -55,7 +55,18 @@ export function tableHeader(): string {
 }
 
 export function tableRow(w: SoakWindow): string {
-  return line([w.window, w.requests, w.perSecond.toFixed(1), ms(w.p50ms), ms(w.p99ms), ms(w.maxMs), w.errors, w.queuedJobs, w.rssMb]);
+  return line([
+    w.window,
+    w.requests,
+    w.perSecond.toFixed(1),
+    ms(w.p50ms),
+    ms(w.p99ms),
+    ms(w.maxMs),
+    w.errors,
+    w.queuedJobs,
+    w.rssMb,
+    `${w.rssMinMb}–${w.rssMaxMb}`,
+  ]);
 }
 
 export function soakTable(windows: readonly SoakWindow[]): string {

@@ -7,6 +7,7 @@ import { benchOrganization, PerConnection } from './command-data.js';
 import type { BenchWorld } from './command-workloads.js';
 import { pacedWindows, Schedule, type Lane, type PacedWindow, type Send } from './paced-load.js';
 import { withScratchDatabase } from './scratch-database.js';
+import { RssSamples } from './rss-samples.js';
 import { ServiceClient } from './service-client.js';
 import { startService } from './service-process.js';
 import { soakMix } from './soak-mix.js';
@@ -25,8 +26,10 @@ export type SoakOptions = {
 };
 
 export type SoakWindow = PacedWindow & {
-  /** The service's resident set (VmRSS) at the window's end. */
+  /** The service's resident set (VmRSS): the median of the window's samples, one a second (rss-samples.ts). */
   readonly rssMb: number;
+  readonly rssMinMb: number;
+  readonly rssMaxMb: number;
   /** Reaction jobs waiting or running at the window's end: a backlog that grows is a service falling behind. */
   readonly queuedJobs: number;
 };
@@ -49,11 +52,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakWindow[]> {
       options.onProgress?.(`records for ${schedule.total} requests prepared in ${Math.round((performance.now() - started) / 1000)} s`);
       const send: Send = (call) => api.send(call.method, call.path, { token: call.token, body: call.body });
       const windows: SoakWindow[] = [];
-      for await (const figures of pacedWindows(schedule, lanes, send)) {
-        const rssMb = Math.round((await service.rssBytes()) / 2 ** 20);
-        const window: SoakWindow = { ...figures, rssMb, queuedJobs: await api.queuedJobs() };
-        windows.push(window);
-        options.onWindow?.(window);
+      const rss = new RssSamples(() => service.rssBytes());
+      try {
+        for await (const figures of pacedWindows(schedule, lanes, send)) {
+          const { medianMb, minMb, maxMb } = await rss.window();
+          const window: SoakWindow = { ...figures, rssMb: medianMb, rssMinMb: minMb, rssMaxMb: maxMb, queuedJobs: await api.queuedJobs() };
+          windows.push(window);
+          options.onWindow?.(window);
+        }
+      } finally {
+        rss.stop();
       }
       return windows;
     } finally {

@@ -15,6 +15,8 @@ function minutes(change: (w: SoakWindow) => Partial<SoakWindow> = () => ({})): S
       errors: 0,
       failures: '',
       rssMb: 240,
+      rssMinMb: 180,
+      rssMaxMb: 310,
       queuedJobs: 0,
     };
     return { ...w, ...change(w) };
@@ -42,7 +44,11 @@ describe('soak verdicts: no error, RSS and p99 of the last minute against the se
   it('fails when the last minute holds more than 10% more memory than the second, not at 10%', () => {
     expect(failed(minutes((w) => (w.window === 10 ? { rssMb: 264 } : {})))).to.deep.equal([]);
     expect(failed(minutes((w) => (w.window === 10 ? { rssMb: 265 } : {})))).to.deep.equal([
-      { what: 'RSS of window 10 within 10% of window 2', ok: false, detail: '240 MB → 265 MB (10.4%)' },
+      {
+        what: 'RSS of window 10 within 10% of window 2',
+        ok: false,
+        detail: '240 MB → 265 MB (10.4%; medians of their per-second samples)',
+      },
     ]);
   });
 
@@ -67,7 +73,11 @@ describe('soak verdicts: no error, RSS and p99 of the last minute against the se
   it('prints a header and one row per window', () => {
     const lines = soakTable(minutes().slice(0, 3)).split('\n');
     expect(lines).to.have.length(5);
-    expect(lines[0]).to.equal('| window | requests | per second | p50 ms | p99 ms | max ms | errors | jobs queued | RSS MB |');
-    expect(lines[4]).to.equal('|      3 |     6000 |      100.0 |    8.0 |   40.0 |  120.0 |      0 |           0 |    240 |');
+    expect(lines[0]).to.equal(
+      '| window | requests | per second | p50 ms | p99 ms | max ms | errors | jobs queued | RSS MB | RSS range MB |',
+    );
+    expect(lines[4]).to.equal(
+      '|      3 |     6000 |      100.0 |    8.0 |   40.0 |  120.0 |      0 |           0 |    240 |      180–310 |',
+    );
   });
 });

@@ -22,7 +22,8 @@ describe('soak: mixed traffic at a steady rate, latency and memory per window (i
       expect(w.p50ms, table).to.be.greaterThan(0);
       expect(w.p99ms, table).to.be.at.least(w.p50ms);
       expect(w.maxMs, table).to.be.at.least(w.p99ms);
-      expect(w.rssMb, table).to.be.greaterThan(0);
+      expect(w.rssMb, table).to.be.within(w.rssMinMb, w.rssMaxMb);
+      expect(w.rssMinMb, table).to.be.greaterThan(0);
     }
     expect(table.split('\n'), table).to.have.length(2 + 3);
     expect(verdicts(windows)[0], table).to.deep.include({ what: 'no error', ok: true });
