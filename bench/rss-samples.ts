@@ -34,11 +34,7 @@ export class RssSamples {
 
   private async take(): Promise<void> {
     // A sample the process could not give (it is going) is left out: the one window() takes is not.
-    this.samples.push(
-      ...(await this.read().then(
-        (bytes) => [bytes],
-        () => [],
-      )),
-    );
+    const bytes = await this.read().catch(() => null);
+    if (bytes !== null) this.samples.push(bytes);
   }
 }
