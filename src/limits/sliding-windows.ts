@@ -17,7 +17,9 @@ const q = {
   // An upsert locks the row whether it inserts or finds it, in one statement.
   lock: `INSERT INTO limits.buckets (bucket) VALUES ($1) ON CONFLICT (bucket) DO UPDATE SET bucket = EXCLUDED.bucket`,
   prune: `DELETE FROM limits.hits WHERE bucket = $1 AND expires_at <= $2`,
-  newest: `SELECT expires_at FROM limits.hits WHERE bucket = $1 ORDER BY expires_at DESC LIMIT $2`,
+  // Only the max-th newest hit decides: fetching all max of them shipped every hit of a generous
+  // limit's window (thousands an hour from one address) to the service, under the bucket's lock.
+  maxthNewest: `SELECT expires_at FROM limits.hits WHERE bucket = $1 ORDER BY expires_at DESC OFFSET $2::bigint - 1 LIMIT 1`,
   record: `INSERT INTO limits.hits (bucket, hit_id, expires_at)
            SELECT b, $2::uuid, e FROM unnest($1::text[], $3::timestamptz[]) AS t(b, e)`,
   forget: `DELETE FROM limits.hits WHERE hit_id = $1`,
@@ -47,10 +49,10 @@ export class SlidingWindows {
     for (const { limit, bucket } of this.sorted(limits)) {
       await tx.query(q.lock, [bucket]);
       await tx.query(q.prune, [bucket, at]);
-      const newest = (await tx.query<{ expires_at: Date | string }>(q.newest, [bucket, limit.max])).rows;
-      if (newest.length < limit.max) continue;
+      const maxth = (await tx.query<{ expires_at: Date | string }>(q.maxthNewest, [bucket, limit.max])).rows[0];
+      if (!maxth) continue;
       // Room comes back when the max-th newest call leaves the window.
-      const retryAfter = Math.max(1, Math.ceil((new Date(newest[limit.max - 1]!.expires_at).getTime() - at.getTime()) / 1000));
+      const retryAfter = Math.max(1, Math.ceil((new Date(maxth.expires_at).getTime() - at.getTime()) / 1000));
       if (!blocked || retryAfter > blocked.retryAfter) blocked = { limit, retryAfter };
     }
     return blocked;
