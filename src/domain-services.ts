@@ -130,10 +130,6 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     { perUser: deps.config.maxUploadsPerUser, total: deps.config.maxUploadsTotal },
     deps.metrics.uploadsInFlight,
   );
-  // Waiting for a starting worker counts against a job's time budget (R-LIM-10): a service that answered before
-  // its workers started (about a second on a slow machine) would refuse the first embedded-schema
-  // documents with a budget error that is not the caller's doing.
-  await validator.ready();
   // Aliases must stay the same across restarts and MASTER_KEY rotations, as address hashes must.
   const requests = openRequestPlane({
     store: deps.store,
@@ -175,6 +171,11 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     history: requests.history,
     now,
   };
+  // Waiting for a starting worker counts against a job's time budget (R-LIM-10): a service that
+  // answered before its workers started (about a second on a slow machine) would refuse the first
+  // embedded-schema documents with a budget error not of the caller's doing. Awaited last, so the
+  // workers start while the rest of the domain opens.
+  await validator.ready();
 
   return {
     identities,

@@ -17,8 +17,8 @@ const q = {
   // An upsert locks the row whether it inserts or finds it, in one statement.
   lock: `INSERT INTO limits.buckets (bucket) VALUES ($1) ON CONFLICT (bucket) DO UPDATE SET bucket = EXCLUDED.bucket`,
   prune: `DELETE FROM limits.hits WHERE bucket = $1 AND expires_at <= $2`,
-  // Only the max-th newest hit decides: fetching all max of them shipped every hit of a generous
-  // limit's window (thousands an hour from one address) to the service, under the bucket's lock.
+  // Only the max-th newest hit decides; fetching the newer ones too would ship a generous limit's
+  // whole window (thousands of hits an hour from one address) to the service under the bucket's lock.
   maxthNewest: `SELECT expires_at FROM limits.hits WHERE bucket = $1 ORDER BY expires_at DESC OFFSET $2::bigint - 1 LIMIT 1`,
   record: `INSERT INTO limits.hits (bucket, hit_id, expires_at)
            SELECT b, $2::uuid, e FROM unnest($1::text[], $3::timestamptz[]) AS t(b, e)`,
