@@ -16,6 +16,8 @@ export class CoalescedNotify {
   constructor(
     private readonly db: SqlExecutor,
     private readonly channel: string,
+    /** Sent with every notification: a listener of the same process can tell its own from others'. */
+    private readonly payload = '',
   ) {}
 
   send(): void {
@@ -33,7 +35,7 @@ export class CoalescedNotify {
 
   private flush(): void {
     this.again = false;
-    this.db.query('SELECT pg_notify($1, $2)', [this.channel, '']).then(
+    this.db.query('SELECT pg_notify($1, $2)', [this.channel, this.payload]).then(
       () => (this.again ? this.later() : (this.inFlight = false)),
       () => (this.inFlight = false),
     );

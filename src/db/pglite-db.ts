@@ -50,7 +50,7 @@ export class PgliteDb implements SqlDb {
     };
   }
 
-  async listen(channel: string, listener: () => void): Promise<() => Promise<void>> {
+  async listen(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>> {
     return this.db.listen(channel, listener);
   }
 

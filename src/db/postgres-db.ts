@@ -18,7 +18,7 @@ export class PostgresDb implements SqlDb {
   private readonly pool: pg.Pool;
   private leaseConn: Promise<{ client: pg.Client; lost: Promise<void> }> | null = null;
   private listenConn: Promise<pg.Client> | null = null;
-  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly listeners = new Map<string, Set<(payload: string) => void>>();
   private closed = false;
 
   private readonly applicationName: string;
@@ -146,7 +146,7 @@ export class PostgresDb implements SqlDb {
     return this.leaseConn;
   }
 
-  async listen(channel: string, listener: () => void): Promise<() => Promise<void>> {
+  async listen(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>> {
     let set = this.listeners.get(channel);
     if (!set) {
       set = new Set();
@@ -164,7 +164,7 @@ export class PostgresDb implements SqlDb {
     if (!this.listenConn) {
       const attempt = (async () => {
         const client = new pg.Client({ connectionString: this.url, application_name: this.applicationName });
-        client.on('notification', (n) => this.listeners.get(n.channel)?.forEach((l) => l()));
+        client.on('notification', (n) => this.listeners.get(n.channel)?.forEach((l) => l(n.payload ?? '')));
         client.on('error', () => this.reconnectListener(attempt));
         await client.connect();
         return client;
@@ -186,7 +186,7 @@ export class PostgresDb implements SqlDb {
       try {
         const client = await this.listenConnection();
         for (const channel of this.listeners.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-        for (const set of this.listeners.values()) set.forEach((l) => l());
+        for (const set of this.listeners.values()) set.forEach((l) => l(''));
       } catch {
         setTimeout(() => void retry(), 1000).unref();
       }

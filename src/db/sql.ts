@@ -24,8 +24,8 @@ export interface SqlDb extends SqlExecutor {
    * Resolves null when another holder has it.
    */
   tryLease(name: string): Promise<Lease | null>;
-  /** Calls `listener` on NOTIFY `channel`, from any instance on the database. */
-  listen(channel: string, listener: () => void): Promise<() => Promise<void>>;
+  /** Calls `listener` with the payload of every NOTIFY on `channel`, from any instance on the database. */
+  listen(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -4,7 +4,7 @@ import { CoalescedNotify } from '../db/coalesced-notify.js';
 import type { Lease, SqlDb } from '../db/sql.js';
 import type { RecordedEvent } from '../events/envelope.js';
 import { comparePositions, formatPosition, isAtOrAfter, type Position } from '../events/position.js';
-import { HELD_BACK_RETRY_MS, LatestAppended } from '../events/latest-appended.js';
+import { HeldBackRetry, LatestAppended } from '../events/latest-appended.js';
 import type { SqlEventStore } from '../events/sql/sql-event-store.js';
 import type { EventStore } from '../events/store.js';
 import { advanceCheckpoint, applyBatch, handlerFor } from './apply-batch.js';
@@ -247,6 +247,7 @@ export class ProjectionEngine {
     let limit = batchSize;
     let failures = 0;
     let strikes = 0;
+    const heldBack = new HeldBackRetry();
     while (!shouldStop()) {
       let batch: RecordedEvent[];
       try {
@@ -256,9 +257,10 @@ export class ProjectionEngine {
         batch = await this.reads.read(from, limit);
         if (batch.length === 0) {
           await persistSkipped();
-          await this.sleep(this.appended.isAfter(from) ? HELD_BACK_RETRY_MS : (this.options.idlePollMs ?? 250), mark);
+          await this.sleep(this.appended.isAfter(from) ? heldBack.next() : (this.options.idlePollMs ?? 250), mark);
           continue;
         }
+        heldBack.reset();
         const last = batch[batch.length - 1]!.position;
         if (!batch.some((e) => handlerFor(p, e))) {
           if (!skipped.to) skipped.since = Date.now();

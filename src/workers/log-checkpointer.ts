@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { deterministicUuid } from '../commands/deterministic-id.js';
 import type { Lease, SqlDb, SqlExecutor } from '../db/sql.js';
 import type { NewEvent, RecordedEvent } from '../events/envelope.js';
@@ -13,6 +14,12 @@ import { Sleepers } from '../sleepers.js';
 const SCHEMA_SQL = readFileSync(new URL('./log-checkpointer.sql', import.meta.url), 'utf8');
 const BATCH = 1000;
 const LEASE = 'log-checkpointer';
+/**
+ * The least time between two looks at the log. A checkpoint serves audits, not read-your-writes,
+ * and each look costs a read and a transaction: woken by every append, the checkpointer made a
+ * third of the service's background statements under load (docs/performance.md).
+ */
+const FOLLOW_EVERY_MS = 250;
 
 const saveHeads = `
   INSERT INTO reactors.log_heads (stream_id, revision, hash)
@@ -47,6 +54,7 @@ export class LogCheckpointer {
   private stopping = false;
   private loop: Promise<void> | null = null;
   private readonly sleepers = new Sleepers();
+  private readonly stopped = new AbortController();
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly options: LogCheckpointerOptions) {}
@@ -59,6 +67,7 @@ export class LogCheckpointer {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    this.stopped.abort();
     this.unsubscribe?.();
     this.sleepers.wakeAll();
     await this.loop;
@@ -82,7 +91,8 @@ export class LogCheckpointer {
           await lease.release();
         }
       }
-      await this.sleepers.sleep(this.options.idlePollMs ?? 1000);
+      // Woken by stop() before this sleep began, it would otherwise hold stop() for a whole poll.
+      if (!this.stopping) await this.sleepers.sleep(this.options.idlePollMs ?? 1000);
     }
   }
 
@@ -96,8 +106,10 @@ export class LogCheckpointer {
     const state = await this.load();
     while (!this.stopping && !lost) {
       const mark = this.sleepers.mark();
+      const started = Date.now();
       await this.advance(state);
       await this.sleepers.sleep(this.options.idlePollMs ?? 1000, mark);
+      await delay(started + FOLLOW_EVERY_MS - Date.now(), undefined, { signal: this.stopped.signal }).catch(() => undefined);
     }
   }
 
@@ -106,6 +118,7 @@ export class LogCheckpointer {
     for (;;) {
       const events = await this.options.store.readAll({ after: state.at, maxCount: BATCH });
       if (events.length === 0 || this.stopping) return appended;
+      const before = appended;
       const changed = new Map<string, ChainHead>();
       for (const e of events) {
         changed.set(e.streamId, state.heads.apply(e));
@@ -116,6 +129,9 @@ export class LogCheckpointer {
       }
       state.at = events[events.length - 1]!.position;
       await this.options.db.transaction((tx) => save(tx, state, changed));
+      // A short page was all the log held when read, so looking again at once would find it empty,
+      // unless it holds the checkpoints just appended.
+      if (events.length < BATCH && appended === before) return appended;
     }
   }
 

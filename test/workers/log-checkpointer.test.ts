@@ -67,6 +67,34 @@ describe('log checkpointer (docs/audit.md)', () => {
     expect((await verifyLog({ db: t.db, store })).firstBreak).to.equal(null);
   });
 
+  it('looks at the log at most every 250 ms under a stream of appends, each look one read and one save', async () => {
+    let reads = 0;
+    const counting = Object.create(store) as SqlEventStore;
+    counting.readAll = (options) => {
+      reads++;
+      return store.readAll(options);
+    };
+    const running = new LogCheckpointer({ db: t.db, store: counting, every, logger: createLogger('silent'), idlePollMs: 60_000 });
+    await running.start();
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      reads = 0;
+      const started = Date.now();
+      const checkpointsBefore = (await checkpoints()).length;
+      for (let i = 0; i < 40; i++) await store.appendToStream('case-stream-of-appends', [newEvent('Noted', { i })], 'any');
+      await new Promise((r) => setTimeout(r, 300));
+      // A look that appended a checkpoint reads once more, to count it. Woken by each append and
+      // reading until a page came back empty, it made two reads per append.
+      const looks = Math.ceil((Date.now() - started) / 250) + 1;
+      expect(reads).to.be.at.most(looks + (await checkpoints()).length - checkpointsBefore);
+    } finally {
+      await running.stop();
+    }
+    // Fewer looks, nothing missed: its saved state counts every event of the log.
+    const saved = await t.db.query<{ events: string }>('SELECT events::text AS events FROM reactors.log_checkpointer');
+    expect(Number(saved.rows[0]!.events)).to.equal((await store.readAll({ maxCount: 10_000 })).length);
+  });
+
   it('leaves the read models alone: every projector passes over LogCheckpointed in a replay', async () => {
     const report = await replay({ db: t.db, store, projectors: allProjectors });
     expect(report.events).to.equal((await store.readAll({ maxCount: 10_000 })).length);

@@ -62,6 +62,80 @@ describe(`reactor runner: checkpoints and shared reads (${mainBackend})`, functi
     }
   });
 
+  it('reads the log once per append it is woken by: the page with the event, not a second look at the empty rest', async () => {
+    let reads = 0;
+    const counting = Object.create(store) as SqlEventStore;
+    counting.readAll = (options) => {
+      reads++;
+      return store.readAll(options);
+    };
+    const reactor = noting(`once-${Date.now()}`, 'Once');
+    const runner = new ReactorRunner({
+      db: t.db,
+      store: counting,
+      reactors: [reactor],
+      logger: createLogger('silent'),
+      idlePollMs: 60_000,
+    });
+    await runner.start();
+    try {
+      await until(() => reads > 0);
+      await new Promise((r) => setTimeout(r, 100));
+      for (let i = 1; i <= 3; i++) {
+        reads = 0;
+        await store.appendToStream(uniqueStream(), [newEvent('Once')], 'no_stream');
+        await until(() => reactor.seen.length === i);
+        await new Promise((r) => setTimeout(r, 100));
+        expect(reads).to.equal(1);
+      }
+    } finally {
+      await runner.stop();
+    }
+  });
+
+  it('looks again for an event held back behind an older open transaction with waits that grow, and sees it once that ends', async function () {
+    // PGlite runs one transaction at a time: nothing can be held back there.
+    if (mainBackend !== 'postgres') this.skip();
+    let reads = 0;
+    const counting = Object.create(store) as SqlEventStore;
+    counting.readAll = (options) => {
+      reads++;
+      return store.readAll(options);
+    };
+    const reactor = noting(`held-back-${Date.now()}`, 'HeldBack');
+    const runner = new ReactorRunner({
+      db: t.db,
+      store: counting,
+      reactors: [reactor],
+      logger: createLogger('silent'),
+      idlePollMs: 60_000,
+    });
+    await runner.start();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const older = t.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_current_xact_id()');
+      await released;
+    });
+    try {
+      await until(() => reads > 0);
+      await store.appendToStream(uniqueStream(), [newEvent('HeldBack')], 'no_stream');
+      reads = 0;
+      await new Promise((r) => setTimeout(r, 500));
+      expect(reactor.seen).to.have.length(0);
+      // Every 2 ms this was 250 reads; growing to 16 ms it is about 35.
+      expect(reads).to.be.within(10, 50);
+      release();
+      await older;
+      const ended = Date.now();
+      await until(() => reactor.seen.length === 1);
+      expect(Date.now() - ended).to.be.below(200);
+    } finally {
+      release();
+      await runner.stop();
+    }
+  });
+
   it('several reactors read each page of the log once between them', async () => {
     /** Reads of the database that found the event: a page, not the empty look past the head a wake-up makes. */
     let reads = 0;

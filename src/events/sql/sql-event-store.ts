@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { CoalescedNotify } from '../../db/coalesced-notify.js';
 import type { SqlDb, SqlExecutor, TransactionOptions } from '../../db/sql.js';
@@ -69,9 +70,11 @@ const GROUP_MAX = 64;
 
 /**
  * Appends seen by this process, per database: every store opened on one database hears the
- * others' at once, without a round trip through the server.
+ * others' at once, without a round trip through the server. `sender` goes with their NOTIFY, so
+ * these listeners do not hear the same appends a second time from the server.
  */
-const localListeners = new WeakMap<SqlDb, Set<(position?: Position) => void>>();
+type LocalListeners = { readonly sender: string; readonly listeners: Set<(position?: Position) => void> };
+const localListeners = new WeakMap<SqlDb, LocalListeners>();
 
 /** Per database too: an append through any store opened on it writes the inline read models. */
 const inlineProjections = new WeakMap<SqlDb, InlineProjection>();
@@ -80,7 +83,7 @@ const inlineProjections = new WeakMap<SqlDb, InlineProjection>();
 export class SqlEventStore implements EventStore {
   readonly kind: 'postgres' | 'pglite';
   private readonly heads = new StreamHeads();
-  private readonly listeners: Set<(position?: Position) => void>;
+  private readonly local: LocalListeners;
   /** Only a server has other instances to tell. */
   private readonly notify: CoalescedNotify | null;
   private readonly group = new GroupCommit<KnownAppend, Appended>((items) => this.writeGroup(items), {
@@ -90,10 +93,10 @@ export class SqlEventStore implements EventStore {
 
   private constructor(private readonly db: SqlDb) {
     this.kind = db.kind;
-    let listeners = localListeners.get(db);
-    if (!listeners) localListeners.set(db, (listeners = new Set()));
-    this.listeners = listeners;
-    this.notify = db.kind === 'postgres' ? new CoalescedNotify(db, APPENDED_CHANNEL) : null;
+    let local = localListeners.get(db);
+    if (!local) localListeners.set(db, (local = { sender: randomUUID(), listeners: new Set() }));
+    this.local = local;
+    this.notify = db.kind === 'postgres' ? new CoalescedNotify(db, APPENDED_CHANNEL, local.sender) : null;
   }
 
   static async open(db: SqlDb): Promise<SqlEventStore> {
@@ -319,7 +322,7 @@ export class SqlEventStore implements EventStore {
 
   /** Wakes this process's readers at once; other instances hear by a NOTIFY after the commit (CoalescedNotify). */
   private announce(position?: Position): void {
-    for (const listener of this.listeners) listener(position);
+    for (const listener of this.local.listeners) listener(position);
     this.notify?.send();
   }
 
@@ -392,11 +395,14 @@ export class SqlEventStore implements EventStore {
   }
 
   onAppended(listener: (position?: Position) => void): () => void {
-    this.listeners.add(listener);
-    // Other instances' appends arrive by NOTIFY; this process's are announced directly.
-    const stop = this.db.kind === 'postgres' ? this.db.listen(APPENDED_CHANNEL, listener) : null;
+    const { sender, listeners } = this.local;
+    listeners.add(listener);
+    // Other instances' appends arrive by NOTIFY; this process's are announced directly, and their
+    // NOTIFY, heard again a few milliseconds later, made every reader look at the log once more.
+    const stop =
+      this.db.kind === 'postgres' ? this.db.listen(APPENDED_CHANNEL, (from) => (from === sender ? undefined : listener())) : null;
     return () => {
-      this.listeners.delete(listener);
+      listeners.delete(listener);
       void stop?.then((s) => s()).catch(() => undefined);
     };
   }

@@ -34,7 +34,7 @@ export class OutageDb implements SqlDb {
     return this.inner.tryLease(name);
   }
 
-  listen(channel: string, listener: () => void): Promise<() => Promise<void>> {
+  listen(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>> {
     return this.inner.listen(channel, listener);
   }
 
