@@ -26,7 +26,7 @@ import type { RequestReads } from '../requests/request-reads.js';
 import type { RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 import type { SchemaValidator } from '../schemas/index.js';
-import type { VaultKeyring } from '../vaults/keyring.js';
+import type { Decrypt, VaultKeyring } from '../vaults/keyring.js';
 import {
   copySql as q,
   copyWorkSql as w,
@@ -272,6 +272,7 @@ export class CopyService {
     for (const v of versions) heads.set(v.org_resource_id, v);
     const byVersion = new Map(versions.map((v) => [`${v.org_resource_id}/${v.org_version}`, v]));
     const copies: Copy[] = [];
+    const decrypt = await this.deps.keyring.openerOf([...heads.keys()]);
     for (const adoption of await this.adoptionsOf(requestId)) {
       if (adoption.state !== 'materialized' || adoption.orgResourceId === undefined || adoption.orgVersion === undefined) continue;
       const kept = byVersion.get(`${adoption.orgResourceId}/${adoption.orgVersion}`);
@@ -283,12 +284,12 @@ export class CopyService {
         resourceId: adoption.orgResourceId,
         name: kept.name,
         schemaRef: kept.schema_ref,
-        data: file ? fileMeta(kept) : await this.open(kept),
+        data: file ? fileMeta(kept) : await this.open(kept, decrypt),
         orgVersion: kept.org_version,
         origin: 'copy',
         currentOrgVersion: head.org_version,
         currentOrigin: head.origin,
-        ...(file ? {} : { currentData: await this.open(head) }),
+        ...(file ? {} : { currentData: await this.open(head, decrypt) }),
         participant: adoption.participant,
       });
     }
@@ -509,13 +510,13 @@ export class CopyService {
   }
 
   /** A copy version's data, opened with its chain's key. */
-  private async open(version: CopyVersionRow): Promise<JsonValue> {
+  private async open(version: CopyVersionRow, decrypt: Decrypt): Promise<JsonValue> {
     if (version.sealed_data === null) return null;
     const context =
       version.origin === 'copy' && version.adoption_id !== null
         ? keptContext(version.org_resource_id, version.adoption_id)
         : correctionContext(version.org_resource_id, version.org_version);
-    const plaintext = await this.deps.keyring.decrypt(version.org_resource_id, Buffer.from(version.sealed_data, 'base64'), context);
+    const plaintext = await decrypt(version.org_resource_id, Buffer.from(version.sealed_data, 'base64'), context);
     return JSON.parse(plaintext.toString('utf8')) as JsonValue;
   }
 

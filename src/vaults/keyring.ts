@@ -3,6 +3,9 @@ import { readFile } from 'node:fs/promises';
 import type { SqlDb } from '../db/sql.js';
 import { masterKeyId, open, seal, sealStream, type StreamSealer } from './envelope-crypto.js';
 
+/** Opens a value sealed in a vault (VaultKeyring.decrypt's shape). */
+export type Decrypt = (vaultId: string, sealed: Buffer, context: string) => Promise<Buffer>;
+
 export class VaultKeyErasedError extends Error {
   override readonly name = 'VaultKeyErasedError';
   constructor(readonly vaultId: string) {
@@ -70,6 +73,31 @@ export class VaultKeyring {
   async opener(vaultId: string): Promise<(sealed: Buffer, context: string) => Buffer> {
     const key = await this.dataKey(vaultId);
     return (sealed, context) => open(key, sealed, `${vaultId}:${context}`);
+  }
+
+  /**
+   * Opens values of several vaults with their keys read in one query: for a list that opens many
+   * (a request's copies, each chain its own vault). Keys stay wrapped until a value needs one, so
+   * an erased vault fails only its own values, with VaultKeyErasedError as decrypt() does.
+   */
+  async openerOf(vaultIds: readonly string[]): Promise<Decrypt> {
+    const ids = [...new Set(vaultIds)];
+    const rows =
+      ids.length === 0
+        ? []
+        : (
+            await this.db.query<{ vault_id: string; wrapped_key: Buffer | null }>(
+              'SELECT vault_id::text AS vault_id, wrapped_key FROM keys.vault_keys WHERE vault_id = ANY($1::uuid[])',
+              [ids],
+            )
+          ).rows;
+    const wrapped = new Map(rows.map((r) => [r.vault_id, r.wrapped_key]));
+    return async (vaultId, sealed, context) => {
+      const key = wrapped.get(vaultId);
+      // A vault outside the read (not asked for, or with no key yet) goes the way decrypt() goes.
+      if (key === undefined) return this.decrypt(vaultId, sealed, context);
+      return open(this.unwrap(vaultId, key), sealed, `${vaultId}:${context}`);
+    };
   }
 
   async encrypt(vaultId: string, plaintext: Buffer, context: string): Promise<Buffer> {

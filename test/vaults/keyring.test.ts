@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { SqlDb } from '../../src/db/sql.js';
 import { VaultKeyErasedError, VaultKeyring } from '../../src/vaults/keyring.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 
@@ -66,6 +67,38 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
     expect(
       await keyring.encrypt(gone, Buffer.from('new'), 'x').then(
         () => 'sealed',
+        () => 'refused',
+      ),
+    ).to.equal('refused');
+  });
+
+  it('opens values of several vaults from one read of their keys, an erased vault failing only its own values', async () => {
+    const vaults = [randomUUID(), randomUUID(), randomUUID()];
+    const sealed = await Promise.all(vaults.map((v, i) => keyring.encrypt(v, Buffer.from(`value ${i}`), 'copy/v1')));
+    const erased = randomUUID();
+    const sealedErased = await keyring.encrypt(erased, Buffer.from('gone'), 'copy/v1');
+    await keyring.erase(erased);
+    let reads = 0;
+    const countingDb = Object.create(t.db) as SqlDb;
+    countingDb.query = (text, params) => {
+      reads++;
+      return t.db.query(text, params);
+    };
+    const counting = await VaultKeyring.open(countingDb, master);
+    reads = 0;
+    const decrypt = await counting.openerOf([...vaults, erased]);
+    const opened = await Promise.all(vaults.map(async (v, i) => (await decrypt(v, sealed[i]!, 'copy/v1')).toString()));
+    expect(opened).to.deep.equal(['value 0', 'value 1', 'value 2']);
+    expect(reads).to.equal(1);
+    const error = await decrypt(erased, sealedErased, 'copy/v1').then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).to.be.instanceOf(VaultKeyErasedError);
+    // A value of another context still fails as decrypt() fails it.
+    expect(
+      await decrypt(vaults[0]!, sealed[0]!, 'copy/v2').then(
+        () => 'opened',
         () => 'refused',
       ),
     ).to.equal('refused');
