@@ -14,6 +14,8 @@ declare global {
     interface Locals {
       /** Set by the request-ids middleware before any route runs. */
       requestContext?: RequestContext;
+      /** An unexpected error answered 500: logged with this request's line only, never sent. */
+      requestError?: Error;
     }
   }
 }

@@ -49,7 +49,7 @@ function clientRefusal(err: unknown): Refusal | null {
 
 /**
  * Every error becomes problem+json. An unexpected one answers 500 with a generic detail: its
- * message, stack, SQL or paths go only to the log line of this request (pino-http logs res.err
+ * message, stack, SQL or paths go only to the log line of this request (httpLogger logs it
  * with the request id), never to the client.
  */
 export function problemErrorHandler(): ErrorRequestHandler {
@@ -59,7 +59,7 @@ export function problemErrorHandler(): ErrorRequestHandler {
       sendRefusal(res, refusal);
       return;
     }
-    res.err = err instanceof Error ? err : new Error(`non-error thrown: ${typeof err}`);
+    res.locals.requestError = err instanceof Error ? err : new Error(`non-error thrown: ${typeof err}`);
     if (res.headersSent) {
       // Part of a response is on the wire: cutting the connection is the only honest signal left.
       res.destroy();
