@@ -53,13 +53,23 @@ export class ServiceClient {
 
   /** Jobs waiting, running or delayed on the instance's queues (queue_jobs of /metrics): reactions not yet done. */
   async queuedJobs(): Promise<number> {
+    return (await this.gauges()).queuedJobs;
+  }
+
+  /**
+   * From one scrape of /metrics: the queued jobs, and the longest the service's event loop was late
+   * since the previous scrape (nodejs_eventloop_lag_max_seconds, which each scrape resets).
+   */
+  async gauges(): Promise<{ queuedJobs: number; eventLoopDelayMaxMs: number }> {
     const { status, text } = await this.send('GET', '/metrics');
     if (status !== 200) throw new CallFailed(status, 'GET /metrics', text);
-    let jobs = 0;
+    let queuedJobs = 0;
+    let eventLoopDelayMaxMs = 0;
     for (const line of text.split('\n')) {
-      if (line.startsWith('queue_jobs{') && /state="(waiting|active|delayed)"/.test(line)) jobs += Number(line.split(' ').pop());
+      if (line.startsWith('queue_jobs{') && /state="(waiting|active|delayed)"/.test(line)) queuedJobs += Number(line.split(' ').pop());
+      if (line.startsWith('nodejs_eventloop_lag_max_seconds ')) eventLoopDelayMaxMs = Number(line.split(' ').pop()) * 1000;
     }
-    return jobs;
+    return { queuedJobs, eventLoopDelayMaxMs };
   }
 
   /** Mails a code to a fresh address and answers it, as the person would read it. */

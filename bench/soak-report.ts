@@ -47,7 +47,20 @@ export function verdictLines(judged: readonly SoakVerdict[]): string {
   return judged.map((v) => `${v.ok ? 'ok  ' : 'FAIL'} ${v.what}: ${v.detail}`).join('\n');
 }
 
-const COLUMNS = ['window', 'requests', 'per second', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'jobs queued', 'RSS MB', 'RSS range MB'];
+const COLUMNS = [
+  'window',
+  'requests',
+  'per second',
+  'p50 ms',
+  'p99 ms',
+  'max ms',
+  'errors',
+  'jobs queued',
+  'RSS MB',
+  'RSS range MB',
+  'service loop max ms',
+  'bench loop max ms',
+];
 
 /** The header, then a row per window: fixed widths, so rows printed as their windows end line up. */
 export function tableHeader(): string {
@@ -66,6 +79,8 @@ export function tableRow(w: SoakWindow): string {
     w.queuedJobs,
     w.rssMb,
     `${w.rssMinMb}–${w.rssMaxMb}`,
+    ms(w.serviceLoopMaxMs),
+    ms(w.benchLoopMaxMs),
   ]);
 }
 

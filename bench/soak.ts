@@ -3,6 +3,7 @@
  * memory and latency sampled each window. `npm run soak` (bench/soak-run.ts) runs it; the CI test
  * runs three short windows. README "Soak" says how to read the table.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { benchOrganization, PerConnection } from './command-data.js';
 import type { BenchWorld } from './command-workloads.js';
 import { pacedWindows, Schedule, type Lane, type PacedWindow, type Send } from './paced-load.js';
@@ -32,6 +33,12 @@ export type SoakWindow = PacedWindow & {
   readonly rssMaxMb: number;
   /** Reaction jobs waiting or running at the window's end: a backlog that grows is a service falling behind. */
   readonly queuedJobs: number;
+  /**
+   * The longest the service's event loop and the load generator's were late in the window: a
+   * stall in both is the machine's, in the service's alone its own work, in neither a wait on I/O.
+   */
+  readonly serviceLoopMaxMs: number;
+  readonly benchLoopMaxMs: number;
 };
 
 export async function runSoak(options: SoakOptions): Promise<SoakWindow[]> {
@@ -53,15 +60,30 @@ export async function runSoak(options: SoakOptions): Promise<SoakWindow[]> {
       const send: Send = (call) => api.send(call.method, call.path, { token: call.token, body: call.body });
       const windows: SoakWindow[] = [];
       const rss = new RssSamples(() => service.rssBytes());
+      const benchLoop = monitorEventLoopDelay({ resolution: 10 });
+      benchLoop.enable();
+      // From here the service's loop delay counts for the first window, not the setup's.
+      await api.gauges();
       try {
         for await (const figures of pacedWindows(schedule, lanes, send)) {
           const { medianMb, minMb, maxMb } = await rss.window();
-          const window: SoakWindow = { ...figures, rssMb: medianMb, rssMinMb: minMb, rssMaxMb: maxMb, queuedJobs: await api.queuedJobs() };
+          const { queuedJobs, eventLoopDelayMaxMs } = await api.gauges();
+          const window: SoakWindow = {
+            ...figures,
+            rssMb: medianMb,
+            rssMinMb: minMb,
+            rssMaxMb: maxMb,
+            queuedJobs,
+            serviceLoopMaxMs: eventLoopDelayMaxMs,
+            benchLoopMaxMs: benchLoop.max / 1e6,
+          };
+          benchLoop.reset();
           windows.push(window);
           options.onWindow?.(window);
         }
       } finally {
         rss.stop();
+        benchLoop.disable();
       }
       return windows;
     } finally {

@@ -18,6 +18,8 @@ function minutes(change: (w: SoakWindow) => Partial<SoakWindow> = () => ({})): S
       rssMinMb: 180,
       rssMaxMb: 310,
       queuedJobs: 0,
+      serviceLoopMaxMs: 21.5,
+      benchLoopMaxMs: 12.3,
     };
     return { ...w, ...change(w) };
   });
@@ -74,10 +76,12 @@ describe('soak verdicts: no error, RSS and p99 of the last minute against the se
     const lines = soakTable(minutes().slice(0, 3)).split('\n');
     expect(lines).to.have.length(5);
     expect(lines[0]).to.equal(
-      '| window | requests | per second | p50 ms | p99 ms | max ms | errors | jobs queued | RSS MB | RSS range MB |',
+      '| window | requests | per second | p50 ms | p99 ms | max ms | errors | jobs queued | RSS MB | RSS range MB |' +
+        ' service loop max ms | bench loop max ms |',
     );
     expect(lines[4]).to.equal(
-      '|      3 |     6000 |      100.0 |    8.0 |   40.0 |  120.0 |      0 |           0 |    240 |      180–310 |',
+      '|      3 |     6000 |      100.0 |    8.0 |   40.0 |  120.0 |      0 |           0 |    240 |      180–310 |' +
+        '                21.5 |              12.3 |',
     );
   });
 });

@@ -24,6 +24,9 @@ describe('soak: mixed traffic at a steady rate, latency and memory per window (i
       expect(w.maxMs, table).to.be.at.least(w.p99ms);
       expect(w.rssMb, table).to.be.within(w.rssMinMb, w.rssMaxMb);
       expect(w.rssMinMb, table).to.be.greaterThan(0);
+      // Sampled every 10 ms: a real figure is never 0, nor a 10 s stall in a 3 s window.
+      expect(w.serviceLoopMaxMs, table).to.be.within(1, 3000);
+      expect(w.benchLoopMaxMs, table).to.be.within(1, 3000);
     }
     expect(table.split('\n'), table).to.have.length(2 + 3);
     expect(verdicts(windows)[0], table).to.deep.include({ what: 'no error', ok: true });
