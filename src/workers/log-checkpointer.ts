@@ -109,7 +109,7 @@ export class LogCheckpointer {
       const started = Date.now();
       await this.advance(state);
       await this.sleepers.sleep(this.options.idlePollMs ?? 1000, mark);
-      await delay(started + FOLLOW_EVERY_MS - Date.now(), undefined, { signal: this.stopped.signal }).catch(() => undefined);
+      await delay(Math.max(0, started + FOLLOW_EVERY_MS - Date.now()), undefined, { signal: this.stopped.signal }).catch(() => undefined);
     }
   }
 

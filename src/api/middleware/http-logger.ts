@@ -21,8 +21,8 @@ export function loggablePath(req: Request): string {
  * One line per request with its request and correlation ids, method, route template, status and
  * time: info when answered, error when it failed (a 5xx, an unexpected error, or a response cut
  * off). Headers and bodies are never logged: they carry tokens, emails and one-time codes.
- * Nothing is built for a line the level drops: pino-http made three child loggers per request
- * even at warn, 5% of the service's CPU under load (docs/decisions.md).
+ * Nothing is built for a line the level drops: pino-http made two or three child loggers per
+ * request even at warn, 5% of the service's CPU under load (docs/decisions.md).
  */
 export function httpLogger(logger: Logger): RequestHandler {
   return (req, res, next) => {
