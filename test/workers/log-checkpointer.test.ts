@@ -7,6 +7,7 @@ import { formatPosition } from '../../src/events/position.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { createLogger } from '../../src/logger.js';
 import { LogCheckpointer } from '../../src/workers/log-checkpointer.js';
+import { CountedReads } from '../support/counted-reads.js';
 import { openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { newEvent } from '../support/events.js';
 import { SCRIPTED_CHECKPOINT_EVERY, writeScriptedLog } from '../support/scripted-log.js';
@@ -68,17 +69,12 @@ describe('log checkpointer (docs/audit.md)', () => {
   });
 
   it('looks at the log at most every 250 ms under a stream of appends, each look one read and one save', async () => {
-    let reads = 0;
-    const counting = Object.create(store) as SqlEventStore;
-    counting.readAll = (options) => {
-      reads++;
-      return store.readAll(options);
-    };
-    const running = new LogCheckpointer({ db: t.db, store: counting, every, logger: createLogger('silent'), idlePollMs: 60_000 });
+    const reads = new CountedReads(store);
+    const running = new LogCheckpointer({ db: t.db, store: reads.store, every, logger: createLogger('silent'), idlePollMs: 60_000 });
     await running.start();
     try {
       await new Promise((r) => setTimeout(r, 300));
-      reads = 0;
+      reads.count = 0;
       const started = Date.now();
       const checkpointsBefore = (await checkpoints()).length;
       for (let i = 0; i < 40; i++) await store.appendToStream('case-stream-of-appends', [newEvent('Noted', { i })], 'any');
@@ -86,7 +82,7 @@ describe('log checkpointer (docs/audit.md)', () => {
       // A look that appended a checkpoint reads once more, to count it. Woken by each append and
       // reading until a page came back empty, it made two reads per append.
       const looks = Math.ceil((Date.now() - started) / 250) + 1;
-      expect(reads).to.be.at.most(looks + (await checkpoints()).length - checkpointsBefore);
+      expect(reads.count).to.be.at.most(looks + (await checkpoints()).length - checkpointsBefore);
     } finally {
       await running.stop();
     }

@@ -5,6 +5,7 @@ import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { createLogger } from '../../src/logger.js';
 import type { Reactor } from '../../src/workers/reactor.js';
 import { ReactorRunner } from '../../src/workers/reactor-runner.js';
+import { CountedReads } from '../support/counted-reads.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { newEvent, uniqueStream } from '../support/events.js';
 
@@ -42,6 +43,19 @@ describe(`reactor runner: checkpoints and shared reads (${mainBackend})`, functi
     return row ? `${row.commit}/${row.prepare}` : null;
   };
 
+  /** A runner whose idle poll never comes in a test: it looks at the log only when an append wakes it. */
+  const lookingOnlyWhenWoken = async (reactor: Reactor, reads: CountedReads): Promise<ReactorRunner> => {
+    const runner = new ReactorRunner({
+      db: t.db,
+      store: reads.store,
+      reactors: [reactor],
+      logger: createLogger('silent'),
+      idlePollMs: 60_000,
+    });
+    await runner.start();
+    return runner;
+  };
+
   it('moves its checkpoint at once past an event it reacted to, writes none for events it ignores, and saves where it stood when stopped', async () => {
     const reactor = noting(`noting-${Date.now()}`, 'Wanted');
     const runner = new ReactorRunner({ db: t.db, store, reactors: [reactor], logger: createLogger('silent'), idlePollMs: 20 });
@@ -63,30 +77,18 @@ describe(`reactor runner: checkpoints and shared reads (${mainBackend})`, functi
   });
 
   it('reads the log once per append it is woken by: the page with the event, not a second look at the empty rest', async () => {
-    let reads = 0;
-    const counting = Object.create(store) as SqlEventStore;
-    counting.readAll = (options) => {
-      reads++;
-      return store.readAll(options);
-    };
+    const reads = new CountedReads(store);
     const reactor = noting(`once-${Date.now()}`, 'Once');
-    const runner = new ReactorRunner({
-      db: t.db,
-      store: counting,
-      reactors: [reactor],
-      logger: createLogger('silent'),
-      idlePollMs: 60_000,
-    });
-    await runner.start();
+    const runner = await lookingOnlyWhenWoken(reactor, reads);
     try {
-      await until(() => reads > 0);
+      await until(() => reads.count > 0);
       await new Promise((r) => setTimeout(r, 100));
       for (let i = 1; i <= 3; i++) {
-        reads = 0;
+        reads.count = 0;
         await store.appendToStream(uniqueStream(), [newEvent('Once')], 'no_stream');
         await until(() => reactor.seen.length === i);
         await new Promise((r) => setTimeout(r, 100));
-        expect(reads).to.equal(1);
+        expect(reads.count).to.equal(1);
       }
     } finally {
       await runner.stop();
@@ -96,21 +98,9 @@ describe(`reactor runner: checkpoints and shared reads (${mainBackend})`, functi
   it('looks again for an event held back behind an older open transaction with waits that grow, and sees it once that ends', async function () {
     // PGlite runs one transaction at a time: nothing can be held back there.
     if (mainBackend !== 'postgres') this.skip();
-    let reads = 0;
-    const counting = Object.create(store) as SqlEventStore;
-    counting.readAll = (options) => {
-      reads++;
-      return store.readAll(options);
-    };
+    const reads = new CountedReads(store);
     const reactor = noting(`held-back-${Date.now()}`, 'HeldBack');
-    const runner = new ReactorRunner({
-      db: t.db,
-      store: counting,
-      reactors: [reactor],
-      logger: createLogger('silent'),
-      idlePollMs: 60_000,
-    });
-    await runner.start();
+    const runner = await lookingOnlyWhenWoken(reactor, reads);
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     const older = t.db.transaction(async (tx) => {
@@ -118,13 +108,13 @@ describe(`reactor runner: checkpoints and shared reads (${mainBackend})`, functi
       await released;
     });
     try {
-      await until(() => reads > 0);
+      await until(() => reads.count > 0);
       await store.appendToStream(uniqueStream(), [newEvent('HeldBack')], 'no_stream');
-      reads = 0;
+      reads.count = 0;
       await new Promise((r) => setTimeout(r, 500));
       expect(reactor.seen).to.have.length(0);
       // Every 2 ms this was 250 reads; growing to 16 ms it is about 35.
-      expect(reads).to.be.within(10, 50);
+      expect(reads.count).to.be.within(10, 50);
       release();
       await older;
       const ended = Date.now();
