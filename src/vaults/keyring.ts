@@ -92,11 +92,15 @@ export class VaultKeyring {
             )
           ).rows;
     const wrapped = new Map(rows.map((r) => [r.vault_id, r.wrapped_key]));
+    // Unwrapped once per vault, on first use: a list opens the kept and the current version of each.
+    const keys = new Map<string, Buffer>();
     return async (vaultId, sealed, context) => {
       const key = wrapped.get(vaultId);
       // A vault outside the read (not asked for, or with no key yet) goes the way decrypt() goes.
       if (key === undefined) return this.decrypt(vaultId, sealed, context);
-      return open(this.unwrap(vaultId, key), sealed, `${vaultId}:${context}`);
+      let data = keys.get(vaultId);
+      if (!data) keys.set(vaultId, (data = this.unwrap(vaultId, key)));
+      return open(data, sealed, `${vaultId}:${context}`);
     };
   }
 
