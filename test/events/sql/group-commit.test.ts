@@ -1,11 +1,50 @@
 import { expect } from 'chai';
 import { WrongExpectedVersionError } from '../../../src/events/errors.js';
+import { GroupCommit } from '../../../src/events/sql/group-commit.js';
 import { SqlEventStore } from '../../../src/events/sql/sql-event-store.js';
 import { ProjectionEngine } from '../../../src/projections/engine.js';
 import { logProjector } from '../../../src/projections/projector.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../../support/databases.js';
 import { newEvent, uniqueStream } from '../../support/events.js';
 import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector } from '../../support/projectors.js';
+
+describe('group commit: how batches form', () => {
+  /** A queue whose write takes a timer's turn and records each batch's keys. */
+  const recordingQueue = (maxInFlight: number) => {
+    const batches: string[][] = [];
+    const queue = new GroupCommit<{ key: string }, string>(
+      async (items) => {
+        batches.push(items.map((i) => i.key));
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return items.map((i) => i.key);
+      },
+      { maxInFlight: () => maxInFlight, maxBatch: 64 },
+    );
+    return { batches, queue };
+  };
+
+  it('writers answered together come back as one batch: 8 writers over 2 slots write 4 at a time, round after round', async () => {
+    const { batches, queue } = recordingQueue(2);
+    const writer = async (w: number) => {
+      for (let round = 0; round < 10; round++) await queue.submit({ key: `w${w}` });
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, w) => writer(w)));
+    expect(batches.map((b) => b.length)).to.deep.equal(Array.from({ length: 20 }, () => 4));
+  });
+
+  it('appends submitted together are spread over the free slots; one alone goes alone', async () => {
+    const { batches, queue } = recordingQueue(8);
+    await Promise.all(['a', 'b', 'c'].map((key) => queue.submit({ key })));
+    await queue.submit({ key: 'd' });
+    expect(batches).to.deep.equal([['a'], ['b'], ['c'], ['d']]);
+  });
+
+  it('a stream is never twice in one batch: its second append waits for the first, the other stream goes with the first', async () => {
+    const { batches, queue } = recordingQueue(2);
+    await Promise.all(['s', 's', 't'].map((key) => queue.submit({ key })));
+    expect(batches).to.deep.equal([['s', 't'], ['s']]);
+  });
+});
 
 describe(`group commit: appends that arrive together are written together, each answered alone (${mainBackend})`, function () {
   this.timeout(60_000);
@@ -58,7 +97,7 @@ describe(`group commit: appends that arrive together are written together, each 
     await other.appendToStream(moved, [newEvent('B', {})], 0);
 
     const fresh = Array.from({ length: 8 }, () => uniqueStream('fresh'));
-    // The first two go at once; the conflict waits with the rest and is written in their batch.
+    // Nine at once over two slots: the conflict is written in the first batch, with four others.
     const appends = fresh.map((s) => () => store.appendToStream(s, [newEvent('A', {})], 'no_stream'));
     appends.splice(2, 0, () => store.appendToStream(moved, [newEvent('C', {})], 0));
     const settled = await Promise.allSettled(appends.map((append) => append()));
@@ -85,7 +124,7 @@ describe(`group commit: appends that arrive together are written together, each 
     engine = new ProjectionEngine({ db: t.db, store, projectors: [seen, refusing], idlePollMs: 20, inline: store });
     await engine.start();
 
-    // Inline, eight go alone before any batch forms: the refused one is the thirteenth, inside a batch.
+    // Inline, 24 at once are spread over eight slots, three to a batch: the refused one is inside a batch.
     const streams = Array.from({ length: 24 }, () => uniqueStream('inline'));
     const events = streams.map((_, i) => (i === 12 ? newEvent('Poison', {}) : newEvent('Placed', { i })));
     const settled = await Promise.allSettled(streams.map((s, i) => store.appendToStream(s, [events[i]!], 'no_stream')));
