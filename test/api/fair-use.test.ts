@@ -127,6 +127,9 @@ describe(`fair use: one client floods, another keeps its latency (R-LIM-12; ${ma
   // even a busy test machine serves, so what it is let through cannot crowd the other client out.
   // The other client is a person (a user token has no organization's bucket): 50 a second has room for its 25.
   const [orgPerSecond, orgBurst] = [10, 2];
+  // Long enough for a p99 that one stall of a shared machine does not set: over 4 s (100 answers) the
+  // p99 was the second-worst answer, and one stall of 184 ms once failed a bound of 179.
+  const FLOOD_SECONDS = 10;
 
   before(async () => {
     ({ service, api } = await startOrgService({
@@ -170,7 +173,7 @@ describe(`fair use: one client floods, another keeps its latency (R-LIM-12; ${ma
       process.execPath,
       [
         AUTOCANNON,
-        ...['-j', '-c', '4', '-d', '5', '-m', 'POST', '-b', JSON.stringify(MANIFEST)],
+        ...['-j', '-c', '4', '-d', String(FLOOD_SECONDS), '-m', 'POST', '-b', JSON.stringify(MANIFEST)],
         ...['-H', `authorization=Bearer ${flooder}`, '-H', 'content-type=application/json', `${service.url}/org/v1/manifests`],
       ],
       { stdio: ['ignore', 'pipe', 'ignore'] },
@@ -181,7 +184,7 @@ describe(`fair use: one client floods, another keeps its latency (R-LIM-12; ${ma
     // Measured from the flood's first manifest: on a busy machine autocannon takes a while to start.
     const events = await eventCount(service);
     while ((await eventCount(service)) === events && flood.exitCode === null) await new Promise((r) => setTimeout(r, 20));
-    const loaded = await steadyClient(steady, 4000);
+    const loaded = await steadyClient(steady, (FLOOD_SECONDS - 1) * 1000);
     await done;
     const after = await steadyClient(steady, 3000);
     const result = JSON.parse(report) as { '2xx': number; non2xx: number; errors: number; duration: number; statusCodeStats: object };
