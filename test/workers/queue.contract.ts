@@ -235,7 +235,7 @@ async function expectRefused(p: Promise<unknown>): Promise<void> {
   expect(error).to.be.instanceOf(InvalidJobKeyError);
 }
 
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+export async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
@@ -247,9 +247,9 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-type Deferred = { promise: Promise<void>; resolve: () => void };
+export type Deferred = { promise: Promise<void>; resolve: () => void };
 
-function deferred(): Deferred {
+export function deferred(): Deferred {
   let resolve = (): void => undefined;
   const promise = new Promise<void>((r) => {
     resolve = r;

@@ -7,11 +7,18 @@ export const enqueue = `
 
 /**
  * Takes up to $2 due jobs for $3 ms: waiting ones whose time has come, and active ones whose
- * worker stopped renewing its lease (it died), which counts as a spent attempt.
+ * worker stopped renewing its lease (it died), which counts as a spent attempt. A job whose worker
+ * died during its last attempt has none left: the same statement ends it failed (`lapsed`), so a
+ * poll is one round trip. The two sets are apart (attempts left or not), so no row is written twice.
  * SKIP LOCKED lets workers on other connections claim other rows at the same moment.
  */
 export const claim = `
-  WITH due AS (
+  WITH lapsed AS (
+    UPDATE queue.jobs
+    SET state = 'failed', finished_at = now(), locked_until = NULL, lock_token = NULL,
+        last_error = 'the worker stopped during the last attempt (its lease lapsed)'
+    WHERE queue_name = $1 AND state = 'active' AND locked_until < now() AND attempt >= max_attempts),
+  due AS (
     SELECT queue_name, job_id FROM queue.jobs
     WHERE queue_name = $1
       AND ((state = 'waiting' AND run_at <= now())
@@ -29,13 +36,6 @@ export const claim = `
   FROM due
   WHERE j.queue_name = due.queue_name AND j.job_id = due.job_id
   RETURNING j.job_id, j.payload, j.attempt, j.lock_token::text AS lock_token`;
-
-/** A job whose worker died during its last attempt has no attempt left to run again. */
-export const failLapsedLastAttempts = `
-  UPDATE queue.jobs
-  SET state = 'failed', finished_at = now(), locked_until = NULL, lock_token = NULL,
-      last_error = 'the worker stopped during the last attempt (its lease lapsed)'
-  WHERE queue_name = $1 AND state = 'active' AND locked_until < now() AND attempt >= max_attempts`;
 
 /** The token check keeps a worker that lost its lease from touching a job another worker took over. */
 export const renewLease = `

@@ -64,7 +64,6 @@ export class SqlWorker implements JobWorker {
       const free = this.s.concurrency - this.running.size;
       if (free > 0) {
         try {
-          await db.query(q.failLapsedLastAttempts, [name]);
           const claimed = await db.query<ClaimedRow>(q.claim, [name, free, options.leaseMs]);
           if (this.abandoned) return;
           for (const row of claimed.rows) this.track(this.runJob(row));
