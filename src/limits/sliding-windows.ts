@@ -14,12 +14,19 @@ export type Limit = {
 export type Blocked<L extends Limit> = { readonly limit: L; readonly retryAfter: number };
 
 const q = {
-  // An upsert locks the row whether it inserts or finds it, in one statement.
-  lock: `INSERT INTO limits.buckets (bucket) VALUES ($1) ON CONFLICT (bucket) DO UPDATE SET bucket = EXCLUDED.bucket`,
-  prune: `DELETE FROM limits.hits WHERE bucket = $1 AND expires_at <= $2`,
-  // Only the max-th newest hit decides; fetching the newer ones too would ship a generous limit's
-  // whole window (thousands of hits an hour from one address) to the service under the bucket's lock.
-  maxthNewest: `SELECT expires_at FROM limits.hits WHERE bucket = $1 ORDER BY expires_at DESC OFFSET $2::bigint - 1 LIMIT 1`,
+  // An upsert locks a row whether it inserts or finds it; the rows in the order given, which is
+  // the same for every caller. A statement of its own: a statement's snapshot is taken before it
+  // waits, so only the next one sees the hits of the call it waited for.
+  lock: `INSERT INTO limits.buckets (bucket) SELECT b FROM unnest($1::text[]) WITH ORDINALITY AS t(b, i) ORDER BY i
+         ON CONFLICT (bucket) DO UPDATE SET bucket = EXCLUDED.bucket`,
+  // Per bucket, the max-th newest hit still in the window: it alone decides, and fetching the newer
+  // ones too would ship a generous limit's whole window (thousands of hits an hour from one address)
+  // to the service under the bucket's lock. The expired hits go in the same statement; the query
+  // does not see that deletion, hence its own bound on expires_at.
+  maxthNewest: `WITH pruned AS (DELETE FROM limits.hits WHERE bucket = ANY($1::text[]) AND expires_at <= $3)
+                SELECT (SELECT h.expires_at FROM limits.hits h WHERE h.bucket = t.b AND h.expires_at > $3
+                        ORDER BY h.expires_at DESC OFFSET t.m - 1 LIMIT 1) AS expires_at
+                FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS t(b, m, i) ORDER BY t.i`,
   record: `INSERT INTO limits.hits (bucket, hit_id, expires_at)
            SELECT b, $2::uuid, e FROM unnest($1::text[], $3::timestamptz[]) AS t(b, e)`,
   forget: `DELETE FROM limits.hits WHERE hit_id = $1`,
@@ -45,14 +52,18 @@ export class SlidingWindows {
    * buckets never deadlock; a caller takes no other limit lock in the same transaction.
    */
   async check<L extends Limit>(tx: SqlExecutor, limits: readonly L[], at: Date): Promise<Blocked<L> | null> {
+    if (limits.length === 0) return null;
+    const sorted = this.sorted(limits);
+    const buckets = sorted.map((s) => s.bucket);
+    await tx.query(q.lock, [[...new Set(buckets)]]);
+    const maxths = (await tx.query<{ expires_at: Date | string | null }>(q.maxthNewest, [buckets, sorted.map((s) => s.limit.max), at]))
+      .rows;
     let blocked: Blocked<L> | null = null;
-    for (const { limit, bucket } of this.sorted(limits)) {
-      await tx.query(q.lock, [bucket]);
-      await tx.query(q.prune, [bucket, at]);
-      const maxth = (await tx.query<{ expires_at: Date | string }>(q.maxthNewest, [bucket, limit.max])).rows[0];
-      if (!maxth) continue;
+    for (const [i, { limit }] of sorted.entries()) {
+      const maxth = maxths[i]?.expires_at;
+      if (maxth === null || maxth === undefined) continue;
       // Room comes back when the max-th newest call leaves the window.
-      const retryAfter = Math.max(1, Math.ceil((new Date(maxth.expires_at).getTime() - at.getTime()) / 1000));
+      const retryAfter = Math.max(1, Math.ceil((new Date(maxth).getTime() - at.getTime()) / 1000));
       if (!blocked || retryAfter > blocked.retryAfter) blocked = { limit, retryAfter };
     }
     return blocked;

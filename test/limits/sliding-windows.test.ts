@@ -38,4 +38,20 @@ describe(`sliding-window limits (${mainBackend})`, function () {
     const at = new Date();
     for (let i = 0; i < 5; i++) expect(await take(limit, at)).to.equal(null);
   });
+
+  it('with several limits, counts the call against each and answers the one that keeps it out longest', async () => {
+    const hourly: Limit = { bucket: `h-${randomUUID()}`, max: 2, windowMs: 60 * MINUTE };
+    const daily: Limit = { bucket: `d-${randomUUID()}`, max: 3, windowMs: 24 * 60 * MINUTE };
+    const start = Date.parse('2026-11-26T12:00:00Z');
+    const at = (minutes: number) => new Date(start + minutes * MINUTE);
+    const both = (minutes: number) => test.db.transaction((tx) => windows.take(tx, [hourly, daily], randomUUID(), at(minutes)));
+    expect(await both(0)).to.equal(null);
+    expect(await both(10)).to.equal(null);
+    // The hourly limit is full until 13:00.
+    expect(await both(20)).to.deep.equal({ limit: hourly, retryAfter: 40 * 60 });
+    // At 13:00 the hourly limit has room again, and the daily one takes its third call.
+    expect(await both(60)).to.equal(null);
+    // Both are full now: the daily one until 12:00 the next day, the hourly until 13:10.
+    expect(await both(61)).to.deep.equal({ limit: daily, retryAfter: (24 * 60 - 61) * 60 });
+  });
 });
