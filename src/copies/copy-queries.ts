@@ -46,6 +46,8 @@ export const copyWorkSql = {
   pendingRequestsOf: `SELECT DISTINCT request_id::text AS request_id FROM rm.adoptions WHERE organization_id = $1 AND state = 'pending'`,
   grantsOfResource: `SELECT DISTINCT request_id::text AS request_id, slot_id::text AS slot_id FROM rm.request_grants
                      WHERE resource_id = $1 AND withdrawn_at IS NULL`,
+  grantedAmong: `SELECT DISTINCT resource_id::text AS resource_id FROM rm.request_grants
+                 WHERE resource_id = ANY($1::uuid[]) AND withdrawn_at IS NULL`,
 };
 
 /** The request's organization files: kept file versions and the organization's own attachments. */

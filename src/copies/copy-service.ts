@@ -187,6 +187,12 @@ export class CopyService {
     return rows.map((r) => ({ requestId: r.request_id, slotId: r.slot_id }));
   }
 
+  /** Which of these resources are granted on some slot now (one query for a page of new versions). */
+  async grantedAmong(resourceIds: readonly string[]): Promise<Set<string>> {
+    const rows = (await this.deps.readModels.query<{ resource_id: string }>(w.grantedAmong, [resourceIds])).rows;
+    return new Set(rows.map((r) => r.resource_id));
+  }
+
   /**
    * Proposal adopt (R-PROP-04): keeps exactly the proposed version of one record, warm only.
    * Null when that version can no longer be read.

@@ -8,7 +8,7 @@ import type { CommandDeps } from '../commands/shell.js';
 import type { Logger } from '../logger.js';
 import type { JobQueue } from './queue/queue.js';
 import { ReactorRunner } from './reactor-runner.js';
-import { AUTO_KEEP_QUEUE, autoKeepOnNewVersions, DRAIN_QUEUE, drainOnKeyWarmed } from './reactors/copy-reactors.js';
+import { AUTO_KEEP_QUEUE, autoKeepOnNewVersions, DRAIN_QUEUE, drainOnKeyWarmed, type GrantedAmong } from './reactors/copy-reactors.js';
 
 export const COPY_QUEUES: readonly string[] = [DRAIN_QUEUE, AUTO_KEEP_QUEUE];
 
@@ -16,7 +16,7 @@ export type CopyWorkerDeps = {
   readonly db: SqlDb;
   readonly store: Pick<EventStore, 'readAll' | 'onAppended'>;
   readonly queue: JobQueue;
-  readonly copies: Pick<CopyService, 'drainOrganization' | 'keepAutomatically' | 'grantsOf'>;
+  readonly copies: Pick<CopyService, 'drainOrganization' | 'keepAutomatically' | 'grantsOf' | 'grantedAmong'>;
   readonly proposals: Pick<ProposalService, 'notice'>;
   readonly logger: Logger;
   readonly now: () => Date;
@@ -74,10 +74,16 @@ export async function startCopyWorkers(deps: CopyWorkerDeps): Promise<CopyWorker
       }
     }),
   ];
+  const grantedAmong: GrantedAmong = async (resourceIds, upTo) => {
+    // Grants come from SlotGranted alone: once its read model holds the page, no grant made before
+    // the page's versions is missed.
+    await deps.waitFor(upTo, ['SlotGranted']);
+    return deps.copies.grantedAmong(resourceIds);
+  };
   const runner = new ReactorRunner({
     db: deps.db,
     store: deps.store,
-    reactors: [drainOnKeyWarmed(deps.queue), autoKeepOnNewVersions(deps.queue)],
+    reactors: [drainOnKeyWarmed(deps.queue), autoKeepOnNewVersions(deps.queue, grantedAmong)],
     logger: deps.logger,
     ...(deps.reactorPollMs === undefined ? {} : { idlePollMs: deps.reactorPollMs }),
   });

@@ -5,6 +5,7 @@ import type { Lease, SqlDb } from '../db/sql.js';
 import { START, type Position } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
 import type { Logger } from '../logger.js';
+import type { RecordedEvent } from '../events/envelope.js';
 import type { Reactor } from './reactor.js';
 import { SharedLogReads } from '../events/recent-events.js';
 
@@ -101,17 +102,18 @@ export class ReactorRunner {
           continue;
         }
         heldBack.reset();
-        let reacted = false;
-        for (const event of events) {
-          if (!reactor.types.has(event.type)) continue;
-          reacted = true;
-          while (!(await this.reacted(reactor, event))) {
-            if (this.stopping || lost) return;
-            await this.idle(this.options.retryMs ?? 1000);
-          }
+        const gone = () => this.stopping || lost;
+        const mine = events.filter((e) => reactor.types.has(e.type));
+        const chosen =
+          mine.length > 0 && reactor.worthReacting
+            ? await this.retried(reactor, mine[0]!, () => reactor.worthReacting!(mine), gone)
+            : { value: mine };
+        if (!chosen) return;
+        for (const event of chosen.value) {
+          if (!(await this.retried(reactor, event, () => reactor.react(event), gone))) return;
         }
         at = events.at(-1)!.position;
-        await (reacted ? save() : saveIfDue());
+        await (chosen.value.length > 0 ? save() : saveIfDue());
         // A short page held all the log had when it was read: only news since (an append, which
         // wakes the loop) can add to it, so the loop waits for that rather than look at the empty
         // rest of the log after every page, one read in two under load.
@@ -123,16 +125,27 @@ export class ReactorRunner {
     }
   }
 
-  private async reacted(reactor: Reactor, event: Parameters<Reactor['react']>[0]): Promise<boolean> {
-    try {
-      await reactor.react(event);
-      return true;
-    } catch (err) {
-      this.options.logger.error(
-        { err, reactor: reactor.name, eventId: event.metadata.eventId, eventType: event.type },
-        'reaction failed; retrying',
-      );
-      return false;
+  /**
+   * Runs a step of the reactor's work on `event` until it succeeds: a failure waits and runs it
+   * again, so no event is skipped. Undefined when the loop stops or loses its lease first.
+   */
+  private async retried<T>(
+    reactor: Reactor,
+    event: RecordedEvent,
+    step: () => Promise<T>,
+    gone: () => boolean,
+  ): Promise<{ value: T } | undefined> {
+    for (;;) {
+      try {
+        return { value: await step() };
+      } catch (err) {
+        this.options.logger.error(
+          { err, reactor: reactor.name, eventId: event.metadata.eventId, eventType: event.type },
+          'reaction failed; retrying',
+        );
+      }
+      if (gone()) return undefined;
+      await this.idle(this.options.retryMs ?? 1000);
     }
   }
 

@@ -10,6 +10,11 @@ import type { RecordedEvent } from '../events/envelope.js';
 export type Reactor = {
   readonly name: string;
   readonly types: ReadonlySet<string>;
+  /**
+   * Of a page's events of its types, those that need their reaction: one lookup for the page where
+   * each reaction would otherwise find out alone that it has nothing to do. All of them when absent.
+   */
+  worthReacting?(events: readonly RecordedEvent[]): Promise<readonly RecordedEvent[]>;
   react(event: RecordedEvent): Promise<void>;
 };
 
@@ -22,15 +27,26 @@ export function reactor<E extends DomainEvent>(definition: {
   readonly name: string;
   readonly events: EventDecoder<E>;
   readonly on: Reactions<E>;
+  readonly worthReacting?: (events: readonly Recorded<E>[]) => Promise<ReadonlySet<Recorded<E>>>;
 }): Reactor {
   const reactions = new Map(
     (Object.entries(definition.on) as [string, ((event: Recorded<E>) => Promise<void>) | undefined][]).flatMap(([type, react]) =>
       react ? [[type, react] as const] : [],
     ),
   );
+  const select = definition.worthReacting;
   return {
     name: definition.name,
     types: new Set(reactions.keys()),
+    ...(select
+      ? {
+          worthReacting: async (events: readonly RecordedEvent[]) => {
+            const decoded = events.map((e) => definition.events.decode(e));
+            const kept = await select(decoded);
+            return events.filter((_, i) => kept.has(decoded[i]!));
+          },
+        }
+      : {}),
     react: async (event) => {
       const react = reactions.get(event.type);
       if (react) await react(definition.events.decode(event));

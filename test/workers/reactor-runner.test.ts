@@ -148,4 +148,30 @@ describe(`reactor runner: checkpoints and shared reads (${mainBackend})`, functi
       await runner.stop();
     }
   });
+
+  it('reacts only to the events its page lookup keeps, asks once a page, and asks again after a failed lookup rather than skip the page', async () => {
+    const reactor = noting(`choosy-${Date.now()}`, 'Maybe');
+    const asked: number[] = [];
+    const choosy: Reactor = {
+      ...reactor,
+      worthReacting: async (events) => {
+        asked.push(events.length);
+        if (asked.length === 1) throw new Error('read model unreachable');
+        return events.filter((e) => e.data.wanted === true);
+      },
+    };
+    const runner = new ReactorRunner({ db: t.db, store, reactors: [choosy], logger: createLogger('silent'), idlePollMs: 20, retryMs: 20 });
+    await runner.start();
+    try {
+      const page = [true, false, true, false].map((wanted, i) => newEvent('Maybe', { wanted, i }));
+      const written = await store.appendToStream(uniqueStream(), page, 'no_stream');
+      await until(() => reactor.seen.length === 2);
+      await until(async () => (await checkpointOf(reactor.name)) === formatPosition(written.position));
+      expect(reactor.seen.map((e) => e.data.i)).to.deep.equal([0, 2]);
+      // The failed lookup and its retry, each over the page's four events.
+      expect(asked).to.deep.equal([4, 4]);
+    } finally {
+      await runner.stop();
+    }
+  });
 });

@@ -30,3 +30,5 @@ CREATE TABLE IF NOT EXISTS request_grants (
   withdrawn_at  timestamptz,
   PRIMARY KEY (request_id, slot_id, resource_id)
 );
+-- Where a resource is granted now: asked for every new version of a document or file (the copy workers).
+CREATE INDEX IF NOT EXISTS request_grants_resource ON request_grants (resource_id) WHERE withdrawn_at IS NULL;
