@@ -189,7 +189,8 @@ export class CopyService {
 
   /** Which of these resources are granted on some slot now (one query for a page of new versions). */
   async grantedAmong(resourceIds: readonly string[]): Promise<Set<string>> {
-    const rows = (await this.deps.readModels.query<{ resource_id: string }>(w.grantedAmong, [resourceIds])).rows;
+    // A grant's resource id is a uuid: any other id is granted nowhere, and casting it would fail the page for ever.
+    const rows = (await this.deps.readModels.query<{ resource_id: string }>(w.grantedAmong, [resourceIds.filter(isUuid)])).rows;
     return new Set(rows.map((r) => r.resource_id));
   }
 

@@ -160,6 +160,8 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
     expect(await queue.status(AUTO_KEEP_QUEUE, `auto-keep-${updates[0]}`)).to.equal(null);
     expect(await queue.status(AUTO_KEEP_QUEUE, `auto-keep-${updates[1]}`)).to.not.equal(null);
     expect(await keptEvents(requestId)).to.equal(2);
+    // An id no grant can have is granted nowhere, and does not fail the lookup of the others.
+    expect([...(await service.domain!.copies.grantedAmong(['not-a-uuid', doc]))]).to.deep.equal([doc]);
   });
 
   it('a drain worker killed mid-job and restarted: the job runs again and the copy is materialized once', async () => {
