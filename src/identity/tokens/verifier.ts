@@ -14,6 +14,10 @@ export type TokenVerifierOptions = {
 };
 
 const REQUIRED_CLAIMS = ['exp', 'iat', 'sub', 'sid'];
+/** Tokens whose signature and claims were checked, kept by their text: every live session's, at most. */
+export const VERIFIED_KEPT = 10_000;
+
+type Verified = { readonly audience: Audience; readonly key: CryptoKey; readonly exp: number; readonly claims: ClaimsFor<Audience> };
 
 /** Checks access tokens. Never throws: any input answers a result. */
 export class TokenVerifier {
@@ -21,6 +25,13 @@ export class TokenVerifier {
   readonly #verifying: ReadonlyMap<string, CryptoKey>;
   readonly #now: () => Date;
   readonly #tolerance: number;
+  /**
+   * A token's text decides its signature, issuer, audience, iat and nbf checks for good: only its
+   * expiry moves with the clock. So a token checked once is answered from here, after its header
+   * names the same key again and its exp is checked anew; the EdDSA verify was the largest share
+   * of a token check (docs/performance.md). Revocation is the session check's, made every request.
+   */
+  readonly #verified = new Map<string, Verified>();
 
   constructor(options: TokenVerifierOptions) {
     this.#issuer = options.issuer;
@@ -41,6 +52,11 @@ export class TokenVerifier {
     const picked = keyForToken(token, this.#verifying);
     if ('reason' in picked) return refused(picked.reason);
     const now = this.#now();
+    const known = this.#verified.get(token);
+    if (known && known.audience === audience && known.key === picked.key) {
+      if (Math.floor(now.getTime() / 1000) >= known.exp + this.#tolerance) return refused('expired');
+      return { ok: true, claims: known.claims as ClaimsFor<A> };
+    }
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, picked.key, {
@@ -61,7 +77,19 @@ export class TokenVerifier {
     if (typeof payload.iat === 'number' && payload.iat > Math.floor(now.getTime() / 1000) + this.#tolerance)
       return refused('not_yet_valid');
     const claims = readClaims(payload, audience);
-    return claims ? { ok: true, claims } : refused('bad_claims');
+    if (!claims) return refused('bad_claims');
+    this.#remember(token, { audience, key: picked.key, exp: payload.exp!, claims });
+    return { ok: true, claims };
+  }
+
+  #remember(token: string, verified: Verified): void {
+    this.#verified.delete(token);
+    this.#verified.set(token, verified);
+    // The oldest checked goes first: a token in use is checked again within its short life anyway.
+    for (const [oldest] of this.#verified) {
+      if (this.#verified.size <= VERIFIED_KEPT) break;
+      this.#verified.delete(oldest);
+    }
   }
 }
 

@@ -89,6 +89,44 @@ describe('access tokens (contract §1, §2)', () => {
     refusedWith(await at(6).verify(token, 'user'), 'expired');
   });
 
+  it("checks a token's signature once, then answers it from memory until it expires, for its audience and key only", async () => {
+    let now = NOW;
+    const verifying = new Map(k.keys.verifying);
+    const verifier = new TokenVerifier({ issuer: ISSUER, verifying, now: () => now });
+    const token = await k.issuer.userToken(session);
+    const subtle = globalThis.crypto.subtle;
+    const real = subtle.verify.bind(subtle);
+    let signatureChecks = 0;
+    subtle.verify = (...args: Parameters<SubtleCrypto['verify']>) => {
+      signatureChecks++;
+      return real(...args);
+    };
+    try {
+      const first = await verifier.verify(token, 'user');
+      const again = await verifier.verify(token, 'user');
+      expect(again).to.deep.equal(first);
+      expect(first.ok).to.equal(true);
+      expect(signatureChecks).to.equal(1);
+      // Another audience is checked in full, and refused.
+      refusedWith(await verifier.verify(token, 'org'), 'wrong_audience');
+      // A token one character off is not the token remembered.
+      refusedWith(
+        await verifier.verify(`${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.slice(-1)}`, 'user'),
+        'bad_signature',
+      );
+      // Expiry moves with the clock, remembered or not (5 s of skew allowed, as above).
+      now = new Date(session.expiresAt.getTime() + 6000);
+      refusedWith(await verifier.verify(token, 'user'), 'expired');
+      now = NOW;
+      expect((await verifier.verify(token, 'user')).ok).to.equal(true);
+      // A key no longer among ours refuses what it signed, checked before.
+      verifying.clear();
+      refusedWith(await verifier.verify(token, 'user'), 'unknown_kid');
+    } finally {
+      Reflect.deleteProperty(subtle, 'verify');
+    }
+  });
+
   it('answers bad_claims when a claim the service reads is missing or mistyped', async () => {
     const header = { alg: 'EdDSA', kid: k.keys.signing.kid, typ: 'JWT' };
     const sign = ourKey(k.keys.signing.privateKey);
