@@ -51,13 +51,16 @@ type State = { at: Position; heads: LogHeads };
  * a crash, or made by a second instance, is recognised by the store instead of written twice.
  */
 export class LogCheckpointer {
-  private stopping = false;
   private loop: Promise<void> | null = null;
   private readonly sleepers = new Sleepers();
   private readonly stopped = new AbortController();
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly options: LogCheckpointerOptions) {}
+
+  private get stopping(): boolean {
+    return this.stopped.signal.aborted;
+  }
 
   async start(): Promise<void> {
     await this.options.db.exec(SCHEMA_SQL);
@@ -66,7 +69,6 @@ export class LogCheckpointer {
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
     this.stopped.abort();
     this.unsubscribe?.();
     this.sleepers.wakeAll();
