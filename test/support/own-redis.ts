@@ -15,6 +15,9 @@ export async function startOwnRedis(bin: string): Promise<OwnRedis> {
   const port = await freePort();
   let child: ChildProcess | null = null;
   const start = async () => {
+    // Started again while it runs, a second server could not bind the port and would exit at once,
+    // leaving `child` pointing at it and the running one out of stop()'s reach for good.
+    if (child && child.exitCode === null && child.signalCode === null) return;
     child = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     await untilListening(port);
   };
