@@ -20,6 +20,7 @@ export function startWorkers(
   service: TestService,
   queue: JobQueue,
   copies: CopyWorkerDeps['copies'] = service.domain!.copies,
+  waitFor: CopyWorkerDeps['waitFor'] = (p, eventTypes) => service.engine.waitFor(p, { eventTypes }),
 ): Promise<CopyWorkers> {
   return startCopyWorkers({
     db: service.db,
@@ -29,7 +30,7 @@ export function startWorkers(
     proposals: service.domain!.proposals,
     logger: createLogger(process.env.DEBUG_WORKERS ? 'debug' : 'silent'),
     now: () => new Date(),
-    waitFor: (p, eventTypes) => service.engine.waitFor(p, { eventTypes }),
+    waitFor,
     reactorPollMs: 50,
   });
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../src/identity/keys/index.js';
+import { formatPosition } from '../../src/events/position.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { allProjectors, replay } from '../../src/projections/index.js';
 import type { CopyWorkerDeps, CopyWorkers } from '../../src/workers/copy-workers.js';
@@ -162,6 +163,44 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
     expect(await keptEvents(requestId)).to.equal(2);
     // An id no grant can have is granted nowhere, and does not fail the lookup of the others.
     expect([...(await service.domain!.copies.grantedAmong(['not-a-uuid', doc]))]).to.deep.equal([doc]);
+  });
+
+  it("asks where a page's new versions are granted only once the grants read model holds the page, so no earlier grant is missed", async () => {
+    const doc = await createDoc(name('Ordered'));
+    await connected(0, doc);
+    const real = service.domain!.copies;
+    const steps: string[] = [];
+    await workers.stop();
+    workers = await startWorkers(
+      service,
+      queue,
+      {
+        grantsOf: (id) => real.grantsOf(id),
+        keepAutomatically: (...a) => real.keepAutomatically(...a),
+        drainOrganization: (...a) => real.drainOrganization(...a),
+        grantedAmong: async (ids) => {
+          steps.push(`lookup ${ids.includes(doc) ? 'with' : 'without'} the document`);
+          return real.grantedAmong(ids);
+        },
+      },
+      async (position, eventTypes) => {
+        if (eventTypes.includes('SlotGranted')) steps.push(`wait for grants up to ${formatPosition(position)}`);
+        await service.engine.waitFor(position, { eventTypes });
+      },
+    );
+    try {
+      await updateDoc(doc, name('Ordered 2'));
+      const updated = (await service.store.readStream(`resource-${doc}`)).at(-1)!;
+      expect(updated.type).to.equal('DocumentUpdated');
+      // The document is granted on a manual slot: its new version is looked up and found.
+      for (let i = 0; i < 200 && !steps.includes('lookup with the document'); i++) await new Promise((r) => setTimeout(r, 25));
+      const lookup = steps.indexOf('lookup with the document');
+      expect(lookup, steps.join('\n')).to.be.greaterThan(0);
+      expect(steps[lookup - 1], steps.join('\n')).to.equal(`wait for grants up to ${formatPosition(updated.position)}`);
+    } finally {
+      await workers.stop();
+      workers = await start(real);
+    }
   });
 
   it('a drain worker killed mid-job and restarted: the job runs again and the copy is materialized once', async () => {
