@@ -1,4 +1,3 @@
-import v8 from 'node:v8';
 import { createApp } from './api/app.js';
 import { createServer, DEFAULT_SHUTDOWN_TIMEOUT_MS, type RunningServer } from './api/server.js';
 import { openBackends } from './backends.js';
@@ -12,6 +11,7 @@ import { installAnalyticsViews } from './projections/analytics/analytics.js';
 import { allProjectors, ProjectionEngine } from './projections/index.js';
 import { COPY_QUEUES, startCopyWorkers } from './workers/copy-workers.js';
 import { LogCheckpointer } from './workers/log-checkpointer.js';
+import { tuneV8 } from './v8-tuning.js';
 import { openJobQueue } from './workers/queue/open-queue.js';
 
 /** Queues the reactors run; /metrics reports their depth and /readyz checks them. */
@@ -29,16 +29,8 @@ function configOrExit(): Config {
   }
 }
 
-/**
- * V8 lets the old generation grow by up to 100% of what survived its last full collection before
- * collecting again; under steady traffic this service keeps 60-80 MB live and V8 let the heap swing
- * by 30-190 MB of garbage between collections, so its RSS wandered by a third from minute to minute.
- * At 30% the swing is a few MB for a little more marking (docs/decisions.md, "Heap growth").
- */
-const HEAP_GROWING_PERCENT = 30;
-
 async function main(): Promise<void> {
-  v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  tuneV8();
   const config = configOrExit();
   const logger = createLogger(config.logLevel);
   const backends = await openBackends(config);
