@@ -7,7 +7,7 @@ import type { EventStore } from '../events/store.js';
 import type { Decider, DomainEvent } from './decider.js';
 import { deterministicUuid } from './deterministic-id.js';
 import { isRefusal, refuse, type Refusal } from './refusal.js';
-import { readFolded, rememberFolded, type Folded } from './stream-folds.js';
+import { contestFolded, readFolded, recallFolded, rememberFolded, type Folded, type Recalled } from './stream-folds.js';
 
 export type CommandDeps = {
   readonly store: EventStore;
@@ -33,10 +33,11 @@ export type HandleOptions = {
 };
 
 /**
- * `known`: the stream as the caller just folded it (to check access, readFolded): the first
- * decision takes it instead of reading the stream again; a clash reads on from it.
+ * `known`: the stream as the caller just folded it (to check access: readFolded, or recallFolded
+ * from memory): the first decision takes it instead of reading the stream again; a clash reads on
+ * from it.
  */
-export type HandleOptionsOf<State> = HandleOptions & { readonly known?: Folded<State> };
+export type HandleOptionsOf<State> = HandleOptions & { readonly known?: Folded<State> | Recalled<State> };
 
 export type Handled<Event extends DomainEvent, State> = {
   readonly events: readonly Event[];
@@ -48,10 +49,14 @@ export type Handled<Event extends DomainEvent, State> = {
 };
 
 /**
- * The one way commands run: read the stream (only what follows the revision this process knows:
- * readFolded), fold it, decide, append with the revision that was read, and answer only when read
+ * The one way commands run: fold the stream (from memory, or reading only what follows the revision
+ * this process knows: recallFolded), decide, append with that revision, and answer only when read
  * models include the new events. A concurrent writer makes the append fail; then the command is
  * decided again on the newer state, a bounded number of times.
+ *
+ * A state from memory may be behind the stream, and only the append's compare-and-set proves it is
+ * not: any other answer taken on it (a refusal, nothing to do, a clash with the client's revision)
+ * is taken again on a read, and a failed append on it reads without counting as a clash.
  */
 export async function handle<State, Command, Event extends DomainEvent>(
   deps: CommandDeps,
@@ -62,12 +67,18 @@ export async function handle<State, Command, Event extends DomainEvent>(
 ): Promise<Handled<Event, State> | Refusal> {
   const commandId = options.commandId ?? randomUUID();
   const attempts = options.expectedRevision === undefined ? 1 + (options.retries ?? 3) : 1;
-  for (let attempt = 1; ; attempt++) {
-    const { state, revision } = attempt === 1 && options.known ? options.known : await readFolded(deps.store, stream, decider);
+  let next: Folded<State> | Recalled<State> | null = options.known ?? (await recallFolded(deps.store, stream, decider));
+  for (let clashes = 0; ;) {
+    const folded = next ?? (await readFolded(deps.store, stream, decider));
+    next = null;
+    const fromMemory = 'fromMemory' in folded && folded.fromMemory;
+    const { state, revision } = folded;
     if (options.expectedRevision !== undefined && options.expectedRevision !== revision) {
+      if (fromMemory) continue;
       return options.onClash ?? refuse('conflict', 'the resource changed since it was read');
     }
     const decision = decider.decide(state, command);
+    if (fromMemory && (isRefusal(decision) || decision.length === 0)) continue;
     if (isRefusal(decision)) return decision;
     if (decision.length === 0) return { events: [], state, revision, position: null };
 
@@ -85,7 +96,8 @@ export async function handle<State, Command, Event extends DomainEvent>(
       return { events: decision, ...after, position: appended.position };
     } catch (e) {
       if (!isWrongExpectedVersion(e)) throw e;
-      if (attempt >= attempts) return options.onClash ?? refuse('conflict', 'the resource is being changed concurrently; try again');
+      if (fromMemory) contestFolded(deps.store, stream.id, decider);
+      else if (++clashes >= attempts) return options.onClash ?? refuse('conflict', 'the resource is being changed concurrently; try again');
     }
   }
 }

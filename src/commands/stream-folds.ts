@@ -5,6 +5,9 @@ import type { Decider, DomainEvent } from './decider.js';
 /** A stream folded up to a revision (-1: a stream with no event yet). */
 export type Folded<State> = { readonly state: State; readonly revision: number };
 
+/** A folded stream that may come from memory without a read: then it may be behind the stream. */
+export type Recalled<State> = Folded<State> & { readonly fromMemory: boolean };
+
 type Fold<State, Event extends DomainEvent> = Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>;
 
 /** Folded states kept per store, in JSON characters: a long-lived process holds a bounded slice of its streams. */
@@ -23,10 +26,11 @@ const LARGEST = 256 * 1024;
  * append-only, so a state folded up to revision n stays true for those n events: a command reads
  * only what follows and folds it on top, instead of reading and folding the whole stream again.
  * The append's compare-and-set on the revision still decides whether a decision was taken on the
- * newest state, so an entry another instance made stale costs only its tail read.
+ * newest state. A stream another instance also writes is marked contested once memory was found
+ * behind it: from then on its commands read its tail first (recallFolded).
  */
 class FoldCache {
-  private readonly entries = new Map<string, { readonly folded: Folded<unknown>; readonly weight: number }>();
+  private readonly entries = new Map<string, { readonly folded: Folded<unknown>; readonly weight: number; contested: boolean }>();
   private weight = 0;
   /** Each evolve function folds into its own state shape: entries are kept per function. */
   private readonly ids = new WeakMap<object, number>();
@@ -39,23 +43,39 @@ class FoldCache {
   }
 
   get(key: string): Folded<unknown> | undefined {
+    return this.touch(key)?.folded;
+  }
+
+  /** The entry's state when commands may decide on it without a read first. */
+  uncontested(key: string): Folded<unknown> | undefined {
+    const entry = this.touch(key);
+    return entry && !entry.contested ? entry.folded : undefined;
+  }
+
+  contest(key: string): void {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.folded;
+    if (entry) entry.contested = true;
   }
 
   set(key: string, folded: Folded<unknown>): void {
+    const contested = this.entries.get(key)?.contested ?? false;
     this.drop(key);
     const weight = weightOf(folded.state);
     if (weight > LARGEST) return;
-    this.entries.set(key, { folded, weight });
+    this.entries.set(key, { folded, weight, contested });
     this.weight += weight;
     for (const [oldest] of this.entries) {
       if (this.weight <= BUDGET && this.entries.size <= FOLDS_KEPT) break;
       this.drop(oldest);
     }
+  }
+
+  private touch(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
   }
 
   private drop(key: string): void {
@@ -94,6 +114,32 @@ export async function readFolded<State, Event extends DomainEvent>(
   const folded = { state: tail.reduce(fold.evolve, known.state), revision: tail[tail.length - 1]!.revision };
   cache.set(key, folded);
   return folded;
+}
+
+/**
+ * The stream as this process last folded it, without a read when it has it and no other instance
+ * was found writing it. Only a command may take it, and only to append: the append's
+ * compare-and-set refuses a decision taken on a state that is behind. Any other answer (a refusal,
+ * nothing to do, a clash with a revision the client named) is taken again on a read (shell.ts).
+ */
+export async function recallFolded<State, Event extends DomainEvent>(
+  store: Pick<EventStore, 'readStream'>,
+  stream: StreamRef<Event>,
+  fold: Fold<State, Event>,
+): Promise<Recalled<State>> {
+  const cache = cacheOf(store);
+  const known = cache.uncontested(cache.key(fold.evolve, stream.id)) as Folded<State> | undefined;
+  return known ? { ...known, fromMemory: true } : { ...(await readFolded(store, stream, fold)), fromMemory: false };
+}
+
+/** Memory was behind the stream: another instance writes it too, so its commands read first from now on. */
+export function contestFolded<State, Event extends DomainEvent>(
+  store: Pick<EventStore, 'readStream'>,
+  streamId: string,
+  fold: Fold<State, Event>,
+): void {
+  const cache = cacheOf(store);
+  cache.contest(cache.key(fold.evolve, streamId));
 }
 
 /** What a command's own append made of the stream, so its next command reads nothing it wrote. */

@@ -37,6 +37,8 @@ export class PostgresDb implements SqlDb {
       // A server that does not answer (a network that drops packets rather than refusing) must not
       // hold requests past a bound: they answer 503 (R-REL-01) and the next one tries again.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A transaction's statements that do not wait for each other's answers share a round trip (transaction()).
+      pipeline: true,
     });
     // An idle client that loses its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
@@ -74,17 +76,36 @@ export class PostgresDb implements SqlDb {
       broken = true;
     };
     client.on('error', onError);
+    // What a transaction sends in one tick leaves in one write: BEGIN with its first statement, the
+    // inline read models' statements together (SqlExecutor).
+    const stream = client.connection.stream;
+    let corked = false;
+    const send = <R extends Row>(config: string | pg.QueryConfig): Promise<pg.QueryResult<R>> => {
+      if (!corked) {
+        corked = true;
+        stream.cork();
+        process.nextTick(() => {
+          corked = false;
+          stream.uncork();
+        });
+      }
+      return client.query<R>(config);
+    };
     try {
-      // A simple query may hold several statements: the prelude costs no round trip of its own.
-      await client.query(options.prelude ? `BEGIN; ${options.prelude}` : 'BEGIN');
+      // BEGIN goes alone, so that nothing sent behind it can run outside the transaction; the
+      // prelude follows in the same write. Their answers are awaited after the work sent behind
+      // them, which fails with them.
+      const begun = Promise.all([send('BEGIN'), ...(options.prelude ? [send(options.prelude)] : [])]);
+      void begun.catch(() => undefined);
       const tx: SqlExecutor = {
         query: async <R extends Row = Row>(text: string, params: readonly unknown[] = []) => {
-          const r = await client.query<R>(this.statement(text, params));
+          const r = await send<R>(this.statement(text, params));
           return { rows: r.rows, rowCount: r.rowCount ?? 0 };
         },
       };
       const result = await fn(tx);
-      await client.query('COMMIT');
+      await begun;
+      await send('COMMIT');
       return result;
     } catch (e) {
       await client.query('ROLLBACK').catch(() => {

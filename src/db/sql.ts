@@ -6,6 +6,10 @@ export type Row = Record<string, unknown>;
 export type QueryResult<R extends Row = Row> = { rows: R[]; rowCount: number };
 
 export interface SqlExecutor {
+  /**
+   * In a transaction, statements sent before the answer to the one before run in the order sent:
+   * a server gets those sent in one tick in one write, and answers them in one round trip.
+   */
   query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
 }
 

@@ -8,7 +8,7 @@ import { updateDocument } from '../commands/documents/update-document.js';
 import { vaultIndex } from '../commands/documents/vault-index.js';
 import { isRefusal, refuse, refuseWith, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
-import { readFolded } from '../commands/stream-folds.js';
+import { readFolded, recallFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
@@ -165,11 +165,19 @@ export class DocumentService {
    * The live document and the events it was folded from, when the caller may change it. One the caller cannot read is not_found,
    * whatever the reason; one they can read but not change (a MEMBER's view of an entity's
    * document) is forbidden, since denying a document they can see would be a lie.
+   *
+   * The state may come from memory (recallFolded): a document's vault and schema never change, and
+   * the command's append proves the rest newest. A document memory holds as gone is read again first.
    */
   private async writableState(caller: Caller, resourceId: string) {
     const missing = refuse('not_found', 'no such document');
     if (!isUuid(resourceId)) return missing;
-    const folded = await readFolded(this.deps.store, resourceStream(resourceId), { initialState: noDocument, evolve: evolveDocument });
+    const stream = resourceStream(resourceId);
+    const fold = { initialState: noDocument, evolve: evolveDocument };
+    let folded = await recallFolded(this.deps.store, stream, fold);
+    if (folded.fromMemory && folded.state.status !== 'live') {
+      folded = { ...(await readFolded(this.deps.store, stream, fold)), fromMemory: false };
+    }
     const { state } = folded;
     if (state.status !== 'live') return missing;
     if (await this.deps.access.canWrite(caller, state.vaultId)) return { ...folded, state };

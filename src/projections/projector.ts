@@ -3,7 +3,17 @@ import type { SqlExecutor } from '../db/sql.js';
 import type { EventDecoder, Recorded } from '../events/decoder.js';
 import type { RecordedEvent } from '../events/envelope.js';
 
-export type ProjectionHandler = (tx: SqlExecutor, event: RecordedEvent) => Promise<unknown>;
+/** One statement and its parameters. */
+export type Statement = readonly [text: string, values: readonly unknown[]];
+
+export type ProjectionHandler = {
+  (tx: SqlExecutor, event: RecordedEvent): Promise<unknown>;
+  /**
+   * Set when the handler is statements built from its event alone, whose answers nobody reads
+   * (writes): inline, a batch's statements then go out without waiting for each other's answers.
+   */
+  readonly statements?: (event: RecordedEvent) => readonly Statement[];
+};
 
 /**
  * A read model: its tables (DDL run inside the read-model schema, so names stay unqualified)
@@ -29,10 +39,23 @@ export type Projector = {
 
 type Header = Pick<Projector, 'name' | 'version' | 'schemaSql'>;
 
+type TypedHandler<Event> = {
+  (tx: SqlExecutor, event: Event): Promise<unknown>;
+  readonly statements?: (event: Event) => readonly Statement[];
+};
+
 /** Handlers by event type, each given its event decoded: typed, in its current shape. */
 export type TypedHandlers<E extends DomainEvent> = {
-  readonly [K in E['type']]?: (tx: SqlExecutor, event: Recorded<Extract<E, { readonly type: K }>>) => Promise<unknown>;
+  readonly [K in E['type']]?: TypedHandler<Recorded<Extract<E, { readonly type: K }>>>;
 };
+
+/** A handler that runs statements built from its event alone, in order; nothing reads their answers. */
+export function writes<Event>(build: (event: Event) => readonly Statement[]): TypedHandler<Event> {
+  const handler = async (tx: SqlExecutor, event: Event) => {
+    for (const statement of build(event)) await tx.query(...statement);
+  };
+  return Object.assign(handler, { statements: build });
+}
 
 /** A read model of the events `events` decodes; every handler reads them typed and upcast. */
 export function projector<E extends DomainEvent>(
@@ -40,9 +63,14 @@ export function projector<E extends DomainEvent>(
 ): Projector {
   const { events, on, ...header } = definition;
   const handlers: Record<string, ProjectionHandler> = {};
-  const typed = Object.entries(on) as [string, ((tx: SqlExecutor, event: Recorded<E>) => Promise<unknown>) | undefined][];
+  const typed = Object.entries(on) as [string, TypedHandler<Recorded<E>> | undefined][];
   for (const [type, handle] of typed) {
-    if (handle) handlers[type] = (tx, event) => handle(tx, events.decode(event));
+    if (!handle) continue;
+    const { statements } = handle;
+    const decoded: ProjectionHandler = (tx, event) => handle(tx, events.decode(event));
+    handlers[type] = statements
+      ? Object.assign(decoded, { statements: (event: RecordedEvent) => statements(events.decode(event)) })
+      : decoded;
   }
   return checked({ ...header, on: handlers, events });
 }

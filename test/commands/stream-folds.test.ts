@@ -23,6 +23,20 @@ const notes: Decider<string[], Note, Noted> = {
 const noteEvents = eventDecoder<Noted>('note', { Noted: { version: 1 } });
 const notesIn = (id: string): StreamRef<Noted> => streamOf(noteEvents, id);
 
+/** A gate another instance may open or close: what memory refuses or finds done may have changed. */
+type GateEvent = DomainEvent<'Opened' | 'Closed' | 'Passed', Record<string, never>>;
+type GateCommand = 'open' | 'close' | 'pass';
+const gate: Decider<{ open: boolean }, GateCommand, GateEvent> = {
+  initialState: { open: false },
+  evolve: (s, e) => (e.type === 'Passed' ? s : { open: e.type === 'Opened' }),
+  decide: (s, c) => {
+    if (c === 'pass') return s.open ? [{ type: 'Passed', data: {} }] : refuse('conflict', 'the gate is closed');
+    return s.open === (c === 'open') ? [] : [{ type: c === 'open' ? 'Opened' : 'Closed', data: {} }];
+  },
+};
+const gateEvents = eventDecoder<GateEvent>('gate', { Opened: { version: 1 }, Closed: { version: 1 }, Passed: { version: 1 } });
+const gateIn = (id: string): StreamRef<GateEvent> => streamOf(gateEvents, id);
+
 const context = (): EventContext => ({
   occurredAt: '2026-11-24T12:00:00.000Z',
   actor: { kind: 'user', id: 'u1' },
@@ -61,7 +75,7 @@ describe(`folded streams: a command reads only what follows the revision this pr
     return r;
   };
 
-  it('after its own append, the next command reads nothing of what it wrote', async () => {
+  it('after its own append, the next command decides on what it remembers and reads nothing', async () => {
     const { store, reads } = readsRecorded(await SqlEventStore.open(t.db));
     const stream = uniqueStream('notes');
     await note(depsOf(store), stream, 'first');
@@ -69,14 +83,10 @@ describe(`folded streams: a command reads only what follows the revision this pr
     const third = await note(depsOf(store), stream, 'third');
     expect(third.revision).to.equal(2);
     expect(third.state).to.deep.equal(['first', 'second', 'third']);
-    expect(reads).to.deep.equal([
-      { from: 0, got: 0 },
-      { from: 1, got: 0 },
-      { from: 2, got: 0 },
-    ]);
+    expect(reads).to.deep.equal([{ from: 0, got: 0 }]);
   });
 
-  it("another instance's events are read after the known revision and folded on top, so its decision counts", async () => {
+  it("a decision on memory another instance's events made stale is refused by the append, then taken on them", async () => {
     const mine = readsRecorded(await SqlEventStore.open(t.db));
     const theirs = depsOf(await SqlEventStore.open(t.db));
     const stream = uniqueStream('notes');
@@ -87,7 +97,62 @@ describe(`folded streams: a command reads only what follows the revision this pr
     const refused = await handle(depsOf(mine.store), notesIn(stream), notes, { text: 'theirs' }, { context: context() });
     expect(isRefusal(refused) && refused.message).to.equal('theirs is noted already');
     expect(mine.reads.at(-1)).to.deep.equal({ from: 1, got: 2 });
-    expect((await readFolded(mine.store, notesIn(stream), notes)).state).to.deep.equal(['mine', 'theirs', 'again']);
+    const noted = await note(depsOf(mine.store), stream, 'mine again');
+    expect(noted.state).to.deep.equal(['mine', 'theirs', 'again', 'mine again']);
+    expect((await mine.store.readStream(stream)).map((e) => e.data.text)).to.deep.equal(['mine', 'theirs', 'again', 'mine again']);
+  });
+
+  it('a stream memory was found behind on is read before each later command (another instance writes it)', async () => {
+    const mine = readsRecorded(await SqlEventStore.open(t.db));
+    const theirs = depsOf(await SqlEventStore.open(t.db));
+    const stream = uniqueStream('notes');
+    await note(depsOf(mine.store), stream, 'mine');
+    await note(theirs, stream, 'theirs');
+    await note(depsOf(mine.store), stream, 'second');
+    const readsBefore = mine.reads.length;
+    await note(depsOf(mine.store), stream, 'third');
+    expect(mine.reads.slice(readsBefore)).to.deep.equal([{ from: 3, got: 0 }]);
+  });
+
+  describe('an answer other than an append is never taken on memory alone', () => {
+    const pass = async (store: EventStore, stream: string, command: GateCommand, expectedRevision?: number) => {
+      const r = await handle(depsOf(store), gateIn(stream), gate, command, {
+        context: context(),
+        ...(expectedRevision === undefined ? {} : { expectedRevision }),
+      });
+      if (isRefusal(r)) expect.fail(r.message);
+      return r;
+    };
+
+    it('a refusal: memory says the gate is closed, another instance opened it', async () => {
+      const [mine, theirs] = [await SqlEventStore.open(t.db), await SqlEventStore.open(t.db)];
+      const stream = uniqueStream('gate');
+      await pass(mine, stream, 'open');
+      await pass(mine, stream, 'close');
+      await pass(theirs, stream, 'open');
+      const passed = await pass(mine, stream, 'pass');
+      expect(passed.events.map((e) => e.type)).to.deep.equal(['Passed']);
+      expect(passed.revision).to.equal(3);
+    });
+
+    it('nothing to do: memory says the gate is open, another instance closed it', async () => {
+      const [mine, theirs] = [await SqlEventStore.open(t.db), await SqlEventStore.open(t.db)];
+      const stream = uniqueStream('gate');
+      await pass(mine, stream, 'open');
+      await pass(theirs, stream, 'close');
+      const opened = await pass(mine, stream, 'open');
+      expect(opened.events.map((e) => e.type)).to.deep.equal(['Opened']);
+      expect((await mine.readStream(stream)).map((e) => e.type)).to.deep.equal(['Opened', 'Closed', 'Opened']);
+    });
+
+    it('a clash with the revision the client read: memory has not reached it yet', async () => {
+      const [mine, theirs] = [await SqlEventStore.open(t.db), await SqlEventStore.open(t.db)];
+      const stream = uniqueStream('gate');
+      await pass(mine, stream, 'open');
+      await pass(theirs, stream, 'close');
+      const opened = await pass(mine, stream, 'open', 1);
+      expect(opened.revision).to.equal(2);
+    });
   });
 
   it(`at most ${FOLDS_KEPT} streams are kept: the least recently used is read whole again`, async () => {

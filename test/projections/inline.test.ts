@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { ProjectionEngine } from '../../src/projections/engine.js';
-import { logProjector } from '../../src/projections/projector.js';
+import { logProjector, writes } from '../../src/projections/projector.js';
 import { replay } from '../../src/projections/replay.js';
 import { streamHeadsProjector } from '../../src/projections/stream-heads/stream-heads.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
@@ -74,6 +74,28 @@ describe(`inline projection: read models written in the append's transaction (${
     expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_inline'), ids)).to.equal(null);
     // The stream moves on from where it was.
     await store.appendToStream(stream, [newEvent('Placed', { i: 2 })], 1);
+  });
+
+  it('a read model of statements alone refusing an event refuses its append, though its statement went out unanswered', async () => {
+    // Its statements and stream_heads' go out without waiting for each other; seen_inline's handler waits for its answers.
+    const refusing = logProjector({
+      name: 'refusing_statement',
+      version: 1,
+      schemaSql: 'CREATE TABLE IF NOT EXISTS refusing_statement (type text NOT NULL)',
+      onAny: writes((e) => [['INSERT INTO refusing_statement (type) VALUES ($1)', [e.type === 'Poison' ? null : e.type]]]),
+    });
+    await start('inline', [streamHeadsProjector, refusing, seen]);
+    const stream = uniqueStream('order');
+    const ids = await appendTo(stream, 2);
+    const refused = await store.appendToStream(stream, [newEvent('Poison', {})], 1).catch((e: unknown) => e);
+    expect((refused as { code?: string }).code).to.equal('23502'); // the refusal itself, not the aborted transaction after it
+    expect((await store.readStream(stream)).map((e) => e.type)).to.deep.equal(['Placed', 'Placed']);
+    const rows = await t.db.query<{ event_count: number }>('SELECT event_count FROM rm.stream_heads WHERE stream_id = $1', [stream]);
+    expect(rows.rows.map((r) => Number(r.event_count))).to.deep.equal([2]);
+    expect((await t.db.query('SELECT type FROM rm.refusing_statement')).rows).to.have.length(2);
+    expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_inline'), ids)).to.equal(null);
+    await store.appendToStream(stream, [newEvent('Placed', { i: 2 })], 1);
+    expect((await t.db.query('SELECT type FROM rm.refusing_statement')).rows).to.have.length(3);
   });
 
   it('a replay while appends run swaps in read models holding every event exactly once', async function () {

@@ -3,7 +3,7 @@ import { attachmentEvents } from '../../events/attachment-events.js';
 import { chainEvents, type CopyKept } from '../../events/copy-events.js';
 import { eitherOf } from '../../events/decoder.js';
 import { requestEvents, type AdoptionPended } from '../../events/request-events.js';
-import { projector } from '../projector.js';
+import { projector, writes } from '../projector.js';
 
 const sql = {
   pended: `INSERT INTO adoptions (adoption_id, request_id, organization_id, slot_id, source_resource_id, source_version, resource_type,
@@ -47,49 +47,40 @@ export const copiesProjector = projector({
   schemaSql: readFileSync(new URL('./copies.sql', import.meta.url), 'utf8'),
   events: eitherOf(eitherOf(requestEvents, chainEvents), attachmentEvents),
   on: {
-    AdoptionPended: (tx, e) => tx.query(sql.pended, adoptionColumns(e.data)),
-    CopyKept: async (tx, e) => {
-      const d = e.data;
-      await tx.query(sql.kept, [...adoptionColumns(d), d.orgResourceId, d.orgVersion, d.materializedAt]);
-      await tx.query(sql.version, [
-        d.orgResourceId,
-        d.orgVersion,
-        'copy',
-        d.adoptionId,
-        d.requestId,
-        d.organizationId,
-        d.slotId,
-        d.sourceResourceId,
-        d.resourceType,
-        d.name,
-        d.schemaRef,
-        d.sealedData,
-        d.file?.blobId ?? null,
-        d.file?.fileName ?? null,
-        d.file?.mimeType ?? null,
-        d.file?.fileSize ?? null,
-        d.file?.label ?? null,
-        d.materializedAt,
-      ]);
-    },
-    AttachmentAdded: (tx, e) => {
-      const d = e.data;
-      return tx.query(sql.attachment, [
-        d.orgFileId,
-        d.orgVersion,
-        d.requestId,
-        d.organizationId,
-        d.blobId,
-        d.fileName,
-        d.mimeType,
-        d.fileSize,
-        d.addedAt,
-      ]);
-    },
-    CopyCorrected: (tx, e) => tx.query(sql.correction, [e.data.orgResourceId, e.data.orgVersion, e.data.sealedData, e.data.correctedAt]),
-    CopyDeleted: async (tx, e) => {
-      await tx.query(sql.deletedAdoptions, [e.data.orgResourceId, e.data.deletedAt]);
-      await tx.query(sql.deletedVersions, [e.data.orgResourceId]);
-    },
+    AdoptionPended: writes((e) => [[sql.pended, adoptionColumns(e.data)]]),
+    CopyKept: writes(({ data: d }) => [
+      [sql.kept, [...adoptionColumns(d), d.orgResourceId, d.orgVersion, d.materializedAt]],
+      [
+        sql.version,
+        [
+          d.orgResourceId,
+          d.orgVersion,
+          'copy',
+          d.adoptionId,
+          d.requestId,
+          d.organizationId,
+          d.slotId,
+          d.sourceResourceId,
+          d.resourceType,
+          d.name,
+          d.schemaRef,
+          d.sealedData,
+          d.file?.blobId ?? null,
+          d.file?.fileName ?? null,
+          d.file?.mimeType ?? null,
+          d.file?.fileSize ?? null,
+          d.file?.label ?? null,
+          d.materializedAt,
+        ],
+      ],
+    ]),
+    AttachmentAdded: writes(({ data: d }) => [
+      [sql.attachment, [d.orgFileId, d.orgVersion, d.requestId, d.organizationId, d.blobId, d.fileName, d.mimeType, d.fileSize, d.addedAt]],
+    ]),
+    CopyCorrected: writes((e) => [[sql.correction, [e.data.orgResourceId, e.data.orgVersion, e.data.sealedData, e.data.correctedAt]]]),
+    CopyDeleted: writes((e) => [
+      [sql.deletedAdoptions, [e.data.orgResourceId, e.data.deletedAt]],
+      [sql.deletedVersions, [e.data.orgResourceId]],
+    ]),
   },
 });

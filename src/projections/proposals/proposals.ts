@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { requestEvents } from '../../events/request-events.js';
-import { projector } from '../projector.js';
+import { projector, writes } from '../projector.js';
 
 const sql = {
   opened: `INSERT INTO proposals (proposal_id, request_id, organization_id, slot_id, resource_id, new_version, participant, proposed_at,
@@ -17,32 +17,36 @@ export const proposalsProjector = projector({
   schemaSql: readFileSync(new URL('./proposals.sql', import.meta.url), 'utf8'),
   events: requestEvents,
   on: {
-    ProposalOpened: (tx, e) => {
-      const d = e.data;
-      return tx.query(sql.opened, [
-        d.proposalId,
-        d.requestId,
-        d.organizationId,
-        d.slotId,
-        d.resourceId,
-        d.newVersion,
-        d.participant === null ? null : JSON.stringify(d.participant),
-        d.proposedAt,
-      ]);
-    },
-    ReceiptWritten: (tx, e) => {
-      const d = e.data;
-      return tx.query(sql.receipt, [
-        d.requestId,
-        d.organizationId,
-        d.recipientEmail,
-        d.resourceId,
-        d.version,
-        d.clientId,
-        d.readAt,
-        e.metadata.eventId,
-      ]);
-    },
-    ProposalClosed: (tx, e) => tx.query(sql.closed, [e.data.proposalId, e.data.reason, e.data.closedAt]),
+    ProposalOpened: writes(({ data: d }) => [
+      [
+        sql.opened,
+        [
+          d.proposalId,
+          d.requestId,
+          d.organizationId,
+          d.slotId,
+          d.resourceId,
+          d.newVersion,
+          d.participant === null ? null : JSON.stringify(d.participant),
+          d.proposedAt,
+        ],
+      ],
+    ]),
+    ReceiptWritten: writes((e) => [
+      [
+        sql.receipt,
+        [
+          e.data.requestId,
+          e.data.organizationId,
+          e.data.recipientEmail,
+          e.data.resourceId,
+          e.data.version,
+          e.data.clientId,
+          e.data.readAt,
+          e.metadata.eventId,
+        ],
+      ],
+    ]),
+    ProposalClosed: writes((e) => [[sql.closed, [e.data.proposalId, e.data.reason, e.data.closedAt]]]),
   },
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { streamCategory, type RecordedEvent } from '../../events/envelope.js';
-import { logProjector } from '../projector.js';
+import { logProjector, writes } from '../projector.js';
 
 const upsert = `
   INSERT INTO stream_heads (stream_id, category, revision, event_count, first_type, last_type, created_at, last_occurred_at)
@@ -34,7 +34,7 @@ export const streamHeadsProjector = logProjector({
   name: 'stream_heads',
   version: 1,
   schemaSql: readFileSync(new URL('./stream-heads.sql', import.meta.url), 'utf8'),
-  onAny: (tx, e) => tx.query(upsert, [e.streamId, streamCategory(e.streamId), e.revision, e.type, e.metadata.occurredAt]),
+  onAny: writes((e: RecordedEvent) => [[upsert, [e.streamId, streamCategory(e.streamId), e.revision, e.type, e.metadata.occurredAt]]]),
   onBatch: (tx, events) => {
     const heads = [...headsOf(events)];
     return tx.query(upsertMany, [
