@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { eitherOf } from '../../events/decoder.js';
 import { emailEvents, userEvents } from '../../events/identity-events.js';
-import { projector } from '../projector.js';
+import { projector, writes } from '../projector.js';
 
 export const identitiesProjector = projector({
   name: 'identities',
@@ -9,24 +9,25 @@ export const identitiesProjector = projector({
   schemaSql: readFileSync(new URL('./identities.sql', import.meta.url), 'utf8'),
   events: eitherOf(emailEvents, userEvents),
   on: {
-    EmailClaimed: (tx, e) =>
-      tx.query(`INSERT INTO identities (identity_id, email, created_at) VALUES ($1, $2, $3)`, [
-        e.data.identityId,
-        e.data.email,
-        e.metadata.occurredAt,
-      ]),
-    UserRegistered: (tx, e) =>
-      tx.query(`UPDATE identities SET registered_at = $2, display_name = $3 WHERE identity_id = $1`, [
-        e.data.identityId,
-        e.metadata.occurredAt,
-        e.data.displayName,
-      ]),
-    SecondaryEmailVerified: (tx, e) =>
-      tx.query(
+    EmailClaimed: writes((e) => [
+      [
+        `INSERT INTO identities (identity_id, email, created_at) VALUES ($1, $2, $3)`,
+        [e.data.identityId, e.data.email, e.metadata.occurredAt],
+      ],
+    ]),
+    UserRegistered: writes((e) => [
+      [
+        `UPDATE identities SET registered_at = $2, display_name = $3 WHERE identity_id = $1`,
+        [e.data.identityId, e.metadata.occurredAt, e.data.displayName],
+      ],
+    ]),
+    SecondaryEmailVerified: writes((e) => [
+      [
         `UPDATE identities SET verified_emails = verified_emails || to_jsonb($2::text) WHERE identity_id = $1 AND NOT verified_emails ? $2`,
         [e.data.identityId, e.data.email],
-      ),
+      ],
+    ]),
     // The address and names go with the account; the address may then be claimed by a new one.
-    AccountErased: (tx, e) => tx.query(`DELETE FROM identities WHERE identity_id = $1`, [e.data.identityId]),
+    AccountErased: writes((e) => [[`DELETE FROM identities WHERE identity_id = $1`, [e.data.identityId]]]),
   },
 });

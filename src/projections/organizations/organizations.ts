@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { organizationEvents } from '../../events/organization-events.js';
-import { projector } from '../projector.js';
+import { projector, writes } from '../projector.js';
 
 const sql = {
   insertOrganization: `INSERT INTO organizations (organization_id, name, created_by, created_at) VALUES ($1, $2, $3, $4)`,
@@ -18,13 +18,15 @@ export const organizationsProjector = projector({
   schemaSql: readFileSync(new URL('./organizations.sql', import.meta.url), 'utf8'),
   events: organizationEvents,
   on: {
-    OrganizationCreated: (tx, e) =>
-      tx.query(sql.insertOrganization, [e.data.organizationId, e.data.name, e.data.createdBy, e.metadata.occurredAt]),
-    MemberSet: (tx, e) =>
-      tx.query(sql.upsertMember, [e.data.organizationId, e.data.email, JSON.stringify(e.data.permissions), e.metadata.occurredAt]),
-    MemberRemoved: (tx, e) => tx.query(sql.deleteMember, [e.data.organizationId, e.data.email]),
-    KeyWarmed: (tx, e) => tx.query(sql.warm, [e.data.organizationId, e.data.until, e.metadata.occurredAt]),
-    KeySealed: (tx, e) => tx.query(sql.seal, [e.data.organizationId, e.metadata.occurredAt]),
-    AppRegistered: (tx, e) => tx.query(sql.insertApp, [e.data.clientId, e.data.organizationId, e.data.name, e.metadata.occurredAt]),
+    OrganizationCreated: writes((e) => [
+      [sql.insertOrganization, [e.data.organizationId, e.data.name, e.data.createdBy, e.metadata.occurredAt]],
+    ]),
+    MemberSet: writes((e) => [
+      [sql.upsertMember, [e.data.organizationId, e.data.email, JSON.stringify(e.data.permissions), e.metadata.occurredAt]],
+    ]),
+    MemberRemoved: writes((e) => [[sql.deleteMember, [e.data.organizationId, e.data.email]]]),
+    KeyWarmed: writes((e) => [[sql.warm, [e.data.organizationId, e.data.until, e.metadata.occurredAt]]]),
+    KeySealed: writes((e) => [[sql.seal, [e.data.organizationId, e.metadata.occurredAt]]]),
+    AppRegistered: writes((e) => [[sql.insertApp, [e.data.clientId, e.data.organizationId, e.data.name, e.metadata.occurredAt]]]),
   },
 });
