@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { SentStatements } from './sent-statements.js';
 import type { Lease, QueryResult, Row, SqlDb, SqlExecutor, TransactionOptions } from './sql.js';
 
 /**
@@ -26,12 +27,14 @@ export class PgliteDb implements SqlDb {
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     return this.db.transaction(async (t) => {
       if (options.prelude) await t.exec(options.prelude);
-      return fn({
-        query: async <R extends Row = Row>(text: string, params: readonly unknown[] = []) => {
-          const r = await t.query<R>(text, params as unknown[]);
-          return { rows: r.rows, rowCount: r.affectedRows || r.rows.length };
-        },
+      const sent = new SentStatements();
+      const result = await fn({
+        query: <R extends Row = Row>(text: string, params: readonly unknown[] = []) =>
+          sent.track(t.query<R>(text, params as unknown[]).then((r) => ({ rows: r.rows, rowCount: r.affectedRows || r.rows.length }))),
       });
+      const cause = await sent.cause();
+      if (cause) throw cause;
+      return result;
     });
   }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { SentStatements } from './sent-statements.js';
 import type { Lease, QueryResult, Row, SqlDb, SqlExecutor, TransactionOptions } from './sql.js';
 
 const LEASE_SQL = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS got';
@@ -77,7 +78,7 @@ export class PostgresDb implements SqlDb {
     };
     client.on('error', onError);
     // What a transaction sends in one tick leaves in one write: BEGIN with its first statement, the
-    // inline read models' statements together (SqlExecutor).
+    // inline read models' statements with COMMIT (SqlExecutor).
     const stream = client.connection.stream;
     let corked = false;
     const send = <R extends Row>(config: string | pg.QueryConfig): Promise<pg.QueryResult<R>> => {
@@ -91,21 +92,20 @@ export class PostgresDb implements SqlDb {
       }
       return client.query<R>(config);
     };
+    const sent = new SentStatements();
     try {
       // BEGIN goes alone, so that nothing sent behind it can run outside the transaction; the
-      // prelude follows in the same write. Their answers are awaited after the work sent behind
-      // them, which fails with them.
-      const begun = Promise.all([send('BEGIN'), ...(options.prelude ? [send(options.prelude)] : [])]);
-      void begun.catch(() => undefined);
+      // prelude follows in the same write.
+      void sent.track(Promise.all([send('BEGIN'), ...(options.prelude ? [send(options.prelude)] : [])]));
       const tx: SqlExecutor = {
-        query: async <R extends Row = Row>(text: string, params: readonly unknown[] = []) => {
-          const r = await send<R>(this.statement(text, params));
-          return { rows: r.rows, rowCount: r.rowCount ?? 0 };
-        },
+        query: <R extends Row = Row>(text: string, params: readonly unknown[] = []) =>
+          sent.track(send<R>(this.statement(text, params)).then((r) => ({ rows: r.rows, rowCount: r.rowCount ?? 0 }))),
       };
       const result = await fn(tx);
-      await begun;
-      await send('COMMIT');
+      // Behind whatever fn sent without waiting for its answer, in the same write when fn sent it
+      // last. A transaction that failed answers COMMIT with ROLLBACK, and no error of its own.
+      const [committed, cause] = await Promise.all([send('COMMIT'), sent.cause()]);
+      if (committed.command !== 'COMMIT') throw cause ?? new Error(`the transaction ended in ${committed.command}, not COMMIT`);
       return result;
     } catch (e) {
       await client.query('ROLLBACK').catch(() => {

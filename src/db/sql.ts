@@ -8,7 +8,9 @@ export type QueryResult<R extends Row = Row> = { rows: R[]; rowCount: number };
 export interface SqlExecutor {
   /**
    * In a transaction, statements sent before the answer to the one before run in the order sent:
-   * a server gets those sent in one tick in one write, and answers them in one round trip.
+   * a server gets those sent in one tick in one write, and answers them in one round trip. One the
+   * caller never awaits still belongs to the transaction: the commit waits for its answer, and its
+   * failure (the first in the order sent) fails the transaction.
    */
   query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
 }

@@ -26,53 +26,30 @@ export function inlineProjection(projectors: readonly Projector[], schema: strin
   return {
     prelude: `SELECT set_config('search_path', '${path}', true), pg_advisory_xact_lock_shared(hashtextextended('${fenceName(schema)}', 0))`,
     apply: async (tx, events) => {
-      const refusal = await applyInOrder(tx, projectors, events);
-      if (refusal) {
+      // The first failure is the cause; the statements after it only find the transaction aborted.
+      let cause: { err: unknown } | null = null;
+      const refused = (p: Projector, event: RecordedEvent) => (err: unknown) => {
+        if (cause) return;
+        cause = { err };
         // The append rolls back with it: the command fails and no event is stored that a read model refused.
-        logger?.error(
-          { err: refusal.err, projector: refusal.projector, eventType: refusal.eventType },
-          'inline read model refused an event; the append rolled back',
-        );
-        throw refusal.err;
+        logger?.error({ err, projector: p.name, eventType: event.type }, 'inline read model refused an event; the append rolled back');
+      };
+      for (const p of projectors) {
+        for (const event of events) {
+          const handler = p.on[event.type] ?? p.onAny;
+          if (!handler) continue;
+          try {
+            // Statements whose answers nobody reads go out without waiting, COMMIT behind them (SqlExecutor).
+            if (handler.statements) for (const statement of handler.statements(event)) void tx.query(...statement).catch(refused(p, event));
+            else await handler(tx, event);
+          } catch (err) {
+            refused(p, event)(err);
+            throw cause!.err;
+          }
+        }
       }
     },
   };
-}
-
-type InlineRefusal = { readonly err: unknown; readonly projector: string; readonly eventType: string };
-
-/**
- * Every projector's handlers over the events, in order. A statement whose answer nobody reads
- * (ProjectionHandler.statements) goes out without waiting for the one before, so the rows of an
- * append cost one round trip, not one each; the executor runs them in the order sent (SqlExecutor).
- * Answers the first failure in that order (the ones after it only find the transaction aborted),
- * once nothing sent is still in flight.
- */
-async function applyInOrder(
-  tx: SqlExecutor,
-  projectors: readonly Projector[],
-  events: readonly RecordedEvent[],
-): Promise<InlineRefusal | null> {
-  const sent: Promise<void>[] = [];
-  let refusal: InlineRefusal | null = null;
-  const refused = (p: Projector, event: RecordedEvent) => (err: unknown) => {
-    refusal ??= { err, projector: p.name, eventType: event.type };
-  };
-  run: for (const p of projectors) {
-    for (const event of events) {
-      const handler = p.on[event.type] ?? p.onAny;
-      if (!handler) continue;
-      try {
-        if (!handler.statements) await handler(tx, event);
-        else for (const statement of handler.statements(event)) sent.push(tx.query(...statement).then(() => undefined, refused(p, event)));
-      } catch (err) {
-        refused(p, event)(err);
-        break run;
-      }
-    }
-  }
-  await Promise.all(sent);
-  return refusal;
 }
 
 /** Holds every inline appender of `schema` off until the caller's transaction ends. */

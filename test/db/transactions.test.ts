@@ -37,6 +37,34 @@ for (const backend of backends) {
       expect(await marks()).to.deep.equal([1, 2]);
     });
 
+    it('one never awaited still belongs to the transaction: committed with it, or failing it at the commit', async () => {
+      await t.db.transaction(async (tx) => {
+        void mark(tx, 1, 'a');
+        void mark(tx, 2, 'b');
+      });
+      expect(await marks()).to.deep.equal([1, 2]);
+      const failed = await t.db
+        .transaction(async (tx) => {
+          void mark(tx, 3, 'c');
+          void mark(tx, 4, null);
+          void mark(tx, 5, 'e');
+        })
+        .catch((e: unknown) => e);
+      expect((failed as { code?: string }).code).to.equal('23502');
+      expect(await marks()).to.deep.equal([1, 2]);
+    });
+
+    it('a failure taken back by rolling back to a savepoint fails nothing: the rest commits', async () => {
+      await t.db.transaction(async (tx) => {
+        await tx.query('SAVEPOINT attempt');
+        const refused = await mark(tx, 1, null).catch((e: unknown) => e);
+        expect((refused as { code?: string }).code).to.equal('23502');
+        await tx.query('ROLLBACK TO SAVEPOINT attempt');
+        void mark(tx, 2, 'b');
+      });
+      expect(await marks()).to.deep.equal([2]);
+    });
+
     it('one of them failing rolls the whole transaction back, and the first failure is the one answered', async () => {
       const failed = await t.db
         .transaction(async (tx) => {

@@ -38,7 +38,10 @@ export type InlineProjection = {
    * parameters, so it travels with BEGIN (TransactionOptions.prelude).
    */
   readonly prelude: string;
-  /** Writes the rows of the events just appended, in the same transaction. */
+  /**
+   * Writes the rows of the events just appended, in the same transaction. It may leave statements
+   * in flight: the transaction's commit waits for them, and their failure fails it (SqlExecutor).
+   */
   apply(tx: SqlExecutor, events: readonly RecordedEvent[]): Promise<void>;
 };
 
