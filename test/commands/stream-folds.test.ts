@@ -86,14 +86,18 @@ describe(`folded streams: a command reads only what follows the revision this pr
     expect(reads).to.deep.equal([{ from: 0, got: 0 }]);
   });
 
-  it("a decision on memory another instance's events made stale is refused by the append, then taken on them", async () => {
+  /** This instance notes 'mine' on a new stream, then another instance notes `theirs` on it: this one's memory is behind. */
+  const behindAnother = async (...theirs: string[]) => {
     const mine = readsRecorded(await SqlEventStore.open(t.db));
-    const theirs = depsOf(await SqlEventStore.open(t.db));
+    const other = depsOf(await SqlEventStore.open(t.db));
     const stream = uniqueStream('notes');
     await note(depsOf(mine.store), stream, 'mine');
-    await note(theirs, stream, 'theirs');
-    await note(theirs, stream, 'again');
+    for (const text of theirs) await note(other, stream, text);
+    return { mine, stream };
+  };
 
+  it("a decision on memory another instance's events made stale is refused by the append, then taken on them", async () => {
+    const { mine, stream } = await behindAnother('theirs', 'again');
     const refused = await handle(depsOf(mine.store), notesIn(stream), notes, { text: 'theirs' }, { context: context() });
     expect(isRefusal(refused) && refused.message).to.equal('theirs is noted already');
     expect(mine.reads.at(-1)).to.deep.equal({ from: 1, got: 2 });
@@ -103,11 +107,7 @@ describe(`folded streams: a command reads only what follows the revision this pr
   });
 
   it('a stream memory was found behind on is read before each later command (another instance writes it)', async () => {
-    const mine = readsRecorded(await SqlEventStore.open(t.db));
-    const theirs = depsOf(await SqlEventStore.open(t.db));
-    const stream = uniqueStream('notes');
-    await note(depsOf(mine.store), stream, 'mine');
-    await note(theirs, stream, 'theirs');
+    const { mine, stream } = await behindAnother('theirs');
     await note(depsOf(mine.store), stream, 'second');
     const readsBefore = mine.reads.length;
     await note(depsOf(mine.store), stream, 'third');
