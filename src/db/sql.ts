@@ -10,7 +10,7 @@ export interface SqlExecutor {
    * In a transaction, statements sent before the answer to the one before run in the order sent:
    * a server gets those sent in one tick in one write, and answers them in one round trip. One the
    * caller never awaits still belongs to the transaction: the commit waits for its answer, and its
-   * failure (the first in the order sent) fails the transaction.
+   * failure, unless a rollback to a savepoint took it back, fails the transaction (SentStatements).
    */
   query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
 }

@@ -8,7 +8,7 @@ import { updateDocument } from '../commands/documents/update-document.js';
 import { vaultIndex } from '../commands/documents/vault-index.js';
 import { isRefusal, refuse, refuseWith, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
-import { readFolded, recallFolded } from '../commands/stream-folds.js';
+import { recallFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
@@ -167,17 +167,13 @@ export class DocumentService {
    * document) is forbidden, since denying a document they can see would be a lie.
    *
    * The state may come from memory (recallFolded): a document's vault and schema never change, and
-   * the command's append proves the rest newest. A document memory holds as gone is read again first.
+   * the command's append proves the rest newest. One memory does not hold as live is read instead.
    */
   private async writableState(caller: Caller, resourceId: string) {
     const missing = refuse('not_found', 'no such document');
     if (!isUuid(resourceId)) return missing;
-    const stream = resourceStream(resourceId);
     const fold = { initialState: noDocument, evolve: evolveDocument };
-    let folded = await recallFolded(this.deps.store, stream, fold);
-    if (folded.fromMemory && folded.state.status !== 'live') {
-      folded = { ...(await readFolded(this.deps.store, stream, fold)), fromMemory: false };
-    }
+    const folded = await recallFolded(this.deps.store, resourceStream(resourceId), fold, (s) => s.status === 'live');
     const { state } = folded;
     if (state.status !== 'live') return missing;
     if (await this.deps.access.canWrite(caller, state.vaultId)) return { ...folded, state };

@@ -29,10 +29,10 @@ export function inlineProjection(projectors: readonly Projector[], schema: strin
       // The first failure is the cause; the statements after it only find the transaction aborted.
       let cause: { err: unknown } | null = null;
       const refused = (p: Projector, event: RecordedEvent) => (err: unknown) => {
-        if (cause) return;
-        cause = { err };
+        if (cause) return cause;
         // The append rolls back with it: the command fails and no event is stored that a read model refused.
         logger?.error({ err, projector: p.name, eventType: event.type }, 'inline read model refused an event; the append rolled back');
+        return (cause = { err });
       };
       for (const p of projectors) {
         for (const event of events) {
@@ -43,8 +43,7 @@ export function inlineProjection(projectors: readonly Projector[], schema: strin
             if (handler.statements) for (const statement of handler.statements(event)) void tx.query(...statement).catch(refused(p, event));
             else await handler(tx, event);
           } catch (err) {
-            refused(p, event)(err);
-            throw cause!.err;
+            throw refused(p, event)(err).err;
           }
         }
       }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '../../src/commands/decider.js';
 import { isRefusal, refuse } from '../../src/commands/refusal.js';
 import { handle, type CommandDeps } from '../../src/commands/shell.js';
-import { FOLDS_KEPT, readFolded, rememberFolded } from '../../src/commands/stream-folds.js';
+import { FOLDS_KEPT, readFolded, recallFolded, rememberFolded } from '../../src/commands/stream-folds.js';
 import { eventDecoder, streamOf, type StreamRef } from '../../src/events/decoder.js';
 import type { EventContext } from '../../src/events/envelope.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
@@ -112,6 +112,16 @@ describe(`folded streams: a command reads only what follows the revision this pr
     const readsBefore = mine.reads.length;
     await note(depsOf(mine.store), stream, 'third');
     expect(mine.reads.slice(readsBefore)).to.deep.equal([{ from: 3, got: 0 }]);
+  });
+
+  it('a remembered state the caller would turn away is read instead (a document memory holds as gone)', async () => {
+    const { store, reads } = readsRecorded(await SqlEventStore.open(t.db));
+    const stream = uniqueStream('notes');
+    await note(depsOf(store), stream, 'first');
+    expect((await recallFolded(store, notesIn(stream), notes)).fromMemory).to.equal(true);
+    const turnedAway = await recallFolded(store, notesIn(stream), notes, (s) => s.length > 1);
+    expect(turnedAway).to.deep.equal({ state: ['first'], revision: 0, fromMemory: false });
+    expect(reads.at(-1)).to.deep.equal({ from: 1, got: 0 });
   });
 
   describe('an answer other than an append is never taken on memory alone', () => {
