@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { SentStatements } from './sent-statements.js';
+import { SharedRoundTrips } from './shared-round-trips.js';
 import type { Lease, QueryResult, Row, SqlDb, SqlExecutor, TransactionOptions } from './sql.js';
 
 const LEASE_SQL = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS got';
@@ -17,6 +18,7 @@ const MAX_NAMED = 500;
 export class PostgresDb implements SqlDb {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
+  private readonly reads: SharedRoundTrips;
   private leaseConn: Promise<{ client: pg.Client; lost: Promise<void> }> | null = null;
   private listenConn: Promise<pg.Client> | null = null;
   private readonly listeners = new Map<string, Set<(payload: string) => void>>();
@@ -43,10 +45,11 @@ export class PostgresDb implements SqlDb {
     });
     // An idle client that loses its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
+    this.reads = new SharedRoundTrips(this.pool);
   }
 
   async query<R extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
-    const r = await this.pool.query<R>(this.statement(text, params));
+    const r = await this.reads.query<R>(this.statement(text, params));
     return { rows: r.rows, rowCount: r.rowCount ?? 0 };
   }
 

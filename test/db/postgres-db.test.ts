@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import { PostgresDb } from '../../src/db/postgres-db.js';
+import type { QueryResult, SqlDb } from '../../src/db/sql.js';
 import { openTestDatabase, type TestDatabase } from '../support/databases.js';
 
 /** PostgreSQL only: PGlite runs in process, with no round trip or parse to save. */
@@ -47,5 +49,56 @@ describe('PostgresDb: statements prepared by name (docs/performance.md)', functi
     const count = Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM pg_prepared_statements', [])).rows[0]!.n);
     expect(count).to.be.at.most(500);
     expect(await prepared('SELECT $1::int + 519 AS n')).to.equal(0);
+  });
+});
+
+describe('PostgresDb: statements outside a transaction share round trips (docs/performance.md)', function () {
+  this.timeout(60_000);
+  let t: TestDatabase;
+
+  before(async function () {
+    if (!process.env.DATABASE_URL) return this.skip();
+    t = await openTestDatabase('postgres');
+  });
+  after(() => t?.drop());
+
+  const backendOf = async (db: SqlDb): Promise<number> => (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+
+  it('those asked for in one turn go on one connection, and each answers its own caller, a failure only its own', async () => {
+    const asked = [
+      backendOf(t.db),
+      t.db.query<{ n: number }>('SELECT $1::int AS n', [1]),
+      t.db.query('SELECT 1 / $1::int', [0]),
+      backendOf(t.db),
+      t.db.query<{ n: number }>('SELECT $1::int AS n', [2]),
+    ];
+    const [first, one, failed, second, two] = await Promise.allSettled(asked);
+    expect(first).to.deep.equal(second);
+    expect((one as PromiseFulfilledResult<QueryResult<{ n: number }>>).value.rows).to.deep.equal([{ n: 1 }]);
+    expect(failed!.status).to.equal('rejected');
+    expect(((failed as PromiseRejectedResult).reason as Error).message).to.match(/division by zero/);
+    expect((two as PromiseFulfilledResult<QueryResult<{ n: number }>>).value.rows).to.deep.equal([{ n: 2 }]);
+  });
+
+  it('past eight in one turn, the rest go on another connection', async () => {
+    const pids = await Promise.all(Array.from({ length: 10 }, () => backendOf(t.db)));
+    expect(new Set(pids.slice(0, 8)).size).to.equal(1);
+    expect(new Set(pids).size).to.equal(2);
+  });
+
+  it('a connection lost mid-batch fails its statements with the loss, and the next statements answer on a new one', async () => {
+    const lost = backendOf(t.db);
+    const sleeping = t.db.query('SELECT pg_sleep(30)').then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    const pid = await lost;
+    const admin = new pg.Client({ connectionString: t.url! });
+    await admin.connect();
+    await admin.query('SELECT pg_terminate_backend($1)', [pid]).finally(() => admin.end());
+    expect((await sleeping)?.message).to.match(/terminat/);
+    expect(await backendOf(t.db))
+      .to.be.a('number')
+      .and.not.equal(pid);
   });
 });
