@@ -26,7 +26,7 @@ import type { RequestReads } from '../requests/request-reads.js';
 import type { RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 import type { SchemaValidator } from '../schemas/index.js';
-import type { Decrypt, VaultKeyring } from '../vaults/keyring.js';
+import { VaultKeyErasedError, type Decrypt, type Seal, type VaultKeyring } from '../vaults/keyring.js';
 import {
   copySql as q,
   copyWorkSql as w,
@@ -37,7 +37,7 @@ import {
 } from './copy-queries.js';
 import { orgFilesOf, type OrgFile } from './org-files.js';
 import { adoptionOf, type Adoption, type Copy } from './copy-view.js';
-import { readSourceVersion } from './source-version.js';
+import { readSourceVersion, type SourceVersion } from './source-version.js';
 
 export type CopyDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
@@ -89,7 +89,7 @@ export class CopyService {
     alias: string | null,
     context: EventContext,
   ): Promise<KeepResult | Refusal> {
-    const found = await this.slotIn(organizationId, requestId, slotId);
+    const [found, key] = await Promise.all([this.slotIn(organizationId, requestId, slotId), this.deps.keyState(organizationId)]);
     if (isRefusal(found)) return found;
     if (!found.slot.verbs.includes('keep')) return refuse('adoption_refused', 'this slot does not allow keeping copies');
     const records = alias === null ? found.records : found.records.filter((r) => r.participant?.alias === alias);
@@ -99,7 +99,7 @@ export class CopyService {
         alias === null ? 'the slot has no granted record' : 'no granted record of the slot has that participant',
       );
 
-    const warm = (await this.deps.keyState(organizationId)).state === 'warm';
+    const warm = key.state === 'warm';
     const adoptions: Adoption[] = [];
     const skipped: Skipped[] = [];
     for (const record of records) {
@@ -335,9 +335,9 @@ export class CopyService {
     input: CorrectInput,
     context: EventContext,
   ): Promise<{ adoption: Adoption; orgVersion: number } | Refusal> {
-    const found = await this.slotIn(organizationId, requestId, slotId);
+    const [found, key] = await Promise.all([this.slotIn(organizationId, requestId, slotId), this.deps.keyState(organizationId)]);
     if (isRefusal(found)) return found;
-    if ((await this.deps.keyState(organizationId)).state !== 'warm') return sealed();
+    if (key.state !== 'warm') return sealed();
     if (!found.slot.verbs.includes('keep')) return refuse('adoption_refused', 'this slot does not allow keeping copies');
     const granted = [...new Set(found.records.map((r) => r.resourceId))];
     const sourceResourceId = input.sourceResourceId?.toLowerCase() ?? (granted.length === 1 ? granted[0]! : null);
@@ -397,14 +397,21 @@ export class CopyService {
     const organizationId = row.organization_id;
     const adoptionId = adoptionIdOf(requestId, slot.slotId, record.resourceId, sourceVersion);
     const chain = chainStream(requestId, slot.slotId, record.resourceId);
-    const chainFolded = await readFolded(this.deps.store, chain, chainFold);
-    if (chainFolded.state.deleted) return copyDeleted();
+    const orgResourceId = orgResourceIdOf(requestId, slot.slotId, record.resourceId);
+    // Warm, the version's content and the chain's key are read with the chain, in the same round
+    // trips: what they cost when the chain turns out to hold the keep already is the rare case.
+    const [chainFolded, sourcing] = await Promise.all([
+      readFolded(this.deps.store, chain, chainFold),
+      warm ? Promise.all([readSourceVersion(this.deps, record.resourceId, sourceVersion), this.chainSealer(orgResourceId)]) : null,
+    ]);
+    // A chain whose key is erased is being deleted (R-ERAS-02 erases the key before it records the deletion).
+    if (chainFolded.state.deleted || sourcing?.[1] === null) return copyDeleted();
     /** The event this call wrote to record the keep, when it wrote one: nothing to look up afterwards. */
     let written: Recorded | null = null;
     if (!chainFolded.state.keeps.has(sourceVersion)) {
       const resourceType = slot.kind === 'file' ? ('file' as const) : ('document' as const);
       const base = { requestId, organizationId, adoptionId, slotId: slot.slotId, sourceResourceId: record.resourceId, sourceVersion };
-      if (!warm) {
+      if (!sourcing) {
         const pended = await handle(
           this.deps,
           requestStream(requestId),
@@ -415,18 +422,13 @@ export class CopyService {
         if (isRefusal(pended)) return pended;
         if (pended.position) written = { position: pended.position, type: 'AdoptionPended', adoptionId };
       } else {
-        const source = await readSourceVersion(this.deps, record.resourceId, sourceVersion);
-        if (!source) return null;
-        const orgResourceId = orgResourceIdOf(requestId, slot.slotId, record.resourceId);
+        const [source, seal] = sourcing;
+        if (!source || !seal) return null;
         const context_ = keptContext(orgResourceId, adoptionId);
         const content =
           source.kind === 'document'
-            ? {
-                sealedData: (await this.deps.keyring.encrypt(orgResourceId, source.plaintext, context_)).toString('base64'),
-                file: null,
-                schemaRef: source.schemaRef,
-              }
-            : { sealedData: null, file: await this.storeFile(orgResourceId, source, context_), schemaRef: null };
+            ? { sealedData: seal(source.plaintext, context_).toString('base64'), file: null, schemaRef: source.schemaRef }
+            : { sealedData: null, file: await this.storeFile(source, seal(source.bytes, context_)), schemaRef: null };
         const kept = await handle(
           this.deps,
           chain,
@@ -484,23 +486,32 @@ export class CopyService {
     return null;
   }
 
-  /** The bytes sealed with the chain's key (its orgResourceId in the keyring). */
-  private async storeFile(
-    orgResourceId: string,
-    source: Extract<Awaited<ReturnType<typeof readSourceVersion>>, { kind: 'file' }>,
-    context: string,
-  ): Promise<KeptFile> {
+  /** Seals with the chain's key, created on first use; null once the key is erased. */
+  private async chainSealer(orgResourceId: string): Promise<Seal | null> {
+    try {
+      return await this.deps.keyring.sealer(orgResourceId);
+    } catch (e) {
+      if (e instanceof VaultKeyErasedError) return null;
+      throw e;
+    }
+  }
+
+  /** The bytes, sealed with the chain's key (its orgResourceId in the keyring), as a blob of the copy's own. */
+  private async storeFile(source: Extract<SourceVersion, { kind: 'file' }>, sealed: Buffer): Promise<KeptFile> {
     const blobId = randomUUID();
-    await this.deps.blobs.put(blobId, await this.deps.keyring.encrypt(orgResourceId, source.bytes, context));
+    await this.deps.blobs.put(blobId, sealed);
     return { blobId, fileName: source.fileName, mimeType: source.mimeType, fileSize: source.fileSize, label: source.label };
   }
 
   private async slotIn(organizationId: string, requestId: string, slotId: string): Promise<SlotInView | Refusal> {
-    const row = isUuid(requestId) ? await this.deps.reads.oneOfOrganization(organizationId, requestId.toLowerCase()) : null;
+    if (!isUuid(requestId)) return refuse('not_found', 'no such request');
+    const id = requestId.toLowerCase();
+    // The grants are read with the request, in the same round trip; they are used only if the organization owns it.
+    const [row, granted] = await Promise.all([this.deps.reads.oneOfOrganization(organizationId, id), this.deps.reads.grants([id])]);
     if (!row) return refuse('not_found', 'no such request');
     const slot = slotsOf(row).find((s) => s.slotId === slotId.toLowerCase());
     if (!slot) return refuse('not_found', 'no such slot in the manifest version this request pins');
-    const grants = (await this.deps.reads.grants([row.request_id])).filter((g) => g.slot_id === slot.slotId);
+    const grants = granted.filter((g) => g.slot_id === slot.slotId);
     const standing = await this.deps.records.standing(row, grants);
     return { row, slot, records: this.deps.records.records(row, stateOf(row, this.deps.now()), slot, grants, standing) };
   }

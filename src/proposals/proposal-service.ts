@@ -232,10 +232,9 @@ export class ProposalService {
     requestId: string,
     proposalId: string,
   ): Promise<{ row: RequestRow; proposal: ProposalRow } | Refusal> {
-    const found = await this.proposal(organizationId, requestId, proposalId);
+    const [found, key] = await Promise.all([this.proposal(organizationId, requestId, proposalId), this.deps.keyState(organizationId)]);
     if (isRefusal(found)) return found;
-    if ((await this.deps.keyState(organizationId)).state !== 'warm')
-      return refuse('org_sealed', 'the organization key is cold: a member must sign in first');
+    if (key.state !== 'warm') return refuse('org_sealed', 'the organization key is cold: a member must sign in first');
     const state = stateOf(found.row, this.deps.now());
     if (state !== 'active') return refuse('adoption_refused', `the connection is ${state}`);
     if (found.proposal.state !== 'open') return refuse('conflict', 'this proposal is no longer open');
@@ -247,11 +246,12 @@ export class ProposalService {
     requestId: string,
     proposalId: string,
   ): Promise<{ row: RequestRow; proposal: ProposalRow } | Refusal> {
-    const row = await this.owned(organizationId, requestId);
-    if (isRefusal(row)) return row;
-    const proposal = isUuid(proposalId)
-      ? (await this.rows(row.request_id)).find((p) => p.proposal_id === proposalId.toLowerCase())
-      : undefined;
+    if (!isUuid(requestId)) return refuse('not_found', 'no such request');
+    const id = requestId.toLowerCase();
+    // The proposals are read with the request, in the same round trip; they are used only if the organization owns it.
+    const [row, proposals] = await Promise.all([this.deps.reads.oneOfOrganization(organizationId, id), this.rows(id)]);
+    if (!row) return refuse('not_found', 'no such request');
+    const proposal = isUuid(proposalId) ? proposals.find((p) => p.proposal_id === proposalId.toLowerCase()) : undefined;
     return proposal ? { row, proposal } : refuse('not_found', 'no such proposal');
   }
 

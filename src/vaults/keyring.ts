@@ -3,6 +3,9 @@ import { readFile } from 'node:fs/promises';
 import type { SqlDb } from '../db/sql.js';
 import { masterKeyId, open, seal, sealStream, type StreamSealer } from './envelope-crypto.js';
 
+/** Seals a value with a key fetched once (VaultKeyring.sealer). */
+export type Seal = (plaintext: Buffer, context: string) => Buffer;
+
 /** Opens a value sealed in a vault (VaultKeyring.decrypt's shape). */
 export type Decrypt = (vaultId: string, sealed: Buffer, context: string) => Promise<Buffer>;
 
@@ -59,7 +62,7 @@ export class VaultKeyring {
   }
 
   /** Seals synchronously with a key fetched once: for decisions that seal per version they publish. */
-  async sealer(vaultId: string): Promise<(plaintext: Buffer, context: string) => Buffer> {
+  async sealer(vaultId: string): Promise<Seal> {
     const key = await this.dataKey(vaultId);
     return (plaintext, context) => seal(key, plaintext, `${vaultId}:${context}`);
   }

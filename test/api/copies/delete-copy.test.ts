@@ -149,4 +149,17 @@ describe(`an organization deletes its copy: the chain is shredded, the deletion 
     expect(again.body.detail).to.equal('the organization deleted its copy of this record');
     expect((await api.get(`/org/v1/requests/${requestId}/copies`, token)).body.copies, 'the file copy stays').to.have.length(1);
   });
+
+  it('a deletion cut off after it shredded the key, before it was recorded: keeping a newer version is refused as deleted, never a 500', async () => {
+    const files = fileClient(service.url);
+    const fileId = (await files.upload(ann.token, { fileName: 'r.pdf', label: 'Passport' }, Buffer.from('%PDF-4'))).json.fileId as string;
+    const doc = await createDoc('Ed');
+    const { requestId, kept } = await keptRequest(doc, fileId);
+    await service.domain!.keyring.erase(kept[0]!.orgResourceId);
+    await calls.updateDoc(ann, doc, name('Eddie'));
+
+    const again = await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/adopt`, token);
+    expect(problem(again)).to.deep.equal({ status: 403, code: 'adoption_refused' });
+    expect(again.body.detail).to.equal('the organization deleted its copy of this record');
+  });
 });
