@@ -450,18 +450,33 @@ export class CopyService {
         else if (content.file) await this.deps.blobs.delete(content.file.blobId);
       }
     }
-    // R-KEEP-13: a kept (or pended) version closes the open proposals it reaches.
-    if (closesProposals) {
-      const closing = await handle(
-        this.deps,
-        requestStream(requestId),
-        closeKeptProposals,
-        { now: this.deps.now(), slotId: slot.slotId, resourceId: record.resourceId, keptVersion: sourceVersion },
-        { context },
-      );
-      if (isRefusal(closing)) return closing;
-    }
-    // A concurrent keep may have written it: the answer is whichever event records it, once the read model has it.
+    // R-KEEP-13: a kept (or pended) version closes the open proposals it reaches; the answer is read meanwhile.
+    const [closing, adoption] = await Promise.all([
+      closesProposals
+        ? handle(
+            this.deps,
+            requestStream(requestId),
+            closeKeptProposals,
+            { now: this.deps.now(), slotId: slot.slotId, resourceId: record.resourceId, keptVersion: sourceVersion },
+            { context },
+          )
+        : null,
+      this.adoptionRecording(written, requestId, chain, sourceVersion, adoptionId),
+    ]);
+    return closing && isRefusal(closing) ? closing : adoption;
+  }
+
+  /**
+   * The adoption a keep answers with. A concurrent keep may have written it: the answer is whichever
+   * event records it, once the read model has it.
+   */
+  private async adoptionRecording(
+    written: Recorded | null,
+    requestId: string,
+    chain: StreamRef<ChainEvent>,
+    sourceVersion: number,
+    adoptionId: string,
+  ): Promise<Adoption | null> {
     const recorded = written ?? (await this.recorded(requestId, chain, sourceVersion, adoptionId));
     if (!recorded) return null;
     await this.deps.waitFor(recorded.position, [recorded.type]);

@@ -31,11 +31,23 @@ export type Authenticator = {
    * along; then, for user tokens, 403 forbidden until the caller registered (unless `beforeRegister`).
    */
   require(audience: Audience, options?: RequireOptions): RequestHandler;
-  /** The same check for a bare header: the caller, or why not (401 unauthenticated, 429 rate_limited). */
-  check<A extends Audience>(
+  /**
+   * The same check for a bare header: the caller, or why not (401 unauthenticated, 429 rate_limited).
+   * `alongside`: a read the caller needs next, from the verified claims, sent with the session's
+   * check so both share a round trip; answered only when the check passes.
+   */
+  check<A extends Audience, T = undefined>(
     authorization: string | undefined,
     audience: A,
-  ): Promise<{ caller: Caller; claims: ClaimsFor<A>; registered: boolean } | Refusal>;
+    alongside?: (claims: ClaimsFor<A>) => Promise<T>,
+  ): Promise<Checked<A, T> | Refusal>;
+};
+
+export type Checked<A extends Audience, T> = {
+  readonly caller: Caller;
+  readonly claims: ClaimsFor<A>;
+  readonly registered: boolean;
+  readonly alongside: T | undefined;
 };
 
 const unauthenticated = (): Refusal => refuse('unauthenticated', 'a valid access token is required');
@@ -46,7 +58,11 @@ const unauthenticated = (): Refusal => refuse('unauthenticated', 'a valid access
  * right now (so a revoked session fails on the very next request, whichever instance answers it).
  */
 export function authenticator(verifier: TokenVerifier, identities: IdentityService, fairUse?: FairUse): Authenticator {
-  const check = async <A extends Audience>(authorization: string | undefined, audience: A) => {
+  const check = async <A extends Audience, T>(
+    authorization: string | undefined,
+    audience: A,
+    alongside?: (claims: ClaimsFor<A>) => Promise<T>,
+  ): Promise<Checked<A, T> | Refusal> => {
     const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(authorization ?? '');
     if (!match) return unauthenticated();
     const result = await verifier.verify(match[1]!, audience);
@@ -55,9 +71,10 @@ export function authenticator(verifier: TokenVerifier, identities: IdentityServi
     // R-LIM-12: before the session's row is read, so a flood is refused without the database.
     const wait = fairUse?.admit(`${claims.aud}:${claims.sid}`, claims.aud === 'org' ? claims.org : null) ?? 0;
     if (wait > 0) return refuse('rate_limited', 'too many requests for this token or organization; slow down', wait);
-    const session = await identities.liveSession(claims.sub, claims.sid);
+    const [session, read] = await Promise.all([identities.liveSession(claims.sub, claims.sid), alongside?.(claims)]);
     if (!session) return unauthenticated();
-    return { caller: { identityId: claims.sub, sessionId: claims.sid, email: claims.email }, claims, registered: session.registered };
+    const caller = { identityId: claims.sub, sessionId: claims.sid, email: claims.email };
+    return { caller, claims, registered: session.registered, alongside: read };
   };
   return {
     check,

@@ -1,8 +1,8 @@
 import type { RequestHandler, Response } from 'express';
-import { refuse } from '../../commands/refusal.js';
+import { isRefusal, refuse } from '../../commands/refusal.js';
 import type { Permission } from '../../events/organization-events.js';
 import type { Member, OrganizationService } from '../../organizations/index.js';
-import { callerOf, type Authenticator } from '../auth/authenticate.js';
+import type { Authenticator } from '../auth/authenticate.js';
 import { sendRefusal } from '../refusals.js';
 
 declare global {
@@ -25,20 +25,26 @@ export function orgAccess(
   auth: Authenticator,
   organizations: Pick<OrganizationService, 'membership'>,
 ): (permission: Permission) => RequestHandler[] {
-  const authenticate = auth.require('org');
-  const asMember: RequestHandler = async (_req, res, next) => {
-    const claims = res.locals.claims;
-    const caller = callerOf(res);
-    const membership = claims?.aud === 'org' ? await organizations.membership(claims.org, caller.email) : null;
-    if (!claims || claims.aud !== 'org' || !membership || issuedBefore(claims.iat, membership.since))
-      return sendRefusal(res, refuse('unauthenticated', 'this token no longer belongs to a member of the organization'));
-    res.locals.member = {
-      organizationId: claims.org,
-      identityId: caller.identityId,
-      email: caller.email,
-      permissions: membership.permissions,
-    };
-    next();
+  // The membership is read with the session's check, in the same round trip.
+  const asMember: RequestHandler = async (req, res, next) => {
+    try {
+      const ok = await auth.check(req.get('authorization'), 'org', (claims) => organizations.membership(claims.org, claims.email));
+      if (isRefusal(ok)) return sendRefusal(res, ok);
+      const { caller, claims, alongside: membership } = ok;
+      if (!membership || issuedBefore(claims.iat, membership.since))
+        return sendRefusal(res, refuse('unauthenticated', 'this token no longer belongs to a member of the organization'));
+      res.locals.caller = caller;
+      res.locals.claims = claims;
+      res.locals.member = {
+        organizationId: claims.org,
+        identityId: caller.identityId,
+        email: caller.email,
+        permissions: membership.permissions,
+      };
+      next();
+    } catch (e) {
+      next(e);
+    }
   };
   const holding =
     (permission: Permission): RequestHandler =>
@@ -47,7 +53,7 @@ export function orgAccess(
         return sendRefusal(res, refuse('forbidden', `this needs the ${permission} permission`));
       next();
     };
-  return (permission) => [authenticate, asMember, holding(permission)];
+  return (permission) => [asMember, holding(permission)];
 }
 
 /** The clock skew the token verifier allows between instances: a token and a membership from two of them. */
