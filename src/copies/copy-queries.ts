@@ -1,9 +1,13 @@
 /** Read-model queries of the copies projector; each is scoped to one request the caller's organization owns. */
-export const copySql = {
-  adoptionsOf: `SELECT adoption_id::text AS adoption_id, slot_id::text AS slot_id, source_resource_id::text AS source_resource_id,
+const adoption = `SELECT adoption_id::text AS adoption_id, slot_id::text AS slot_id, source_resource_id::text AS source_resource_id,
                   source_version, org_resource_id::text AS org_resource_id, org_version, resource_type, state, participant,
                   adopted_at, materialized_at
-                FROM rm.adoptions WHERE request_id = $1 AND deleted_at IS NULL ORDER BY adopted_at, source_resource_id, source_version`,
+                FROM rm.adoptions`;
+
+export const copySql = {
+  adoptionsOf: `${adoption} WHERE request_id = $1 AND deleted_at IS NULL ORDER BY adopted_at, source_resource_id, source_version`,
+  /** One adoption of the request, as adoptionsOf lists it (a command's answer reads only its own). */
+  adoptionOf: `${adoption} WHERE request_id = $1 AND adoption_id = $2 AND deleted_at IS NULL`,
   versionsOf: `SELECT org_resource_id::text AS org_resource_id, org_version, origin, adoption_id::text AS adoption_id, resource_type,
                  name, schema_ref, sealed_data, blob_id::text AS blob_id, file_name, mime_type, file_size, label, created_at
                FROM rm.copy_versions WHERE request_id = $1 ORDER BY org_resource_id, org_version`,

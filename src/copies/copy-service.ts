@@ -307,9 +307,7 @@ export class CopyService {
   async download(organizationId: string, requestId: string, adoptionId: string): Promise<KeptBytes | Refusal> {
     const owned = await this.ownedWarm(organizationId, requestId);
     if (isRefusal(owned)) return owned;
-    const adoption = isUuid(adoptionId)
-      ? (await this.adoptionRows(requestId)).find((a) => a.adoption_id === adoptionId.toLowerCase())
-      : undefined;
+    const adoption = isUuid(adoptionId) ? await this.adoptionRow(requestId, adoptionId.toLowerCase()) : null;
     if (!adoption) return refuse('not_found', 'no such adoption');
     if (adoption.resource_type !== 'file')
       return refuse('unsupported_item', 'a document adoption has no bytes to download; read it on the copies route');
@@ -374,9 +372,9 @@ export class CopyService {
       },
     );
     if (isRefusal(done)) return done;
-    const adoption = (await this.adoptionsOf(requestId)).find((a) => a.adoptionId === kept.adoptionId);
+    const adoption = await this.adoptionRow(requestId, kept.adoptionId);
     if (!adoption) throw new Error('a kept adoption is missing from the read model');
-    return { adoption, orgVersion: done.state.head };
+    return { adoption: adoptionOf(adoption), orgVersion: done.state.head };
   }
 
   /**
@@ -480,7 +478,7 @@ export class CopyService {
     const recorded = written ?? (await this.recorded(requestId, chain, sourceVersion, adoptionId));
     if (!recorded) return null;
     await this.deps.waitFor(recorded.position, [recorded.type]);
-    const adoption = (await this.adoptionRows(requestId)).find((a) => a.adoption_id === recorded.adoptionId);
+    const adoption = await this.adoptionRow(requestId, recorded.adoptionId);
     return adoption ? adoptionOf(adoption) : null;
   }
 
@@ -540,6 +538,10 @@ export class CopyService {
 
   private async adoptionRows(requestId: string): Promise<AdoptionRow[]> {
     return (await this.deps.readModels.query<AdoptionRow>(q.adoptionsOf, [requestId.toLowerCase()])).rows;
+  }
+
+  private async adoptionRow(requestId: string, adoptionId: string): Promise<AdoptionRow | null> {
+    return (await this.deps.readModels.query<AdoptionRow>(q.adoptionOf, [requestId.toLowerCase(), adoptionId])).rows[0] ?? null;
   }
 
   /** A copy version's data, opened with its chain's key. */
