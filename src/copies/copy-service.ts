@@ -518,13 +518,15 @@ export class CopyService {
 
   private async slotIn(organizationId: string, requestId: string, slotId: string): Promise<SlotInView | Refusal> {
     if (!isUuid(requestId)) return refuse('not_found', 'no such request');
-    const id = requestId.toLowerCase();
-    // The grants are read with the request, in the same round trip; they are used only if the organization owns it.
-    const [row, granted] = await Promise.all([this.deps.reads.oneOfOrganization(organizationId, id), this.deps.reads.grants([id])]);
+    const [id, slotIdLower] = [requestId.toLowerCase(), slotId.toLowerCase()];
+    // The slot's grants are read with the request, in the same round trip; they are used only if the organization owns it.
+    const [row, grants] = await Promise.all([
+      this.deps.reads.oneOfOrganization(organizationId, id),
+      isUuid(slotIdLower) ? this.deps.reads.grantsOfSlot(id, slotIdLower) : [],
+    ]);
     if (!row) return refuse('not_found', 'no such request');
-    const slot = slotsOf(row).find((s) => s.slotId === slotId.toLowerCase());
+    const slot = slotsOf(row).find((s) => s.slotId === slotIdLower);
     if (!slot) return refuse('not_found', 'no such slot in the manifest version this request pins');
-    const grants = granted.filter((g) => g.slot_id === slot.slotId);
     const standing = await this.deps.records.standing(row, grants);
     return { row, slot, records: this.deps.records.records(row, stateOf(row, this.deps.now()), slot, grants, standing) };
   }

@@ -94,7 +94,7 @@ export class ProposalService {
     const row = owner ? await this.deps.reads.oneOfOrganization(owner.organization_id, requestId) : null;
     const slot = row ? slotsOf(row).find((s) => s.slotId === slotId) : undefined;
     if (!row || !slot || slot.adoption !== 'manual' || !slot.verbs.includes('keep')) return;
-    const grants = (await this.deps.reads.grants([requestId])).filter((g) => g.slot_id === slotId);
+    const grants = await this.deps.reads.grantsOfSlot(requestId, slotId);
     const standing = await this.deps.records.standing(row, grants);
     const record = this.deps.records
       .records(row, stateOf(row, this.deps.now()), slot, grants, standing)

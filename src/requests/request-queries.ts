@@ -4,6 +4,8 @@ const summary = `r.request_id::text AS request_id, r.organization_id::text AS or
 const from = `rm.requests r
   JOIN rm.manifest_versions v ON v.manifest_id = r.manifest_id AND v.version = r.manifest_version
   JOIN rm.organizations o ON o.organization_id = r.organization_id`;
+const grant = `SELECT request_id::text AS request_id, slot_id::text AS slot_id, resource_id::text AS resource_id,
+  entity_id::text AS entity_id FROM rm.request_grants`;
 const newestFirst = `ORDER BY r.created_at DESC, r.sent_commit DESC, r.sent_prepare DESC`;
 
 /** Read-model queries of the requests projector; each names its owner (organization or recipient), so a foreign id finds nothing. */
@@ -13,8 +15,8 @@ export const requestSql = {
   oneOfOrganization: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 AND r.request_id = $2`,
   ofRecipient: `SELECT ${summary} FROM ${from} WHERE r.recipient_email = $1 ${newestFirst}`,
   oneOfRecipient: `SELECT ${summary} FROM ${from} WHERE r.recipient_email = $1 AND r.request_id = $2`,
-  grantsOf: `SELECT request_id::text AS request_id, slot_id::text AS slot_id, resource_id::text AS resource_id, entity_id::text AS entity_id
-             FROM rm.request_grants WHERE request_id = ANY($1::uuid[]) AND withdrawn_at IS NULL ORDER BY granted_at, resource_id`,
+  grantsOf: `${grant} WHERE request_id = ANY($1::uuid[]) AND withdrawn_at IS NULL ORDER BY granted_at, resource_id`,
+  grantsOfSlot: `${grant} WHERE request_id = $1 AND slot_id = $2 AND withdrawn_at IS NULL ORDER BY granted_at, resource_id`,
   /** Where a resource stands now: a live document or a file, with the vault that holds it. */
   resource: `SELECT 'document' AS kind, vault_id::text AS vault_id, version, schema_ref FROM rm.documents
              WHERE resource_id = $1 AND deleted_at IS NULL

@@ -27,4 +27,9 @@ export class RequestReads {
     if (requestIds.length === 0) return [];
     return (await this.readModels.query<GrantRow>(q.grantsOf, [requestIds])).rows;
   }
+
+  /** One slot's grants: both ids are uuids (a caller validates them first). */
+  async grantsOfSlot(requestId: string, slotId: string): Promise<GrantRow[]> {
+    return (await this.readModels.query<GrantRow>(q.grantsOfSlot, [requestId, slotId])).rows;
+  }
 }
