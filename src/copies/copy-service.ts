@@ -23,7 +23,7 @@ import { isUuid } from '../ids.js';
 import type { KeyState } from '../organizations/index.js';
 import type { RecordEntry, RecordReader } from '../requests/request-records.js';
 import type { RequestReads } from '../requests/request-reads.js';
-import type { RequestRow } from '../requests/request-queries.js';
+import type { GrantRow, RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 import type { SchemaValidator } from '../schemas/index.js';
 import { VaultKeyErasedError, type Decrypt, type Seal, type VaultKeyring } from '../vaults/keyring.js';
@@ -199,14 +199,13 @@ export class CopyService {
    * Null when that version can no longer be read.
    */
   async keepProposed(
-    organizationId: string,
-    requestId: string,
+    row: RequestRow,
     slotId: string,
     resourceId: string,
     version: number,
     context: EventContext,
   ): Promise<Adoption | Refusal | null> {
-    const found = await this.slotIn(organizationId, requestId, slotId);
+    const found = await this.viewOf(row, slotId, await this.deps.reads.grantsOfSlot(row.request_id, slotId));
     if (isRefusal(found)) return found;
     const record = found.records.find((r) => r.resourceId === resourceId);
     if (!record) return refuse('adoption_refused', 'the resource is no longer granted on this slot');
@@ -525,7 +524,12 @@ export class CopyService {
       isUuid(slotIdLower) ? this.deps.reads.grantsOfSlot(id, slotIdLower) : [],
     ]);
     if (!row) return refuse('not_found', 'no such request');
-    const slot = slotsOf(row).find((s) => s.slotId === slotIdLower);
+    return this.viewOf(row, slotIdLower, grants);
+  }
+
+  /** A slot of `row`, a request the organization owns, with where each of its granted records stands now. */
+  private async viewOf(row: RequestRow, slotId: string, grants: readonly GrantRow[]): Promise<SlotInView | Refusal> {
+    const slot = slotsOf(row).find((s) => s.slotId === slotId);
     if (!slot) return refuse('not_found', 'no such slot in the manifest version this request pins');
     const standing = await this.deps.records.standing(row, grants);
     return { row, slot, records: this.deps.records.records(row, stateOf(row, this.deps.now()), slot, grants, standing) };

@@ -205,14 +205,7 @@ export class ProposalService {
     const found = await this.decidable(organizationId, requestId, proposalId);
     if (isRefusal(found)) return found;
     const { row, proposal } = found;
-    const kept = await this.deps.copies.keepProposed(
-      organizationId,
-      row.request_id,
-      proposal.slot_id,
-      proposal.resource_id,
-      proposal.new_version,
-      context,
-    );
+    const kept = await this.deps.copies.keepProposed(row, proposal.slot_id, proposal.resource_id, proposal.new_version, context);
     if (isRefusal(kept)) return kept;
     if (!kept) return refuse('adoption_refused', 'the proposed version can no longer be read');
     const decided = await handle(
