@@ -401,8 +401,7 @@ export class CopyService {
       readFolded(this.deps.store, chain, chainFold),
       warm ? Promise.all([readSourceVersion(this.deps, record.resourceId, sourceVersion), this.chainSealer(orgResourceId)]) : null,
     ]);
-    // A chain whose key is erased is being deleted (R-ERAS-02 erases the key before it records the deletion).
-    if (chainFolded.state.deleted || sourcing?.[1] === null) return copyDeleted();
+    if (chainFolded.state.deleted) return copyDeleted();
     /** The event this call wrote to record the keep, when it wrote one: nothing to look up afterwards. */
     let written: Recorded | null = null;
     if (!chainFolded.state.keeps.has(sourceVersion)) {
@@ -420,7 +419,9 @@ export class CopyService {
         if (pended.position) written = { position: pended.position, type: 'AdoptionPended', adoptionId };
       } else {
         const [source, seal] = sourcing;
-        if (!source || !seal) return null;
+        // A chain whose key is erased is being deleted (R-ERAS-02 erases the key before it records the deletion).
+        if (!seal) return copyDeleted();
+        if (!source) return null;
         const context_ = keptContext(orgResourceId, adoptionId);
         const content =
           source.kind === 'document'
