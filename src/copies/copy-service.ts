@@ -26,7 +26,7 @@ import type { RequestReads } from '../requests/request-reads.js';
 import type { GrantRow, RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 import type { SchemaValidator } from '../schemas/index.js';
-import { VaultKeyErasedError, type Decrypt, type Seal, type VaultKeyring } from '../vaults/keyring.js';
+import { unlessErased, type Decrypt, type VaultKeyring } from '../vaults/keyring.js';
 import {
   copySql as q,
   copyWorkSql as w,
@@ -399,7 +399,12 @@ export class CopyService {
     // trips: what they cost when the chain turns out to hold the keep already is the rare case.
     const [chainFolded, sourcing] = await Promise.all([
       readFolded(this.deps.store, chain, chainFold),
-      warm ? Promise.all([readSourceVersion(this.deps, record.resourceId, sourceVersion), this.chainSealer(orgResourceId)]) : null,
+      warm
+        ? Promise.all([
+            readSourceVersion(this.deps, record.resourceId, sourceVersion),
+            unlessErased(this.deps.keyring.sealer(orgResourceId)),
+          ])
+        : null,
     ]);
     if (chainFolded.state.deleted) return copyDeleted();
     /** The event this call wrote to record the keep, when it wrote one: nothing to look up afterwards. */
@@ -497,16 +502,6 @@ export class CopyService {
       if (e.type === 'AdoptionPended' && e.data.adoptionId === adoptionId) return { position: e.position, type: e.type, adoptionId };
     }
     return null;
-  }
-
-  /** Seals with the chain's key, created on first use; null once the key is erased. */
-  private async chainSealer(orgResourceId: string): Promise<Seal | null> {
-    try {
-      return await this.deps.keyring.sealer(orgResourceId);
-    } catch (e) {
-      if (e instanceof VaultKeyErasedError) return null;
-      throw e;
-    }
   }
 
   /** The bytes, sealed with the chain's key (its orgResourceId in the keyring), as a blob of the copy's own. */

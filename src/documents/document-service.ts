@@ -15,7 +15,7 @@ import type { EventContext, JsonValue } from '../events/envelope.js';
 import { documentStreams as streams } from '../events/document-events.js';
 import { resourceStream } from '../events/resource-events.js';
 import type { SchemaValidator, ValidationResult } from '../schemas/index.js';
-import { VaultKeyErasedError, type VaultKeyring } from '../vaults/keyring.js';
+import { unlessErased, type VaultKeyring } from '../vaults/keyring.js';
 import type { VaultAccess } from '../vaults/vault-access.js';
 import { documentSql as q } from './document-queries.js';
 
@@ -205,13 +205,8 @@ export class DocumentService {
   }
 
   /** null once the vault's key was erased: its documents no longer open. */
-  private async openerOf(vaultId: string): Promise<Opener | null> {
-    try {
-      return await this.deps.keyring.opener(vaultId);
-    } catch (e) {
-      if (e instanceof VaultKeyErasedError) return null;
-      throw e;
-    }
+  private openerOf(vaultId: string): Promise<Opener | null> {
+    return unlessErased(this.deps.keyring.opener(vaultId));
   }
 
   private view(caller: Caller, row: DocumentRow, opener: Opener | null): DocumentView | null {

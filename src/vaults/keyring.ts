@@ -16,6 +16,16 @@ export class VaultKeyErasedError extends Error {
   }
 }
 
+/** What `use` answers, or null once its vault's key was erased: for callers that take a shredded vault as gone. */
+export async function unlessErased<T>(use: Promise<T>): Promise<T | null> {
+  try {
+    return await use;
+  } catch (e) {
+    if (e instanceof VaultKeyErasedError) return null;
+    throw e;
+  }
+}
+
 const DATA_KEY_BYTES = 32;
 
 /** The service's own vault: its key derives secrets that must outlive MASTER_KEY rotation. */
