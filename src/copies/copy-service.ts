@@ -90,7 +90,11 @@ export class CopyService {
     context: EventContext,
   ): Promise<KeepResult | Refusal> {
     const [found, key] = await Promise.all([this.slotIn(organizationId, requestId, slotId), this.deps.keyState(organizationId)]);
-    if (isRefusal(found)) return found;
+    return isRefusal(found) ? found : this.keepIn(found, key.state === 'warm', alias, context);
+  }
+
+  /** The keep of a slot already read: its standing records, or those of one participant. */
+  private async keepIn(found: SlotInView, warm: boolean, alias: string | null, context: EventContext): Promise<KeepResult | Refusal> {
     if (!found.slot.verbs.includes('keep')) return refuse('adoption_refused', 'this slot does not allow keeping copies');
     const records = alias === null ? found.records : found.records.filter((r) => r.participant?.alias === alias);
     if (records.length === 0)
@@ -99,7 +103,6 @@ export class CopyService {
         alias === null ? 'the slot has no granted record' : 'no granted record of the slot has that participant',
       );
 
-    const warm = key.state === 'warm';
     const adoptions: Adoption[] = [];
     const skipped: Skipped[] = [];
     for (const record of records) {
@@ -176,9 +179,12 @@ export class CopyService {
   async keepAutomatically(requestId: string, slotId: string, context: EventContext): Promise<void> {
     const owner = (await this.deps.readModels.query<{ organization_id: string }>(w.organizationOf, [requestId])).rows[0];
     if (!owner) return;
-    const found = await this.slotIn(owner.organization_id, requestId, slotId);
+    const [found, key] = await Promise.all([
+      this.slotIn(owner.organization_id, requestId, slotId),
+      this.deps.keyState(owner.organization_id),
+    ]);
     if (isRefusal(found) || found.slot.adoption !== 'auto') return;
-    await this.keep(owner.organization_id, requestId, slotId, null, context);
+    await this.keepIn(found, key.state === 'warm', null, context);
   }
 
   /** Where a resource is granted now: the (request, slot) pairs a new version of it may be kept on. */

@@ -4,7 +4,7 @@ import type { EventStore } from '../events/store.js';
 import { resourceStream, type ResourceEvent } from '../events/resource-events.js';
 import type { BlobStore } from '../files/blob-store.js';
 import { fileSealContext } from '../files/file-service.js';
-import { VaultKeyErasedError, type VaultKeyring } from '../vaults/keyring.js';
+import { unlessErased, type VaultKeyring } from '../vaults/keyring.js';
 
 /** One version of a person's (or entity's) record, opened with its vault's key to be kept. */
 export type SourceVersion =
@@ -30,31 +30,28 @@ export async function readSourceVersion(deps: SourceDeps, resourceId: string, ve
   const events = await readDecoded(deps.store, resourceStream(resourceId));
   const at = events.find((e) => versionOf(e) === version);
   if (!at || events.some((e) => e.type === 'DocumentDeleted')) return null;
-  try {
-    switch (at.type) {
-      case 'DocumentCreated':
-      case 'DocumentUpdated': {
-        const created = events.find((e) => e.type === 'DocumentCreated');
-        const schemaRef = created?.type === 'DocumentCreated' ? created.data.schemaRef : null;
-        const sealed = Buffer.from(at.data.sealedData, 'base64');
-        const plaintext = await deps.keyring.decrypt(at.data.vaultId, sealed, documentSealContext(resourceId, version));
-        return { kind: 'document', name: at.data.name, schemaRef, plaintext };
-      }
-      case 'FileUploaded':
-      case 'FileVersionAdded': {
-        const sealed = await deps.blobs.get(at.data.blobId);
-        if (!sealed) return null;
-        const bytes = await deps.keyring.decrypt(at.data.vaultId, sealed, fileSealContext(resourceId, version));
-        const label = events[0]?.type === 'FileUploaded' ? events[0].data.label : at.data.label;
-        const { fileName, mimeType, fileSize } = at.data;
-        return { kind: 'file', name: label ?? fileName, fileName, mimeType, fileSize, label, bytes };
-      }
-      default:
-        return null;
+  switch (at.type) {
+    case 'DocumentCreated':
+    case 'DocumentUpdated': {
+      const created = events.find((e) => e.type === 'DocumentCreated');
+      const schemaRef = created?.type === 'DocumentCreated' ? created.data.schemaRef : null;
+      const sealed = Buffer.from(at.data.sealedData, 'base64');
+      const plaintext = await unlessErased(deps.keyring.decrypt(at.data.vaultId, sealed, documentSealContext(resourceId, version)));
+      if (!plaintext) return null;
+      return { kind: 'document', name: at.data.name, schemaRef, plaintext };
     }
-  } catch (e) {
-    if (e instanceof VaultKeyErasedError) return null;
-    throw e;
+    case 'FileUploaded':
+    case 'FileVersionAdded': {
+      const sealed = await deps.blobs.get(at.data.blobId);
+      if (!sealed) return null;
+      const bytes = await unlessErased(deps.keyring.decrypt(at.data.vaultId, sealed, fileSealContext(resourceId, version)));
+      if (!bytes) return null;
+      const label = events[0]?.type === 'FileUploaded' ? events[0].data.label : at.data.label;
+      const { fileName, mimeType, fileSize } = at.data;
+      return { kind: 'file', name: label ?? fileName, fileName, mimeType, fileSize, label, bytes };
+    }
+    default:
+      return null;
   }
 }
 

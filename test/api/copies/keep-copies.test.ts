@@ -273,6 +273,12 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
       status: 404,
       code: 'not_found',
     });
+    const correction = { expectedSourceVersion: 1, expectedOrgVersion: 1, data: {} };
+    for (const verb of ['adopt', 'correct'])
+      expect(problem(await api.post(`/org/v1/requests/${requestId}/slots/not-a-slot/${verb}`, token, correction)), verb).to.deep.equal({
+        status: 404,
+        code: 'not_found',
+      });
     const rivalOwner = await api.user();
     const rivalToken = await api.signIn(rivalOwner.token, await api.organization(rivalOwner.token, 'Rival'));
     expect(problem(await keep(requestId, 0, undefined, rivalToken))).to.deep.equal({ status: 404, code: 'not_found' });
