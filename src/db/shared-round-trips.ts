@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 
 /**
  * A batch's statements share one connection, and run one after the other on its server process:
@@ -58,7 +58,14 @@ export class SharedRoundTrips {
     client.on('error', onError);
     const stream = client.connection.stream;
     stream.cork();
-    const answers = batch.map((w) => client.query(w.config).then(w.resolve, w.reject));
+    const answers = batch.map((w) =>
+      client.query(w.config).then(w.resolve, (e: unknown) => {
+        // The server ends a session after a FATAL error (a terminated backend) before the socket
+        // closes: released as sound, the connection would take the next batch and lose it too.
+        if (!(e instanceof pg.DatabaseError) || e.severity === 'FATAL' || e.severity === 'PANIC') broken = true;
+        w.reject(e);
+      }),
+    );
     stream.uncork();
     await Promise.all(answers);
     client.off('error', onError);
