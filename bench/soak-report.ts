@@ -60,6 +60,7 @@ const COLUMNS = [
   'RSS range MB',
   'service loop max ms',
   'bench loop max ms',
+  'CPU steal %',
 ];
 
 /** The header, then a row per window: fixed widths, so rows printed as their windows end line up. */
@@ -81,6 +82,7 @@ export function tableRow(w: SoakWindow): string {
     `${w.rssMinMb}–${w.rssMaxMb}`,
     ms(w.serviceLoopMaxMs),
     ms(w.benchLoopMaxMs),
+    w.stealPercent === null ? '–' : w.stealPercent.toFixed(1),
   ]);
 }
 

@@ -9,6 +9,7 @@ import type { BenchWorld } from './command-workloads.js';
 import { pacedWindows, Schedule, type Lane, type PacedWindow, type Send } from './paced-load.js';
 import { withScratchDatabase } from './scratch-database.js';
 import { RssSamples } from './rss-samples.js';
+import { StealSamples } from './cpu-steal.js';
 import { ServiceClient } from './service-client.js';
 import { startService } from './service-process.js';
 import { soakMix } from './soak-mix.js';
@@ -39,6 +40,8 @@ export type SoakWindow = PacedWindow & {
    */
   readonly serviceLoopMaxMs: number;
   readonly benchLoopMaxMs: number;
+  /** CPU time the hypervisor gave other guests in the window, in percent of this machine's (cpu-steal.ts); null off Linux. */
+  readonly stealPercent: number | null;
 };
 
 export async function runSoak(options: SoakOptions): Promise<SoakWindow[]> {
@@ -62,8 +65,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakWindow[]> {
       const rss = new RssSamples(() => service.rssBytes());
       const benchLoop = monitorEventLoopDelay({ resolution: 10 });
       benchLoop.enable();
-      // From here the service's loop delay counts for the first window, not the setup's.
+      // From here the service's loop delay and the host's steal count for the first window, not the setup's.
       await api.gauges();
+      const steal = await StealSamples.start();
       try {
         for await (const figures of pacedWindows(schedule, lanes, send)) {
           const { medianMb, minMb, maxMb } = await rss.window();
@@ -76,6 +80,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakWindow[]> {
             queuedJobs,
             serviceLoopMaxMs: eventLoopDelayMaxMs,
             benchLoopMaxMs: benchLoop.max / 1e6,
+            stealPercent: await steal.window(),
           };
           benchLoop.reset();
           windows.push(window);

@@ -20,6 +20,7 @@ function minutes(change: (w: SoakWindow) => Partial<SoakWindow> = () => ({})): S
       queuedJobs: 0,
       serviceLoopMaxMs: 21.5,
       benchLoopMaxMs: 12.3,
+      stealPercent: 4.25,
     };
     return { ...w, ...change(w) };
   });
@@ -77,11 +78,18 @@ describe('soak verdicts: no error, RSS and p99 of the last minute against the se
     expect(lines).to.have.length(5);
     expect(lines[0]).to.equal(
       '| window | requests | per second | p50 ms | p99 ms | max ms | errors | jobs queued | RSS MB | RSS range MB |' +
-        ' service loop max ms | bench loop max ms |',
+        ' service loop max ms | bench loop max ms | CPU steal % |',
     );
     expect(lines[4]).to.equal(
       '|      3 |     6000 |      100.0 |    8.0 |   40.0 |  120.0 |      0 |           0 |    240 |      180–310 |' +
-        '                21.5 |              12.3 |',
+        '                21.5 |              12.3 |         4.3 |',
     );
+  });
+
+  it('prints a dash for the steal of a machine that does not report it', () => {
+    const [row] = soakTable(minutes((w) => ({ window: w.window, stealPercent: null })).slice(0, 1))
+      .split('\n')
+      .slice(2);
+    expect(row).to.match(/ {11}– \|$/);
   });
 });

@@ -27,6 +27,7 @@ describe('soak: mixed traffic at a steady rate, latency and memory per window (i
       // Sampled every 10 ms: a real figure is never 0, nor a 10 s stall in a 3 s window.
       expect(w.serviceLoopMaxMs, table).to.be.within(1, 3000);
       expect(w.benchLoopMaxMs, table).to.be.within(1, 3000);
+      if (process.platform === 'linux') expect(w.stealPercent, table).to.be.within(0, 100);
     }
     expect(table.split('\n'), table).to.have.length(2 + 3);
     expect(verdicts(windows)[0], table).to.deep.include({ what: 'no error', ok: true });

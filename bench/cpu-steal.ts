@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+
+/** The machine's CPU time since boot, in clock ticks: all of it, and what the hypervisor gave other guests. */
+export type CpuTimes = { readonly total: number; readonly steal: number };
+
+/**
+ * The aggregate `cpu` line of /proc/stat (proc(5)): user nice system idle iowait irq softirq steal
+ * guest guest_nice. Guest time is already counted in user and nice, so the total stops at steal.
+ */
+export function cpuTimesOf(procStat: string): CpuTimes | null {
+  const line = procStat.split('\n').find((l) => l.startsWith('cpu '));
+  const ticks = line?.trim().split(/\s+/).slice(1, 9).map(Number);
+  if (!ticks || ticks.length < 8 || ticks.some((t) => !Number.isFinite(t))) return null;
+  return { total: ticks.reduce((a, b) => a + b, 0), steal: ticks[7]! };
+}
+
+/** The share of the machine's CPU time taken by the hypervisor between two readings, in percent. */
+export function stealPercent(from: CpuTimes, to: CpuTimes): number {
+  const total = to.total - from.total;
+  return total > 0 ? (100 * (to.steal - from.steal)) / total : 0;
+}
+
+/**
+ * CPU steal per window: on a shared host the hypervisor may give this VM's time to other guests,
+ * and every process here, the load generator's too, stalls with it. A window whose tail moved with
+ * its steal was the host's, not the service's (docs/reliability.md, Soak). Null off Linux.
+ */
+export class StealSamples {
+  private constructor(private last: CpuTimes | null) {}
+
+  static async start(): Promise<StealSamples> {
+    return new StealSamples(await readCpuTimes());
+  }
+
+  /** Steal since the last window, in percent of the machine's CPU time. */
+  async window(): Promise<number | null> {
+    const now = await readCpuTimes();
+    const share = this.last && now ? stealPercent(this.last, now) : null;
+    this.last = now;
+    return share;
+  }
+}
+
+async function readCpuTimes(): Promise<CpuTimes | null> {
+  return cpuTimesOf(await readFile('/proc/stat', 'utf8').catch(() => ''));
+}

@@ -1,0 +1,31 @@
+import { expect } from 'chai';
+import { cpuTimesOf, StealSamples, stealPercent } from '../../bench/cpu-steal.js';
+
+/** Issue 16, soak: the host's CPU steal beside each window, to tell a host's stall from the service's. */
+describe('soak CPU steal: the share of the machine the hypervisor gave away in a window (issue 16)', () => {
+  const stat = (user: number, idle: number, steal: number) =>
+    `cpu  ${user} 0 100 ${idle} 10 0 5 ${steal} 40 0\ncpu0 1 2 3 4 5 6 7 8 9 10\nintr 12345\n`;
+
+  it('reads the aggregate cpu line of /proc/stat up to steal, guest time being in user already', () => {
+    expect(cpuTimesOf(stat(1000, 5000, 300))).to.deep.equal({ total: 1000 + 100 + 5000 + 10 + 5 + 300, steal: 300 });
+  });
+
+  it('gives steal in percent of all the CPU time between two readings', () => {
+    const from = cpuTimesOf(stat(1000, 5000, 300))!;
+    const to = cpuTimesOf(stat(1600, 5300, 400))!;
+    expect(stealPercent(from, to)).to.equal(10);
+    expect(stealPercent(from, from)).to.equal(0);
+  });
+
+  it('knows no times in a text without the cpu line, or with fewer than eight figures', () => {
+    expect(cpuTimesOf('')).to.equal(null);
+    expect(cpuTimesOf('cpu  1 2 3 4 5 6 7\n')).to.equal(null);
+  });
+
+  it('on this machine, gives each window a share between 0 and 100 (Linux) or none', async () => {
+    const steal = await StealSamples.start();
+    const share = await steal.window();
+    if (process.platform === 'linux') expect(share).to.be.within(0, 100);
+    else expect(share).to.equal(null);
+  });
+});
