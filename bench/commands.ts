@@ -91,11 +91,14 @@ async function measure(ctx: Context, w: Workload, clients: number): Promise<Row>
   const before = await settled(ctx, w);
   await untilQuiet(ctx);
   const setupSeconds = (performance.now() - setupStarted) / 1000;
+  const statementsBefore = await statementsSent(ctx);
   const run = await runLoad({ urls: ctx.urls, scripts, seconds: ctx.seconds, ...(perConnection ? { perConnection } : {}) });
   const ended = performance.now();
-  const written = w.event ? (await settled(ctx, w)) - before : null;
+  // Before the workload settles: its reads of where each connection stands would count as the run's.
   await untilQuiet(ctx);
   const drained = (performance.now() - ended) / 1000;
+  const statements = (await statementsSent(ctx)) - statementsBefore;
+  const written = w.event ? (await settled(ctx, w)) - before : null;
   progress(`${w.name} at ${clients} clients: ${Math.round(run.perSecond)}/s (setup and trial ${Math.round(setupSeconds)} s)`);
   return {
     section: w.section,
@@ -106,7 +109,14 @@ async function measure(ctx: Context, w: Workload, clients: number): Promise<Row>
     p50ms: run.p50ms,
     p99ms: run.p99ms,
     errors: run.errors,
-    note: [ctx.label, run.failures || null, checkNote(w, run, written), exhaustedNote(run, clients), drainedNote(drained)]
+    note: [
+      ctx.label,
+      run.failures || null,
+      checkNote(w, run, written),
+      statementsNote(statements, run),
+      exhaustedNote(run, clients),
+      drainedNote(drained),
+    ]
       .filter((n) => n !== null)
       .join('; '),
   };
@@ -125,6 +135,18 @@ function checkNote(w: Workload, run: LoadResult, written: number | null): string
     return `${w.event} ×${written} = 2xx${extra > 0 ? ` + ${extra} in flight at the stop` : ''}`;
   }
   return `CHECK FAILED: ${written} ${w.event} for ${run.ok} 2xx (${inFlight} in flight at the stop)`;
+}
+
+/**
+ * What the service sent PostgreSQL per request answered, reactions and background work included:
+ * a command's cost in statements, which its throughput follows (docs/performance.md).
+ */
+function statementsNote(statements: number, run: LoadResult): string | null {
+  return run.responses > 0 ? `${(statements / run.responses).toFixed(1)} statements a request` : null;
+}
+
+async function statementsSent(ctx: Context): Promise<number> {
+  return (await Promise.all(ctx.instances.map(async (i) => (await i.gauges()).statements))).reduce((a, b) => a + b, 0);
 }
 
 /** A command whose reactions (copy workers) trail it: how long they took to catch up after the run. */

@@ -2,11 +2,12 @@ import { join } from 'node:path';
 import type { Config } from './config.js';
 import { privateDir } from './data-dir.js';
 import { PgliteDb } from './db/pglite-db.js';
-import { PostgresDb } from './db/postgres-db.js';
+import { PostgresDb, type StatementKind } from './db/postgres-db.js';
 import type { SqlDb } from './db/sql.js';
 import { EventStoreDbStore } from './events/eventstoredb/eventstoredb-store.js';
 import { SqlEventStore } from './events/sql/sql-event-store.js';
 import type { EventStore } from './events/store.js';
+import type { Metrics } from './observability/metrics.js';
 
 export type Backends = {
   readonly db: SqlDb;
@@ -19,12 +20,16 @@ export type Backends = {
   close(): Promise<void>;
 };
 
-/** Picks the backends from configuration: DESIGN.md's "Backends at a glance" table. */
-export async function openBackends(config: Config): Promise<Backends> {
-  const db = config.databaseUrl ? new PostgresDb(config.databaseUrl) : await openEmbedded(config.dataDir);
+/**
+ * Picks the backends from configuration: DESIGN.md's "Backends at a glance" table. With `metrics`,
+ * PostgreSQL's pools count what they send (db_statements_total).
+ */
+export async function openBackends(config: Config, metrics?: Metrics): Promise<Backends> {
+  const counted = (pool: string) => (metrics ? { onStatement: (kind: StatementKind) => metrics.dbStatements.inc({ pool, kind }) } : {});
+  const db = config.databaseUrl ? new PostgresDb(config.databaseUrl, counted('requests')) : await openEmbedded(config.dataDir);
   const store: EventStore = config.eventstoreUrl ? EventStoreDbStore.connect(config.eventstoreUrl) : await SqlEventStore.open(db);
   const projectionsDb = config.databaseUrl
-    ? new PostgresDb(config.databaseUrl, { max: 4, applicationName: 'data-sharing-service/projections' })
+    ? new PostgresDb(config.databaseUrl, { max: 4, applicationName: 'data-sharing-service/projections', ...counted('projections') })
     : db;
   return {
     db,

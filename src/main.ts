@@ -33,12 +33,12 @@ async function main(): Promise<void> {
   tuneV8();
   const config = configOrExit();
   const logger = createLogger(config.logLevel);
-  const backends = await openBackends(config);
+  const metrics = createMetrics();
+  const backends = await openBackends(config, metrics);
   const queue = await openJobQueue(
     { redisUrl: config.redisUrl ?? undefined, db: backends.db },
     { onError: (err) => logger.error({ err }, 'job queue error') },
   );
-  const metrics = createMetrics();
   const store = instrumentedStore(backends.store, metrics);
   const inline = backends.store instanceof SqlEventStore && config.projections === 'inline';
   const engine = new ProjectionEngine({

@@ -7,12 +7,27 @@ import type { Lease, QueryResult, Row, SqlDb, SqlExecutor, TransactionOptions } 
 const LEASE_SQL = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS got';
 const UNLEASE_SQL = 'SELECT pg_advisory_unlock(hashtextextended($1, 0))';
 const CONNECT_TIMEOUT_MS = 5_000;
+/** SQLSTATE 25P02: a statement sent into a transaction an earlier one had already failed. */
+const IN_FAILED_TRANSACTION = '25P02';
 /**
  * Distinct statement texts a pool prepares. The service's own SQL is a few hundred texts; one
  * built with a name in it (a rebuild's schema) may be new each time, so past this bound texts run
  * unnamed as before rather than fill every connection's memory.
  */
 const MAX_NAMED = 500;
+
+/**
+ * What a statement sent was: a read outside a transaction (they share round trips), one of a
+ * transaction (BEGIN and COMMIT included), or other (schema, leases, LISTEN, health checks).
+ */
+export type StatementKind = 'read' | 'transaction' | 'other';
+
+export type PostgresDbOptions = {
+  readonly max?: number;
+  readonly applicationName?: string;
+  /** Told of every statement sent, as it is sent: the service counts them (db_statements_total). */
+  readonly onStatement?: (kind: StatementKind) => void;
+};
 
 /** SqlDb over node-postgres: a pool for queries, one extra connection for leases, one for LISTEN. */
 export class PostgresDb implements SqlDb {
@@ -28,11 +43,14 @@ export class PostgresDb implements SqlDb {
   /** Statement text → its name: each connection parses and plans a named statement once, then only binds and runs it. */
   private readonly names = new Map<string, string>();
 
+  private readonly sent: (kind: StatementKind) => void;
+
   constructor(
     private readonly url: string,
-    options: { max?: number; applicationName?: string } = {},
+    options: PostgresDbOptions = {},
   ) {
     this.applicationName = options.applicationName ?? 'data-sharing-service';
+    this.sent = options.onStatement ?? (() => undefined);
     this.pool = new pg.Pool({
       connectionString: url,
       max: options.max ?? 10,
@@ -49,6 +67,7 @@ export class PostgresDb implements SqlDb {
   }
 
   async query<R extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+    this.sent('read');
     const r = await this.reads.query<R>(this.statement(text, params));
     return { rows: r.rows, rowCount: r.rowCount ?? 0 };
   }
@@ -93,13 +112,15 @@ export class PostgresDb implements SqlDb {
           stream.uncork();
         });
       }
+      this.sent('transaction');
       return client.query<R>(config);
     };
     const sent = new SentStatements();
     try {
-      // BEGIN goes alone, so that nothing sent behind it can run outside the transaction; the
-      // prelude follows in the same write.
-      void sent.track(Promise.all([send('BEGIN'), ...(options.prelude ? [send(options.prelude)] : [])]));
+      // BEGIN goes first, so that nothing sent behind it can run outside the transaction. The
+      // prelude (no parameters) goes in the same simple query, behind BEGIN in the one message:
+      // if it fails, the transaction it opened is aborted and COMMIT answers ROLLBACK.
+      void sent.track(send(options.prelude ? `BEGIN; ${options.prelude}` : 'BEGIN'));
       const tx: SqlExecutor = {
         query: <R extends Row = Row>(text: string, params: readonly unknown[] = []) =>
           sent.track(send<R>(this.statement(text, params)).then((r) => ({ rows: r.rows, rowCount: r.rowCount ?? 0 }))),
@@ -111,10 +132,12 @@ export class PostgresDb implements SqlDb {
       if (committed.command !== 'COMMIT') throw cause ?? new Error(`the transaction ended in ${committed.command}, not COMMIT`);
       return result;
     } catch (e) {
+      this.sent('transaction');
       await client.query('ROLLBACK').catch(() => {
         broken = true;
       });
-      throw e;
+      // A statement that found the transaction aborted says nothing of why: the one that aborted it does.
+      throw (e instanceof pg.DatabaseError && e.code === IN_FAILED_TRANSACTION ? await sent.cause() : null) ?? e;
     } finally {
       client.off('error', onError);
       client.release(broken);
@@ -122,16 +145,19 @@ export class PostgresDb implements SqlDb {
   }
 
   async exec(sql: string): Promise<void> {
+    this.sent('other');
     await this.pool.query(sql);
   }
 
   async tryLease(name: string): Promise<Lease | null> {
     const conn = await this.leaseConnection();
+    this.sent('other');
     const r = await this.onLeaseConnection(() => conn.client.query<{ got: boolean }>(LEASE_SQL, [name]));
     if (!r.rows[0]?.got) return null;
     return {
       lost: conn.lost,
       release: async () => {
+        this.sent('other');
         await this.onLeaseConnection(() => conn.client.query(UNLEASE_SQL, [name])).catch(() => undefined);
       },
     };
@@ -176,6 +202,7 @@ export class PostgresDb implements SqlDb {
       set = new Set();
       this.listeners.set(channel, set);
       const client = await this.listenConnection();
+      this.sent('other');
       await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     }
     set.add(listener);
@@ -220,6 +247,7 @@ export class PostgresDb implements SqlDb {
 
   async ping(): Promise<boolean> {
     try {
+      this.sent('other');
       await this.pool.query('SELECT 1');
       return true;
     } catch {

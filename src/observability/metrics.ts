@@ -9,6 +9,7 @@ export type Metrics = {
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly eventsAppended: Counter<'category' | 'type'>;
   readonly uploadsInFlight: Gauge;
+  readonly dbStatements: Counter<'pool' | 'kind'>;
 };
 
 export function createMetrics(): Metrics {
@@ -31,6 +32,12 @@ export function createMetrics(): Metrics {
     uploadsInFlight: new Gauge({
       name: 'uploads_in_flight',
       help: 'File uploads this instance is streaming now (at most MAX_UPLOADS_TOTAL)',
+      registers: [registry],
+    }),
+    dbStatements: new Counter({
+      name: 'db_statements_total',
+      help: 'Statements this instance sent to PostgreSQL, by pool (requests, projections) and kind (read, transaction, other)',
+      labelNames: ['pool', 'kind'],
       registers: [registry],
     }),
   };

@@ -27,18 +27,18 @@ export class RecordReader {
     private readonly aliases: ParticipantAliases,
   ) {}
 
-  /** Two queries for the whole request, however many records it has (the detail is polled). */
+  /** Two queries for the whole request, however many records it has (the detail is polled), sent together. */
   async standing(row: RequestRow, grants: readonly GrantRow[]): Promise<Standing> {
     const resourceIds = [...new Set(grants.map((g) => g.resource_id))];
     const entityIds = [...new Set(grants.flatMap((g) => (g.entity_id === null ? [] : [g.entity_id])))];
-    const versions =
+    const [versions, managed] = await Promise.all([
       resourceIds.length === 0
         ? []
-        : (await this.readModels.query<{ resource_id: string; version: number }>(q.versionsNow, [resourceIds])).rows;
-    const managed =
+        : this.readModels.query<{ resource_id: string; version: number }>(q.versionsNow, [resourceIds]).then((r) => r.rows),
       entityIds.length === 0
         ? []
-        : (await this.readModels.query<{ entity_id: string }>(q.managedAmong, [entityIds, row.recipient_email])).rows;
+        : this.readModels.query<{ entity_id: string }>(q.managedAmong, [entityIds, row.recipient_email]).then((r) => r.rows),
+    ]);
     return { versions: new Map(versions.map((v) => [v.resource_id, v.version])), managed: new Set(managed.map((m) => m.entity_id)) };
   }
 

@@ -51,24 +51,34 @@ export class VaultKeyring {
     return new VaultKeyring(db, masterKey);
   }
 
-  /** The vault's data key, created on first use. */
+  /**
+   * The vault's data key, created on first use. One statement whether it creates or reads the key:
+   * a copy chain's first keep seals with a key of its own (R-ERAS-02), so every new chain would
+   * otherwise pay a read that misses, then an insert, one round trip after the other.
+   */
   async dataKey(vaultId: string): Promise<Buffer> {
-    const existing = await this.db.query<{ wrapped_key: Buffer | null }>('SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = $1', [
-      vaultId,
-    ]);
-    if (existing.rows[0]) return this.unwrap(vaultId, existing.rows[0].wrapped_key);
     const fresh = randomBytes(DATA_KEY_BYTES);
-    // Two first uses racing: the first insert wins and both use its key.
-    const inserted = await this.db.query(
-      `INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id) VALUES ($1, $2, $3)
-       ON CONFLICT (vault_id) DO NOTHING RETURNING vault_id`,
-      [vaultId, seal(this.masterKey, fresh, wrapContext(vaultId)), this.masterId],
-    );
-    if (inserted.rows.length === 1) return fresh;
-    const stored = await this.db.query<{ wrapped_key: Buffer | null }>('SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = $1', [
+    const found = await this.db.query<{ wrapped_key: Buffer | null; made: boolean }>(CREATED_OR_STORED_KEY, [
       vaultId,
+      seal(this.masterKey, fresh, wrapContext(vaultId)),
+      this.masterId,
     ]);
-    return this.unwrap(vaultId, stored.rows[0]!.wrapped_key);
+    const row = found.rows[0] ?? (await this.storedRow(vaultId));
+    if (!row) throw new Error(`vault ${vaultId} has no key row after its insert`);
+    return row.made ? fresh : this.unwrap(vaultId, row.wrapped_key);
+  }
+
+  /**
+   * A first use racing with ours inserted the key after our statement's snapshot: our insert
+   * yielded to it, and the statement saw neither row. The key is committed by then.
+   */
+  private async storedRow(vaultId: string): Promise<{ wrapped_key: Buffer | null; made: boolean } | undefined> {
+    return (
+      await this.db.query<{ wrapped_key: Buffer | null; made: boolean }>(
+        'SELECT wrapped_key, false AS made FROM keys.vault_keys WHERE vault_id = $1',
+        [vaultId],
+      )
+    ).rows[0];
   }
 
   /** Seals synchronously with a key fetched once: for decisions that seal per version they publish. */
@@ -173,3 +183,16 @@ export class VaultKeyring {
 }
 
 const wrapContext = (vaultId: string) => `vault-key:${vaultId}`;
+
+/**
+ * Inserts the fresh key unless the vault has one, and answers whichever is stored: the new one
+ * from the insert, else the old one (one statement's snapshot never sees its own insert, so never both).
+ */
+const CREATED_OR_STORED_KEY = `
+  WITH made AS (
+    INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id) VALUES ($1, $2, $3)
+    ON CONFLICT (vault_id) DO NOTHING RETURNING wrapped_key
+  )
+  SELECT wrapped_key, true AS made FROM made
+  UNION ALL
+  SELECT wrapped_key, false AS made FROM keys.vault_keys WHERE vault_id = $1`;

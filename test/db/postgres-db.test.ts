@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { PostgresDb } from '../../src/db/postgres-db.js';
+import { PostgresDb, type StatementKind } from '../../src/db/postgres-db.js';
 import type { QueryResult, SqlDb } from '../../src/db/sql.js';
 import { openTestDatabase, type TestDatabase } from '../support/databases.js';
 
@@ -102,6 +102,40 @@ describe('PostgresDb: statements outside a transaction share round trips (docs/p
       expect(await backendOf(t.db))
         .to.be.a('number')
         .and.not.equal(pid);
+    }
+  });
+});
+
+describe('PostgresDb: counts the statements it sends, by kind (db_statements_total)', function () {
+  this.timeout(60_000);
+  let t: TestDatabase;
+
+  before(async function () {
+    if (!process.env.DATABASE_URL) return this.skip();
+    t = await openTestDatabase('postgres');
+  });
+  after(() => t?.drop());
+
+  it('a read outside a transaction is one read; a transaction counts BEGIN (with its prelude), each statement, and COMMIT or ROLLBACK', async () => {
+    const counted: StatementKind[] = [];
+    const db = new PostgresDb(t.url!, { onStatement: (kind) => counted.push(kind) });
+    try {
+      await db.query('SELECT $1::int AS n', [1]);
+      expect(counted).to.deep.equal(['read']);
+      await db.transaction(async (tx) => {
+        await tx.query('SELECT 1');
+        await tx.query('SELECT 2');
+      });
+      expect(counted.slice(1)).to.deep.equal(['transaction', 'transaction', 'transaction', 'transaction']);
+      await db.transaction((tx) => tx.query('SELECT 1 / 0')).catch(() => undefined);
+      expect(counted.slice(5)).to.deep.equal(['transaction', 'transaction', 'transaction']);
+      await db.exec('SELECT 1; SELECT 2');
+      expect(counted.slice(8)).to.deep.equal(['other']);
+      // A prelude travels in BEGIN's own message: one statement sent, not two.
+      await db.transaction((tx) => tx.query('SELECT 1'), { prelude: "SELECT set_config('search_path', 'public', true)" });
+      expect(counted.slice(9)).to.deep.equal(['transaction', 'transaction', 'transaction']);
+    } finally {
+      await db.close();
     }
   });
 });

@@ -80,5 +80,22 @@ for (const backend of backends) {
       await t.db.transaction((tx) => mark(tx, 4, 'd'));
       expect(await marks()).to.deep.equal([4]);
     });
+
+    it('a prelude runs first inside the transaction (its settings last until the end); one that fails leaves nothing written', async () => {
+      const seen = await t.db.transaction(
+        async (tx) => {
+          await mark(tx, 1, 'a');
+          return (await tx.query<{ app: string }>("SELECT current_setting('application_name') AS app")).rows[0]!.app;
+        },
+        { prelude: "SELECT set_config('application_name', 'inside the prelude', true)" },
+      );
+      expect(seen).to.equal('inside the prelude');
+      expect((await t.db.query<{ app: string }>("SELECT current_setting('application_name') AS app")).rows[0]!.app).to.not.equal(
+        'inside the prelude',
+      );
+      const failed = await t.db.transaction((tx) => mark(tx, 2, 'b'), { prelude: 'SELECT 1 / 0' }).catch((e: unknown) => e);
+      expect((failed as { code?: string }).code).to.equal('22012'); // division_by_zero
+      expect(await marks()).to.deep.equal([1]);
+    });
   });
 }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { PostgresDb } from '../../src/db/postgres-db.js';
 import type { SqlDb } from '../../src/db/sql.js';
 import { VaultKeyErasedError, VaultKeyring } from '../../src/vaults/keyring.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
@@ -36,6 +37,19 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
       sealed.map(async (s, i) => (await (i % 2 ? keyring : other).decrypt(vault, s, `doc/v${i}`)).toString()),
     );
     expect(opened).to.deep.equal(Array.from({ length: 8 }, (_, i) => `value ${i}`));
+  });
+
+  it('first uses racing on two connections to PostgreSQL, where each waits for the other, agree on every key', async function () {
+    if (t.db.kind !== 'postgres') return this.skip();
+    const pools = [new PostgresDb(t.url!), new PostgresDb(t.url!)];
+    try {
+      const [a, b] = await Promise.all(pools.map((db) => VaultKeyring.open(db, master)));
+      const vaults = Array.from({ length: 40 }, () => randomUUID());
+      const keys = await Promise.all(vaults.flatMap((v) => [a!.dataKey(v), b!.dataKey(v)]));
+      for (let i = 0; i < vaults.length; i++) expect(keys[2 * i]!.equals(keys[2 * i + 1]!), vaults[i]).to.equal(true);
+    } finally {
+      await Promise.all(pools.map((db) => db.close()));
+    }
   });
 
   it('a ciphertext opens only in its own vault and context', async () => {

@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openBackends } from '../src/backends.js';
+import { loadConfig } from '../src/config.js';
+import { createMetrics } from '../src/observability/metrics.js';
+import { openTestDatabase, type TestDatabase } from './support/databases.js';
+
+/** PostgreSQL only: the embedded PGlite sends nothing over a wire. */
+describe('openBackends: the pools count what they send to PostgreSQL (db_statements_total, docs/performance.md)', function () {
+  this.timeout(60_000);
+  let t: TestDatabase;
+  let dataDir: string;
+
+  before(async function () {
+    if (!process.env.DATABASE_URL) return this.skip();
+    t = await openTestDatabase('postgres');
+    dataDir = await mkdtemp(join(tmpdir(), 'backends-'));
+  });
+  after(async () => {
+    await t?.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('the requests pool counts its reads and transactions, the projections pool its own', async () => {
+    const metrics = createMetrics();
+    const backends = await openBackends(loadConfig({ DATABASE_URL: t.url!, DATA_DIR: dataDir }), metrics);
+    try {
+      const value = async (pool: string, kind: string) =>
+        (await metrics.dbStatements.get()).values.find((v) => v.labels.pool === pool && v.labels.kind === kind)?.value ?? 0;
+      const reads = await value('requests', 'read');
+      await backends.db.query('SELECT $1::int AS n', [1]);
+      await backends.db.query('SELECT $1::int AS n', [2]);
+      expect((await value('requests', 'read')) - reads).to.equal(2);
+      const projected = await value('projections', 'transaction');
+      await backends.projectionsDb.transaction((tx) => tx.query('SELECT 1'));
+      expect((await value('projections', 'transaction')) - projected).to.equal(3);
+      expect(await metrics.registry.metrics()).to.match(/^db_statements_total\{pool="requests",kind="read"\} \d+$/m);
+    } finally {
+      await backends.close();
+    }
+  });
+});
