@@ -145,6 +145,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       blobs,
       validator,
       keyState: (organizationId) => organizationPlane.key.state(organizationId),
+      keyStateOf: (row) => organizationPlane.key.stateOf(row),
       maxBytes: deps.config.maxFileBytes,
     },
   });

@@ -20,7 +20,7 @@ import { sealUpload, type UploadBody } from '../files/sealed-upload.js';
 import { attachmentStream } from '../events/attachment-events.js';
 import { addAttachment } from '../commands/attachments/add-attachment.js';
 import { isUuid } from '../ids.js';
-import type { KeyState } from '../organizations/index.js';
+import type { KeyRow, KeyState } from '../organizations/index.js';
 import type { RecordEntry, RecordReader } from '../requests/request-records.js';
 import type { RequestReads } from '../requests/request-reads.js';
 import type { GrantRow, RequestRow } from '../requests/request-queries.js';
@@ -48,6 +48,8 @@ export type CopyDeps = CommandDeps & {
   readonly validator: SchemaValidator;
   /** Whether the organization's key is warm now (key-warmth.ts). */
   readonly keyState: (organizationId: string) => Promise<KeyState>;
+  /** The same, from the columns read with the organization's request (RequestRow): no statement of its own. */
+  readonly keyStateOf: (row: KeyRow) => KeyState;
   /** MAX_FILE_BYTES: the largest attachment. */
   readonly maxBytes: number;
   readonly now: () => Date;
@@ -89,8 +91,8 @@ export class CopyService {
     alias: string | null,
     context: EventContext,
   ): Promise<KeepResult | Refusal> {
-    const [found, key] = await Promise.all([this.slotIn(organizationId, requestId, slotId), this.deps.keyState(organizationId)]);
-    return isRefusal(found) ? found : this.keepIn(found, key.state === 'warm', alias, context);
+    const found = await this.slotIn(organizationId, requestId, slotId);
+    return isRefusal(found) ? found : this.keepIn(found, this.warm(found.row), alias, context);
   }
 
   /** The keep of a slot already read: its standing records, or those of one participant. */
@@ -179,12 +181,9 @@ export class CopyService {
   async keepAutomatically(requestId: string, slotId: string, context: EventContext): Promise<void> {
     const owner = (await this.deps.readModels.query<{ organization_id: string }>(w.organizationOf, [requestId])).rows[0];
     if (!owner) return;
-    const [found, key] = await Promise.all([
-      this.slotIn(owner.organization_id, requestId, slotId),
-      this.deps.keyState(owner.organization_id),
-    ]);
+    const found = await this.slotIn(owner.organization_id, requestId, slotId);
     if (isRefusal(found) || found.slot.adoption !== 'auto') return;
-    await this.keepIn(found, key.state === 'warm', null, context);
+    await this.keepIn(found, this.warm(found.row), null, context);
   }
 
   /** Where a resource is granted now: the (request, slot) pairs a new version of it may be kept on. */
@@ -338,9 +337,9 @@ export class CopyService {
     input: CorrectInput,
     context: EventContext,
   ): Promise<{ adoption: Adoption; orgVersion: number } | Refusal> {
-    const [found, key] = await Promise.all([this.slotIn(organizationId, requestId, slotId), this.deps.keyState(organizationId)]);
+    const found = await this.slotIn(organizationId, requestId, slotId);
     if (isRefusal(found)) return found;
-    if (key.state !== 'warm') return sealed();
+    if (!this.warm(found.row)) return sealed();
     if (!found.slot.verbs.includes('keep')) return refuse('adoption_refused', 'this slot does not allow keeping copies');
     const granted = [...new Set(found.records.map((r) => r.resourceId))];
     const sourceResourceId = input.sourceResourceId?.toLowerCase() ?? (granted.length === 1 ? granted[0]! : null);
@@ -537,10 +536,15 @@ export class CopyService {
     return { row, slot, records: this.deps.records.records(row, stateOf(row, this.deps.now()), slot, grants, standing) };
   }
 
+  /** R-KEEP-10: whether the organization's key is warm, from its columns read with the request. */
+  private warm(row: RequestRow): boolean {
+    return this.deps.keyStateOf(row).state === 'warm';
+  }
+
   private async ownedWarm(organizationId: string, requestId: string): Promise<RequestRow | Refusal> {
     const row = isUuid(requestId) ? await this.deps.reads.oneOfOrganization(organizationId, requestId.toLowerCase()) : null;
     if (!row) return refuse('not_found', 'no such request');
-    if ((await this.deps.keyState(organizationId)).state !== 'warm') return sealed();
+    if (!this.warm(row)) return sealed();
     return row;
   }
 

@@ -10,6 +10,7 @@ import { OrganizationKey } from './organization-key.js';
 import { OrganizationService } from './organization-service.js';
 
 export type { KeyState } from './key-warmth.js';
+export type { KeyRow } from './organization-queries.js';
 export type { Member, MemberView } from './member.js';
 export type { ManifestView, SlotView } from '../manifests/manifest-view.js';
 export type { MemberToken } from './organization-key.js';

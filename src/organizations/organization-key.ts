@@ -63,7 +63,11 @@ export class OrganizationKey {
   }
 
   async state(organizationId: string): Promise<KeyState> {
-    const row = (await this.deps.readModels.query<KeyRow>(q.key, [organizationId])).rows[0];
+    return this.stateOf((await this.deps.readModels.query<KeyRow>(q.key, [organizationId])).rows[0] ?? null);
+  }
+
+  /** The state of the key columns read with another row (a request's), now. */
+  stateOf(row: KeyRow | null): KeyState {
     const record = row ? { warmUntil: date(row.key_warm_until), warmedAt: date(row.key_warmed_at) } : null;
     return keyState(record, this.deps.now(), this.deps.startedAt);
   }

@@ -12,7 +12,7 @@ import { readSourceVersion, type SourceDeps } from '../copies/source-version.js'
 import { writeReceipt } from '../commands/requests/write-receipt.js';
 import { requestStream } from '../events/request-events.js';
 import { isUuid } from '../ids.js';
-import type { KeyState } from '../organizations/index.js';
+import type { KeyRow, KeyState } from '../organizations/index.js';
 import { iso } from '../organizations/member.js';
 import type { RecordReader } from '../requests/request-records.js';
 import type { RequestReads } from '../requests/request-reads.js';
@@ -24,7 +24,8 @@ export type ProposalDeps = CommandDeps & {
   readonly reads: RequestReads;
   readonly records: RecordReader;
   readonly copies: Pick<CopyService, 'keepProposed'>;
-  readonly keyState: (organizationId: string) => Promise<KeyState>;
+  /** The organization's key warmth, from the columns read with its request (RequestRow). */
+  readonly keyStateOf: (row: KeyRow) => KeyState;
   /** Reads a version of the person's record in its vault key's context, for the candidate route. */
   readonly source: SourceDeps;
   readonly now: () => Date;
@@ -225,9 +226,10 @@ export class ProposalService {
     requestId: string,
     proposalId: string,
   ): Promise<{ row: RequestRow; proposal: ProposalRow } | Refusal> {
-    const [found, key] = await Promise.all([this.proposal(organizationId, requestId, proposalId), this.deps.keyState(organizationId)]);
+    const found = await this.proposal(organizationId, requestId, proposalId);
     if (isRefusal(found)) return found;
-    if (key.state !== 'warm') return refuse('org_sealed', 'the organization key is cold: a member must sign in first');
+    if (this.deps.keyStateOf(found.row).state !== 'warm')
+      return refuse('org_sealed', 'the organization key is cold: a member must sign in first');
     const state = stateOf(found.row, this.deps.now());
     if (state !== 'active') return refuse('adoption_refused', `the connection is ${state}`);
     if (found.proposal.state !== 'open') return refuse('conflict', 'this proposal is no longer open');

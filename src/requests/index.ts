@@ -32,7 +32,7 @@ export type RequestPlaneDeps = CommandDeps & {
   /** The alias key's root: the service vault's data key, so aliases survive restarts and rotations. */
   readonly aliasRootKey: Buffer;
   /** What keeping copies needs beyond the requests: keys, blobs, the validator and key warmth. */
-  readonly copies: Pick<CopyDeps, 'keyring' | 'blobs' | 'validator' | 'keyState' | 'maxBytes'>;
+  readonly copies: Pick<CopyDeps, 'keyring' | 'blobs' | 'validator' | 'keyState' | 'keyStateOf' | 'maxBytes'>;
 };
 
 export type RequestPlane = {
@@ -56,7 +56,7 @@ export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
     reads,
     records,
     copies,
-    keyState: deps.copies.keyState,
+    keyStateOf: deps.copies.keyStateOf,
     source: { store: deps.store, keyring: deps.copies.keyring, blobs: deps.copies.blobs },
     now: deps.now,
   });

@@ -1,6 +1,7 @@
 const summary = `r.request_id::text AS request_id, r.organization_id::text AS organization_id, o.name AS organization_name,
   r.manifest_id::text AS manifest_id, v.name AS manifest_name, r.manifest_version, r.recipient_email, r.initiated_by,
-  r.initiating_client_id, r.invitation_expires_at, r.created_at, r.phase, r.accepted_at, r.retention_ms, v.retention, v.slots`;
+  r.initiating_client_id, r.invitation_expires_at, r.created_at, r.phase, r.accepted_at, r.retention_ms, v.retention, v.slots,
+  o.key_warm_until, o.key_warmed_at`;
 const from = `rm.requests r
   JOIN rm.manifest_versions v ON v.manifest_id = r.manifest_id AND v.version = r.manifest_version
   JOIN rm.organizations o ON o.organization_id = r.organization_id`;
@@ -52,6 +53,9 @@ export type RequestRow = {
   retention_ms: string | number | null;
   retention: string;
   slots: unknown;
+  /** The owning organization's key warmth, read with the request: a command on it needs both (KeyRow). */
+  key_warm_until: Date | string | null;
+  key_warmed_at: Date | string | null;
 };
 export type GrantRow = { request_id: string; slot_id: string; resource_id: string; entity_id: string | null };
 export type ResourceRow = { kind: 'document' | 'file'; vault_id: string; version: number; schema_ref: string | null };
