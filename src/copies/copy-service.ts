@@ -347,7 +347,11 @@ export class CopyService {
     if (!granted.includes(sourceResourceId)) return refuse('adoption_refused', 'this record has no kept copy to correct');
 
     const chain = chainStream(requestId, found.slot.slotId, sourceResourceId);
-    const folded = await readFolded(this.deps.store, chain, chainFold);
+    // The source's newest version is read with the chain, in the same round trip.
+    const [folded, newestSourceVersion] = await Promise.all([
+      readFolded(this.deps.store, chain, chainFold),
+      this.newestVersion(sourceResourceId),
+    ]);
     const kept = folded.state.lastKeep;
     if (!kept) return refuse('adoption_refused', 'this record has no kept copy to correct');
     if (kept.schemaRef !== null) {
@@ -364,7 +368,7 @@ export class CopyService {
       {
         expectedOrgVersion: input.expectedOrgVersion,
         expectedSourceVersion: input.expectedSourceVersion,
-        newestSourceVersion: await this.newestVersion(sourceResourceId),
+        newestSourceVersion,
         now: this.deps.now(),
         sealedData,
       },
