@@ -52,19 +52,25 @@ describe('PostgresDb: statements prepared by name (docs/performance.md)', functi
   });
 });
 
-describe('PostgresDb: statements outside a transaction share round trips (docs/performance.md)', function () {
-  this.timeout(60_000);
-  let t: TestDatabase;
-
+/** A scratch database for the calling describe block, dropped after it; its tests skip without DATABASE_URL. */
+function onScratchPostgres(): () => TestDatabase {
+  let t: TestDatabase | undefined;
   before(async function () {
     if (!process.env.DATABASE_URL) return this.skip();
     t = await openTestDatabase('postgres');
   });
   after(() => t?.drop());
+  return () => t!;
+}
+
+describe('PostgresDb: statements outside a transaction share round trips (docs/performance.md)', function () {
+  this.timeout(60_000);
+  const scratch = onScratchPostgres();
 
   const backendOf = async (db: SqlDb): Promise<number> => (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
 
   it('those asked for in one turn go on one connection, and each answers its own caller, a failure only its own', async () => {
+    const t = scratch();
     const asked = [
       backendOf(t.db),
       t.db.query<{ n: number }>('SELECT $1::int AS n', [1]),
@@ -81,12 +87,14 @@ describe('PostgresDb: statements outside a transaction share round trips (docs/p
   });
 
   it('past eight in one turn, the rest go on another connection', async () => {
+    const t = scratch();
     const pids = await Promise.all(Array.from({ length: 10 }, () => backendOf(t.db)));
     expect(new Set(pids.slice(0, 8)).size).to.equal(1);
     expect(new Set(pids).size).to.equal(2);
   });
 
   it('a connection lost mid-batch fails its statements with the loss, and the next statements answer on a new one', async () => {
+    const t = scratch();
     // Ten times: the server's FATAL error and its closing of the socket arrive apart only some of the time.
     for (let i = 0; i < 10; i++) {
       const lost = backendOf(t.db);
@@ -108,15 +116,10 @@ describe('PostgresDb: statements outside a transaction share round trips (docs/p
 
 describe('PostgresDb: counts the statements it sends, by kind (db_statements_total)', function () {
   this.timeout(60_000);
-  let t: TestDatabase;
-
-  before(async function () {
-    if (!process.env.DATABASE_URL) return this.skip();
-    t = await openTestDatabase('postgres');
-  });
-  after(() => t?.drop());
+  const scratch = onScratchPostgres();
 
   it('a read outside a transaction is one read; a transaction counts BEGIN (with its prelude), each statement, and COMMIT or ROLLBACK', async () => {
+    const t = scratch();
     const counted: StatementKind[] = [];
     const db = new PostgresDb(t.url!, { onStatement: (kind) => counted.push(kind) });
     try {
