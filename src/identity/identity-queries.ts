@@ -8,6 +8,14 @@ export const identitySql = {
   liveSession: `SELECT i.registered_at IS NOT NULL AS registered
                 FROM rm.sessions s JOIN rm.identities i ON i.identity_id = s.identity_id
                 WHERE s.session_id = $1 AND s.identity_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3`,
+  /**
+   * The same check for a member token, with the address's membership of the token's organization
+   * (null columns when it has none), in one statement: every member request needs both.
+   */
+  liveMemberSession: `SELECT i.registered_at IS NOT NULL AS registered, m.permissions, m.added_at
+                      FROM rm.sessions s JOIN rm.identities i ON i.identity_id = s.identity_id
+                      LEFT JOIN rm.organization_members m ON m.organization_id = $4 AND m.email = $5
+                      WHERE s.session_id = $1 AND s.identity_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3`,
   sessionsOf: `SELECT session_id::text AS session_id, created_at, expires_at, revoked_at, verified_emails
                FROM rm.sessions WHERE identity_id = $1 ORDER BY created_at DESC, session_id`,
   liveSessionIdsOf: `SELECT session_id::text AS session_id FROM rm.sessions

@@ -18,6 +18,7 @@ import type { ClientAddress } from '../limits/client-address.js';
 import type { Email } from './email.js';
 import { isUuid } from '../ids.js';
 import { identitySql as q } from './identity-queries.js';
+import type { MembershipRow } from '../organizations/organization-queries.js';
 import type { OtpService } from './otp/otp-service.js';
 import type { OtpSecrets } from './otp/secrets.js';
 import type { TokenIssuer } from './tokens/index.js';
@@ -151,6 +152,25 @@ export class IdentityService {
     const row = (await this.deps.readModels.query<{ registered: boolean }>(q.liveSession, [sessionId, identityId, this.deps.now()]))
       .rows[0];
     return row ? { registered: row.registered } : null;
+  }
+
+  /** liveSession, with the address's membership row of `organizationId` when it has one. */
+  async liveMemberSession(
+    identityId: string,
+    sessionId: string,
+    organizationId: string,
+    email: string,
+  ): Promise<{ registered: boolean; membership: MembershipRow | null } | null> {
+    if (!isUuid(sessionId) || !isUuid(identityId) || !isUuid(organizationId)) return null;
+    const row = (
+      await this.deps.readModels.query<{ registered: boolean; permissions: string[] | null; added_at: Date | string | null }>(
+        q.liveMemberSession,
+        [sessionId, identityId, this.deps.now(), organizationId, email],
+      )
+    ).rows[0];
+    if (!row) return null;
+    const { registered, permissions, added_at } = row;
+    return { registered, membership: permissions === null || added_at === null ? null : { permissions, added_at } };
   }
 
   async revokeSession(caller: Caller, sessionId: string, context: EventContext): Promise<true | Refusal> {

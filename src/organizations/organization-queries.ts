@@ -1,8 +1,6 @@
 /** Read-model queries of the organizations projector's tables. */
 export const organizationSql = {
   organization: `SELECT organization_id::text AS organization_id, name, created_at FROM rm.organizations WHERE organization_id = $1`,
-  /** The per-request membership check. */
-  membership: `SELECT permissions, added_at FROM rm.organization_members WHERE organization_id = $1 AND email = $2`,
   member: `SELECT email, permissions, added_at FROM rm.organization_members WHERE organization_id = $1 AND email = $2`,
   members: `SELECT email, permissions, added_at FROM rm.organization_members WHERE organization_id = $1
             ORDER BY added_at, email COLLATE "C"`,
@@ -10,4 +8,6 @@ export const organizationSql = {
 };
 
 export type MemberRow = { email: string; permissions: string[]; added_at: Date | string };
+/** What the per-request check reads of a membership. */
+export type MembershipRow = Pick<MemberRow, 'permissions' | 'added_at'>;
 export type KeyRow = { key_warm_until: Date | string | null; key_warmed_at: Date | string | null };

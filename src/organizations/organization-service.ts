@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../identity/identity-service.js';
-import { isUuid } from '../ids.js';
 import { createOrganization } from '../commands/organizations/create-organization.js';
 import { registerApp } from '../commands/organizations/register-app.js';
 import { removeMember } from '../commands/organizations/remove-member.js';
@@ -11,9 +10,14 @@ import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { isPermission, organizationStreams as streams, type Permission } from '../events/organization-events.js';
 import { iso, type Member, type MemberView } from './member.js';
-import { organizationSql as q, type MemberRow } from './organization-queries.js';
+import { organizationSql as q, type MemberRow, type MembershipRow } from './organization-queries.js';
 
 export type Membership = { readonly permissions: readonly Permission[]; readonly since: Date };
+
+/** A membership as the per-request check reads it (with the session's, IdentityService.liveMemberSession). */
+export function membershipOf(row: MembershipRow): Membership {
+  return { permissions: row.permissions.filter(isPermission), since: new Date(row.added_at) };
+}
 
 export type OrganizationView = { readonly organizationId: string; readonly name: string; readonly createdAt: string };
 
@@ -42,13 +46,6 @@ export class OrganizationService {
    * The caller's membership as it stands now: every member request is judged by it, never by the
    * token's claims. `since` is when it began: a member removed and added again starts a new one.
    */
-  async membership(organizationId: string, email: string): Promise<Membership | null> {
-    if (!isUuid(organizationId)) return null;
-    const row = (await this.deps.readModels.query<Pick<MemberRow, 'permissions' | 'added_at'>>(q.membership, [organizationId, email]))
-      .rows[0];
-    return row ? { permissions: row.permissions.filter(isPermission), since: new Date(row.added_at) } : null;
-  }
-
   async members(organizationId: string): Promise<MemberView[]> {
     return (await this.deps.readModels.query<MemberRow>(q.members, [organizationId])).rows.map(memberView);
   }

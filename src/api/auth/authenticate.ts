@@ -3,6 +3,7 @@ import type { Caller, IdentityService } from '../../identity/identity-service.js
 import type { Audience, ClaimsFor, TokenVerifier } from '../../identity/tokens/index.js';
 import { isRefusal, refuse, type Refusal } from '../../commands/refusal.js';
 import type { FairUse } from '../../limits/fair-use.js';
+import { membershipOf, type Membership } from '../../organizations/organization-service.js';
 import { sendRefusal } from '../refusals.js';
 
 declare global {
@@ -33,21 +34,18 @@ export type Authenticator = {
   require(audience: Audience, options?: RequireOptions): RequestHandler;
   /**
    * The same check for a bare header: the caller, or why not (401 unauthenticated, 429 rate_limited).
-   * `alongside`: a read the caller needs next, from the verified claims, sent with the session's
-   * check so both share a round trip; answered only when the check passes.
+   * A member token's check reads the address's membership of its organization in the same
+   * statement as the session: null when it has none (now).
    */
-  check<A extends Audience, T = undefined>(
-    authorization: string | undefined,
-    audience: A,
-    alongside?: (claims: ClaimsFor<A>) => Promise<T>,
-  ): Promise<Checked<A, T> | Refusal>;
+  check<A extends Audience>(authorization: string | undefined, audience: A): Promise<Checked<A> | Refusal>;
 };
 
-export type Checked<A extends Audience, T> = {
+export type Checked<A extends Audience> = {
   readonly caller: Caller;
   readonly claims: ClaimsFor<A>;
   readonly registered: boolean;
-  readonly alongside: T | undefined;
+  /** Member tokens only; null for user tokens. */
+  readonly membership: Membership | null;
 };
 
 const unauthenticated = (): Refusal => refuse('unauthenticated', 'a valid access token is required');
@@ -58,11 +56,7 @@ const unauthenticated = (): Refusal => refuse('unauthenticated', 'a valid access
  * right now (so a revoked session fails on the very next request, whichever instance answers it).
  */
 export function authenticator(verifier: TokenVerifier, identities: IdentityService, fairUse?: FairUse): Authenticator {
-  const check = async <A extends Audience, T>(
-    authorization: string | undefined,
-    audience: A,
-    alongside?: (claims: ClaimsFor<A>) => Promise<T>,
-  ): Promise<Checked<A, T> | Refusal> => {
+  const check = async <A extends Audience>(authorization: string | undefined, audience: A): Promise<Checked<A> | Refusal> => {
     const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(authorization ?? '');
     if (!match) return unauthenticated();
     const result = await verifier.verify(match[1]!, audience);
@@ -71,10 +65,16 @@ export function authenticator(verifier: TokenVerifier, identities: IdentityServi
     // R-LIM-12: before the session's row is read, so a flood is refused without the database.
     const wait = fairUse?.admit(`${claims.aud}:${claims.sid}`, claims.aud === 'org' ? claims.org : null) ?? 0;
     if (wait > 0) return refuse('rate_limited', 'too many requests for this token or organization; slow down', wait);
-    const [session, read] = await Promise.all([identities.liveSession(claims.sub, claims.sid), alongside?.(claims)]);
-    if (!session) return unauthenticated();
     const caller = { identityId: claims.sub, sessionId: claims.sid, email: claims.email };
-    return { caller, claims, registered: session.registered, alongside: read };
+    if (claims.aud === 'org') {
+      const session = await identities.liveMemberSession(claims.sub, claims.sid, claims.org, claims.email);
+      if (!session) return unauthenticated();
+      const membership = session.membership && membershipOf(session.membership);
+      return { caller, claims, registered: session.registered, membership };
+    }
+    const session = await identities.liveSession(claims.sub, claims.sid);
+    if (!session) return unauthenticated();
+    return { caller, claims, registered: session.registered, membership: null };
   };
   return {
     check,

@@ -19,7 +19,7 @@ export function orgRoutes(
   now: () => Date,
   requests?: Pick<RequestPlane, 'org' | 'copies' | 'deletion' | 'proposals'> & { readonly uploadSlot: RequestHandler },
 ): Router {
-  const access = orgAccess(auth, plane.organizations);
+  const access = orgAccess(auth);
   const router = Router();
   router.use(organizationRoutes(plane.organizations, plane.key, auth, now));
   router.use(memberRoutes(plane.organizations, plane.key, access, now));

@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import { isRefusal, refuse } from '../../commands/refusal.js';
 import type { Permission } from '../../events/organization-events.js';
-import type { Member, OrganizationService } from '../../organizations/index.js';
+import type { Member } from '../../organizations/index.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import { sendRefusal } from '../refusals.js';
 
@@ -21,16 +21,13 @@ declare global {
  * membership, not the token's perms claim, holds `permission`. Routes then answer 404 for anything
  * not of this organization.
  */
-export function orgAccess(
-  auth: Authenticator,
-  organizations: Pick<OrganizationService, 'membership'>,
-): (permission: Permission) => RequestHandler[] {
-  // The membership is read with the session's check, in the same round trip.
+export function orgAccess(auth: Authenticator): (permission: Permission) => RequestHandler[] {
+  // The membership is read with the session's check, in the same statement.
   const asMember: RequestHandler = async (req, res, next) => {
     try {
-      const ok = await auth.check(req.get('authorization'), 'org', (claims) => organizations.membership(claims.org, claims.email));
+      const ok = await auth.check(req.get('authorization'), 'org');
       if (isRefusal(ok)) return sendRefusal(res, ok);
-      const { caller, claims, alongside: membership } = ok;
+      const { caller, claims, membership } = ok;
       if (!membership || issuedBefore(claims.iat, membership.since))
         return sendRefusal(res, refuse('unauthenticated', 'this token no longer belongs to a member of the organization'));
       res.locals.caller = caller;
