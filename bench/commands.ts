@@ -91,13 +91,13 @@ async function measure(ctx: Context, w: Workload, clients: number): Promise<Row>
   const before = await settled(ctx, w);
   await untilQuiet(ctx);
   const setupSeconds = (performance.now() - setupStarted) / 1000;
-  const statementsBefore = await statementsSent(ctx);
+  const queriesBefore = await queriesSent(ctx);
   const run = await runLoad({ urls: ctx.urls, scripts, seconds: ctx.seconds, ...(perConnection ? { perConnection } : {}) });
   const ended = performance.now();
   // Before the workload settles: its reads of where each connection stands would count as the run's.
   await untilQuiet(ctx);
   const drained = (performance.now() - ended) / 1000;
-  const statements = (await statementsSent(ctx)) - statementsBefore;
+  const queries = (await queriesSent(ctx)) - queriesBefore;
   const written = w.event ? (await settled(ctx, w)) - before : null;
   progress(`${w.name} at ${clients} clients: ${Math.round(run.perSecond)}/s (setup and trial ${Math.round(setupSeconds)} s)`);
   return {
@@ -113,7 +113,7 @@ async function measure(ctx: Context, w: Workload, clients: number): Promise<Row>
       ctx.label,
       run.failures || null,
       checkNote(w, run, written),
-      statementsNote(statements, run),
+      queriesNote(queries, run),
       exhaustedNote(run, clients),
       drainedNote(drained),
     ]
@@ -138,15 +138,15 @@ function checkNote(w: Workload, run: LoadResult, written: number | null): string
 }
 
 /**
- * What the service sent PostgreSQL per request answered, reactions and background work included:
- * a command's cost in statements, which its throughput follows (docs/performance.md).
+ * The queries the service sent PostgreSQL per request answered, reactions and background work
+ * included: a command's cost in queries, which its throughput follows (docs/performance.md).
  */
-function statementsNote(statements: number, run: LoadResult): string | null {
-  return run.responses > 0 ? `${(statements / run.responses).toFixed(1)} statements a request` : null;
+function queriesNote(queries: number, run: LoadResult): string | null {
+  return run.responses > 0 ? `${(queries / run.responses).toFixed(1)} queries a request` : null;
 }
 
-async function statementsSent(ctx: Context): Promise<number> {
-  return (await Promise.all(ctx.instances.map(async (i) => (await i.gauges()).statements))).reduce((a, b) => a + b, 0);
+async function queriesSent(ctx: Context): Promise<number> {
+  return (await Promise.all(ctx.instances.map(async (i) => (await i.gauges()).queries))).reduce((a, b) => a + b, 0);
 }
 
 /** A command whose reactions (copy workers) trail it: how long they took to catch up after the run. */

@@ -14,10 +14,13 @@ export function cpuTimesOf(procStat: string): CpuTimes | null {
   return { total: ticks.reduce((a, b) => a + b, 0), steal: ticks[7]! };
 }
 
-/** The share of the machine's CPU time taken by the hypervisor between two readings, in percent. */
+/**
+ * The share of the machine's CPU time taken by the hypervisor between two readings, in percent.
+ * Bounded to 0–100: the kernel's counters may step back (iowait does, per CPU).
+ */
 export function stealPercent(from: CpuTimes, to: CpuTimes): number {
   const total = to.total - from.total;
-  return total > 0 ? (100 * (to.steal - from.steal)) / total : 0;
+  return total > 0 ? Math.min(100, Math.max(0, (100 * (to.steal - from.steal)) / total)) : 0;
 }
 
 /**
@@ -26,15 +29,19 @@ export function stealPercent(from: CpuTimes, to: CpuTimes): number {
  * its steal was the host's, not the service's (docs/reliability.md, Soak). Null off Linux.
  */
 export class StealSamples {
-  private constructor(private last: CpuTimes | null) {}
+  private constructor(
+    private last: CpuTimes | null,
+    private readonly read: () => Promise<CpuTimes | null>,
+  ) {}
 
-  static async start(): Promise<StealSamples> {
-    return new StealSamples(await readCpuTimes());
+  /** From now; `read` gives the machine's CPU times (by default from /proc/stat). */
+  static async start(read: () => Promise<CpuTimes | null> = readCpuTimes): Promise<StealSamples> {
+    return new StealSamples(await read(), read);
   }
 
   /** Steal since the last window, in percent of the machine's CPU time. */
   async window(): Promise<number | null> {
-    const now = await readCpuTimes();
+    const now = await this.read();
     const share = this.last && now ? stealPercent(this.last, now) : null;
     this.last = now;
     return share;

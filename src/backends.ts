@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Config } from './config.js';
 import { privateDir } from './data-dir.js';
 import { PgliteDb } from './db/pglite-db.js';
-import { PostgresDb, type StatementKind } from './db/postgres-db.js';
+import { PostgresDb, type QueryKind } from './db/postgres-db.js';
 import type { SqlDb } from './db/sql.js';
 import { EventStoreDbStore } from './events/eventstoredb/eventstoredb-store.js';
 import { SqlEventStore } from './events/sql/sql-event-store.js';
@@ -22,10 +22,10 @@ export type Backends = {
 
 /**
  * Picks the backends from configuration: DESIGN.md's "Backends at a glance" table. With `metrics`,
- * PostgreSQL's pools count what they send (db_statements_total).
+ * PostgreSQL's pools count what they send (db_queries_total).
  */
 export async function openBackends(config: Config, metrics?: Metrics): Promise<Backends> {
-  const counted = (pool: string) => (metrics ? { onStatement: (kind: StatementKind) => metrics.dbStatements.inc({ pool, kind }) } : {});
+  const counted = (pool: string) => (metrics ? { onQuery: (kind: QueryKind) => metrics.dbQueries.inc({ pool, kind }) } : {});
   const db = config.databaseUrl ? new PostgresDb(config.databaseUrl, counted('requests')) : await openEmbedded(config.dataDir);
   const store: EventStore = config.eventstoreUrl ? EventStoreDbStore.connect(config.eventstoreUrl) : await SqlEventStore.open(db);
   const projectionsDb = config.databaseUrl

@@ -8,7 +8,7 @@ import { createMetrics } from '../src/observability/metrics.js';
 import { openTestDatabase, type TestDatabase } from './support/databases.js';
 
 /** PostgreSQL only: the embedded PGlite sends nothing over a wire. */
-describe('openBackends: the pools count what they send to PostgreSQL (db_statements_total, docs/performance.md)', function () {
+describe('openBackends: the pools count the queries they send to PostgreSQL (db_queries_total, docs/performance.md)', function () {
   this.timeout(60_000);
   let t: TestDatabase;
   let dataDir: string;
@@ -23,20 +23,20 @@ describe('openBackends: the pools count what they send to PostgreSQL (db_stateme
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('the requests pool counts its reads and transactions, the projections pool its own', async () => {
+  it('the requests pool counts its queries outside and inside transactions, the projections pool its own', async () => {
     const metrics = createMetrics();
     const backends = await openBackends(loadConfig({ DATABASE_URL: t.url!, DATA_DIR: dataDir }), metrics);
     try {
       const value = async (pool: string, kind: string) =>
-        (await metrics.dbStatements.get()).values.find((v) => v.labels.pool === pool && v.labels.kind === kind)?.value ?? 0;
-      const reads = await value('requests', 'read');
+        (await metrics.dbQueries.get()).values.find((v) => v.labels.pool === pool && v.labels.kind === kind)?.value ?? 0;
+      const reads = await value('requests', 'autocommit');
       await backends.db.query('SELECT $1::int AS n', [1]);
       await backends.db.query('SELECT $1::int AS n', [2]);
-      expect((await value('requests', 'read')) - reads).to.equal(2);
+      expect((await value('requests', 'autocommit')) - reads).to.equal(2);
       const projected = await value('projections', 'transaction');
       await backends.projectionsDb.transaction((tx) => tx.query('SELECT 1'));
       expect((await value('projections', 'transaction')) - projected).to.equal(3);
-      expect(await metrics.registry.metrics()).to.match(/^db_statements_total\{pool="requests",kind="read"\} \d+$/m);
+      expect(await metrics.registry.metrics()).to.match(/^db_queries_total\{pool="requests",kind="autocommit"\} \d+$/m);
     } finally {
       await backends.close();
     }

@@ -347,7 +347,8 @@ export class CopyService {
     if (!granted.includes(sourceResourceId)) return refuse('adoption_refused', 'this record has no kept copy to correct');
 
     const chain = chainStream(requestId, found.slot.slotId, sourceResourceId);
-    // The source's newest version is read with the chain, in the same round trip.
+    // The source's newest version is read with the chain, in the same round trip: a version published
+    // after this read is not seen, as it was not when the read came after the chain's.
     const [folded, newestSourceVersion] = await Promise.all([
       readFolded(this.deps.store, chain, chainFold),
       this.newestVersion(sourceResourceId),

@@ -17,16 +17,17 @@ const IN_FAILED_TRANSACTION = '25P02';
 const MAX_NAMED = 500;
 
 /**
- * What a statement sent was: a read outside a transaction (they share round trips), one of a
- * transaction (BEGIN and COMMIT included), or other (schema, leases, LISTEN, health checks).
+ * What a query sent was (one protocol query: a prepared statement's run, or a simple query that may
+ * hold several statements): one outside a transaction, committed alone (they share round trips),
+ * one of a transaction (BEGIN and COMMIT included), or other (schema, leases, LISTEN, health checks).
  */
-export type StatementKind = 'read' | 'transaction' | 'other';
+export type QueryKind = 'autocommit' | 'transaction' | 'other';
 
 export type PostgresDbOptions = {
   readonly max?: number;
   readonly applicationName?: string;
-  /** Told of every statement sent, as it is sent: the service counts them (db_statements_total). */
-  readonly onStatement?: (kind: StatementKind) => void;
+  /** Told of every query sent, as it is sent: the service counts them (db_queries_total). */
+  readonly onQuery?: (kind: QueryKind) => void;
 };
 
 /** SqlDb over node-postgres: a pool for queries, one extra connection for leases, one for LISTEN. */
@@ -43,14 +44,14 @@ export class PostgresDb implements SqlDb {
   /** Statement text → its name: each connection parses and plans a named statement once, then only binds and runs it. */
   private readonly names = new Map<string, string>();
 
-  private readonly sent: (kind: StatementKind) => void;
+  private readonly counted: (kind: QueryKind) => void;
 
   constructor(
     private readonly url: string,
     options: PostgresDbOptions = {},
   ) {
     this.applicationName = options.applicationName ?? 'data-sharing-service';
-    this.sent = options.onStatement ?? (() => undefined);
+    this.counted = options.onQuery ?? (() => undefined);
     this.pool = new pg.Pool({
       connectionString: url,
       max: options.max ?? 10,
@@ -67,7 +68,7 @@ export class PostgresDb implements SqlDb {
   }
 
   async query<R extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
-    this.sent('read');
+    this.counted('autocommit');
     const r = await this.reads.query<R>(this.statement(text, params));
     return { rows: r.rows, rowCount: r.rowCount ?? 0 };
   }
@@ -112,7 +113,7 @@ export class PostgresDb implements SqlDb {
           stream.uncork();
         });
       }
-      this.sent('transaction');
+      this.counted('transaction');
       return client.query<R>(config);
     };
     const sent = new SentStatements();
@@ -132,7 +133,7 @@ export class PostgresDb implements SqlDb {
       if (committed.command !== 'COMMIT') throw cause ?? new Error(`the transaction ended in ${committed.command}, not COMMIT`);
       return result;
     } catch (e) {
-      this.sent('transaction');
+      this.counted('transaction');
       await client.query('ROLLBACK').catch(() => {
         broken = true;
       });
@@ -145,19 +146,19 @@ export class PostgresDb implements SqlDb {
   }
 
   async exec(sql: string): Promise<void> {
-    this.sent('other');
+    this.counted('other');
     await this.pool.query(sql);
   }
 
   async tryLease(name: string): Promise<Lease | null> {
     const conn = await this.leaseConnection();
-    this.sent('other');
+    this.counted('other');
     const r = await this.onLeaseConnection(() => conn.client.query<{ got: boolean }>(LEASE_SQL, [name]));
     if (!r.rows[0]?.got) return null;
     return {
       lost: conn.lost,
       release: async () => {
-        this.sent('other');
+        this.counted('other');
         await this.onLeaseConnection(() => conn.client.query(UNLEASE_SQL, [name])).catch(() => undefined);
       },
     };
@@ -202,7 +203,7 @@ export class PostgresDb implements SqlDb {
       set = new Set();
       this.listeners.set(channel, set);
       const client = await this.listenConnection();
-      this.sent('other');
+      this.counted('other');
       await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     }
     set.add(listener);
@@ -247,7 +248,7 @@ export class PostgresDb implements SqlDb {
 
   async ping(): Promise<boolean> {
     try {
-      this.sent('other');
+      this.counted('other');
       await this.pool.query('SELECT 1');
       return true;
     } catch {

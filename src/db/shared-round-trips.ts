@@ -19,6 +19,16 @@ type Waiting = {
  * and concurrent requests ask for their reads in the same turn. Each statement keeps its own Sync:
  * one that fails fails alone, and the others on the connection run as if sent apart.
  */
+/**
+ * An error after which the connection is gone: not the server's (the socket), or the server's with
+ * severity FATAL or PANIC. The severity may be translated (lc_messages), so the classes that end a
+ * session count too: 57P (operator intervention, as pg_terminate_backend) and 08 (connection).
+ */
+function endsSession(e: unknown): boolean {
+  if (!(e instanceof pg.DatabaseError)) return true;
+  return e.severity === 'FATAL' || e.severity === 'PANIC' || /^(57P|08)/.test(e.code ?? '');
+}
+
 export class SharedRoundTrips {
   private waiting: Waiting[] = [];
   private scheduled = false;
@@ -62,7 +72,7 @@ export class SharedRoundTrips {
       client.query(w.config).then(w.resolve, (e: unknown) => {
         // The server ends a session after a FATAL error (a terminated backend) before the socket
         // closes: released as sound, the connection would take the next batch and lose it too.
-        if (!(e instanceof pg.DatabaseError) || e.severity === 'FATAL' || e.severity === 'PANIC') broken = true;
+        if (endsSession(e)) broken = true;
         w.reject(e);
       }),
     );

@@ -9,7 +9,7 @@ export type Metrics = {
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly eventsAppended: Counter<'category' | 'type'>;
   readonly uploadsInFlight: Gauge;
-  readonly dbStatements: Counter<'pool' | 'kind'>;
+  readonly dbQueries: Counter<'pool' | 'kind'>;
 };
 
 export function createMetrics(): Metrics {
@@ -34,9 +34,11 @@ export function createMetrics(): Metrics {
       help: 'File uploads this instance is streaming now (at most MAX_UPLOADS_TOTAL)',
       registers: [registry],
     }),
-    dbStatements: new Counter({
-      name: 'db_statements_total',
-      help: 'Statements this instance sent to PostgreSQL, by pool (requests, projections) and kind (read, transaction, other)',
+    dbQueries: new Counter({
+      name: 'db_queries_total',
+      help:
+        'Queries this instance sent to PostgreSQL (a simple query of several statements counts once), ' +
+        'by pool (requests, projections) and kind (autocommit, transaction, other)',
       labelNames: ['pool', 'kind'],
       registers: [registry],
     }),

@@ -22,10 +22,17 @@ describe('soak CPU steal: the share of the machine the hypervisor gave away in a
     expect(cpuTimesOf('cpu  1 2 3 4 5 6 7\n')).to.equal(null);
   });
 
-  it('on this machine, gives each window a share between 0 and 100 (Linux) or none', async () => {
-    const steal = await StealSamples.start();
-    const share = await steal.window();
-    if (process.platform === 'linux') expect(share).to.be.within(0, 100);
-    else expect(share).to.equal(null);
+  it('bounds a reading whose counters stepped back to 0-100', () => {
+    expect(stealPercent(cpuTimesOf(stat(1000, 5000, 300))!, cpuTimesOf(stat(1000, 5000, 250))!)).to.equal(0);
+    expect(stealPercent({ total: 100, steal: 0 }, { total: 110, steal: 20 })).to.equal(100);
+  });
+
+  it('gives each window the steal since the one before, and none while the times cannot be read', async () => {
+    const readings = [stat(1000, 5000, 300), stat(1600, 5300, 400), stat(1900, 5600, 400), '', stat(2000, 5700, 500)];
+    const steal = await StealSamples.start(async () => cpuTimesOf(readings.shift() ?? ''));
+    expect(await steal.window()).to.equal(10);
+    expect(await steal.window()).to.equal(0);
+    expect(await steal.window()).to.equal(null);
+    expect(await steal.window()).to.equal(null);
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { PostgresDb, type StatementKind } from '../../src/db/postgres-db.js';
+import { PostgresDb, type QueryKind } from '../../src/db/postgres-db.js';
 import type { QueryResult, SqlDb } from '../../src/db/sql.js';
 import { openTestDatabase, type TestDatabase } from '../support/databases.js';
 
@@ -114,17 +114,17 @@ describe('PostgresDb: statements outside a transaction share round trips (docs/p
   });
 });
 
-describe('PostgresDb: counts the statements it sends, by kind (db_statements_total)', function () {
+describe('PostgresDb: counts the queries it sends, by kind (db_queries_total)', function () {
   this.timeout(60_000);
   const scratch = onScratchPostgres();
 
-  it('a read outside a transaction is one read; a transaction counts BEGIN (with its prelude), each statement, and COMMIT or ROLLBACK', async () => {
+  it('a query outside a transaction counts as autocommit; a transaction counts BEGIN (with its prelude), each statement, and COMMIT or ROLLBACK', async () => {
     const t = scratch();
-    const counted: StatementKind[] = [];
-    const db = new PostgresDb(t.url!, { onStatement: (kind) => counted.push(kind) });
+    const counted: QueryKind[] = [];
+    const db = new PostgresDb(t.url!, { onQuery: (kind) => counted.push(kind) });
     try {
       await db.query('SELECT $1::int AS n', [1]);
-      expect(counted).to.deep.equal(['read']);
+      expect(counted).to.deep.equal(['autocommit']);
       await db.transaction(async (tx) => {
         await tx.query('SELECT 1');
         await tx.query('SELECT 2');
@@ -134,7 +134,7 @@ describe('PostgresDb: counts the statements it sends, by kind (db_statements_tot
       expect(counted.slice(5)).to.deep.equal(['transaction', 'transaction', 'transaction']);
       await db.exec('SELECT 1; SELECT 2');
       expect(counted.slice(8)).to.deep.equal(['other']);
-      // A prelude travels in BEGIN's own message: one statement sent, not two.
+      // A prelude travels in BEGIN's own message: one query sent, not two.
       await db.transaction((tx) => tx.query('SELECT 1'), { prelude: "SELECT set_config('search_path', 'public', true)" });
       expect(counted.slice(9)).to.deep.equal(['transaction', 'transaction', 'transaction']);
     } finally {
