@@ -144,7 +144,6 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       keyring,
       blobs,
       validator,
-      keyState: (organizationId) => organizationPlane.key.state(organizationId),
       keyStateOf: (row) => organizationPlane.key.stateOf(row),
       maxBytes: deps.config.maxFileBytes,
     },

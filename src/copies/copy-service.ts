@@ -47,8 +47,7 @@ export type CopyDeps = CommandDeps & {
   readonly blobs: BlobStore;
   readonly validator: SchemaValidator;
   /** Whether the organization's key is warm now (key-warmth.ts). */
-  readonly keyState: (organizationId: string) => Promise<KeyState>;
-  /** The same, from the columns read with the organization's request (RequestRow): no statement of its own. */
+  /** The organization key's warmth, from its columns read with the organization's request (RequestRow). */
   readonly keyStateOf: (row: KeyRow) => KeyState;
   /** MAX_FILE_BYTES: the largest attachment. */
   readonly maxBytes: number;
@@ -131,9 +130,13 @@ export class CopyService {
     requestId: string,
     context: EventContext,
   ): Promise<{ materialized: number; stillPending: number } | Refusal> {
-    if (!isUuid(requestId) || !(await this.deps.reads.oneOfOrganization(organizationId, requestId)))
-      return refuse('not_found', 'no such request');
-    return this.drainRequest(organizationId, requestId, context);
+    if (!isUuid(requestId)) return refuse('not_found', 'no such request');
+    const [row, adoptions] = await Promise.all([
+      this.deps.reads.oneOfOrganization(organizationId, requestId),
+      this.adoptionRows(requestId),
+    ]);
+    if (!row) return refuse('not_found', 'no such request');
+    return this.drainPending(row, adoptions, context);
   }
 
   /** The drain itself, also run by the drain worker for every request of an organization whose key warmed. */
@@ -142,15 +145,27 @@ export class CopyService {
     requestId: string,
     context: EventContext,
   ): Promise<{ materialized: number; stillPending: number }> {
-    const pending = (await this.adoptionRows(requestId)).filter((a) => a.state === 'pending');
-    if (pending.length === 0 || (await this.deps.keyState(organizationId)).state !== 'warm') {
-      return { materialized: 0, stillPending: pending.length };
-    }
-    const row = await this.deps.reads.oneOfOrganization(organizationId, requestId);
+    // The request and its adoptions in one round trip; the key's warmth comes with the request.
+    const [row, adoptions] = await Promise.all([
+      this.deps.reads.oneOfOrganization(organizationId, requestId),
+      this.adoptionRows(requestId),
+    ]);
+    if (!row) return { materialized: 0, stillPending: adoptions.filter((a) => a.state === 'pending').length };
+    return this.drainPending(row, adoptions, context);
+  }
+
+  /** Keeps the pending adoptions among `adoptions`, the request's, if the key is warm. */
+  private async drainPending(
+    row: RequestRow,
+    adoptions: readonly AdoptionRow[],
+    context: EventContext,
+  ): Promise<{ materialized: number; stillPending: number }> {
+    const pending = adoptions.filter((a) => a.state === 'pending');
+    if (pending.length === 0 || !this.warm(row)) return { materialized: 0, stillPending: pending.length };
     let materialized = 0;
     for (const a of pending) {
-      const slot = row ? slotsOf(row).find((s) => s.slotId === a.slot_id) : undefined;
-      if (!row || !slot) continue;
+      const slot = slotsOf(row).find((s) => s.slotId === a.slot_id);
+      if (!slot) continue;
       const record = { resourceId: a.source_resource_id, participant: (a.participant ?? null) as Participant };
       const kept = await this.keepOne(
         { row, slot, records: [] },

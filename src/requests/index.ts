@@ -32,7 +32,7 @@ export type RequestPlaneDeps = CommandDeps & {
   /** The alias key's root: the service vault's data key, so aliases survive restarts and rotations. */
   readonly aliasRootKey: Buffer;
   /** What keeping copies needs beyond the requests: keys, blobs, the validator and key warmth. */
-  readonly copies: Pick<CopyDeps, 'keyring' | 'blobs' | 'validator' | 'keyState' | 'keyStateOf' | 'maxBytes'>;
+  readonly copies: Pick<CopyDeps, 'keyring' | 'blobs' | 'validator' | 'keyStateOf' | 'maxBytes'>;
 };
 
 export type RequestPlane = {
