@@ -46,8 +46,7 @@ export type CopyDeps = CommandDeps & {
   readonly keyring: VaultKeyring;
   readonly blobs: BlobStore;
   readonly validator: SchemaValidator;
-  /** Whether the organization's key is warm now (key-warmth.ts). */
-  /** The organization key's warmth, from its columns read with the organization's request (RequestRow). */
+  /** Whether the organization's key is warm now (key-warmth.ts), from its columns read with the organization's request (RequestRow). */
   readonly keyStateOf: (row: KeyRow) => KeyState;
   /** MAX_FILE_BYTES: the largest attachment. */
   readonly maxBytes: number;

@@ -13,13 +13,6 @@ type Waiting = {
 };
 
 /**
- * Statements outside a transaction, asked for in one turn of the event loop by any number of
- * callers, leave in one socket write on one connection and come back in one round trip. On this
- * VM a socket write costs the process about as much as the rest of a statement (docs/performance.md),
- * and concurrent requests ask for their reads in the same turn. Each statement keeps its own Sync:
- * one that fails fails alone, and the others on the connection run as if sent apart.
- */
-/**
  * An error after which the connection is gone: not the server's (the socket), or the server's with
  * severity FATAL or PANIC. The severity may be translated (lc_messages), so the classes that end a
  * session count too: 57P (operator intervention, as pg_terminate_backend) and 08 (connection).
@@ -29,6 +22,13 @@ function endsSession(e: unknown): boolean {
   return e.severity === 'FATAL' || e.severity === 'PANIC' || /^(57P|08)/.test(e.code ?? '');
 }
 
+/**
+ * Statements outside a transaction, asked for in one turn of the event loop by any number of
+ * callers, leave in one socket write on one connection and come back in one round trip. On this
+ * VM a socket write costs the process about as much as the rest of a statement (docs/performance.md),
+ * and concurrent requests ask for their reads in the same turn. Each statement keeps its own Sync:
+ * one that fails fails alone, and the others on the connection run as if sent apart.
+ */
 export class SharedRoundTrips {
   private waiting: Waiting[] = [];
   private scheduled = false;

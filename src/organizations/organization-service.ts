@@ -14,7 +14,11 @@ import { organizationSql as q, type MemberRow, type MembershipRow } from './orga
 
 export type Membership = { readonly permissions: readonly Permission[]; readonly since: Date };
 
-/** A membership as the per-request check reads it (with the session's, IdentityService.liveMemberSession). */
+/**
+ * The caller's membership as it stands now, as the per-request check reads it with the session's
+ * (IdentityService.liveMemberSession): every member request is judged by it, never by the token's
+ * claims. `since` is when it began: a member removed and added again starts a new one.
+ */
 export function membershipOf(row: MembershipRow): Membership {
   return { permissions: row.permissions.filter(isPermission), since: new Date(row.added_at) };
 }
@@ -42,10 +46,6 @@ export class OrganizationService {
     return { organizationId, name, createdAt: context.occurredAt };
   }
 
-  /**
-   * The caller's membership as it stands now: every member request is judged by it, never by the
-   * token's claims. `since` is when it began: a member removed and added again starts a new one.
-   */
   async members(organizationId: string): Promise<MemberView[]> {
     return (await this.deps.readModels.query<MemberRow>(q.members, [organizationId])).rows.map(memberView);
   }
