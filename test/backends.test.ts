@@ -5,27 +5,17 @@ import { join } from 'node:path';
 import { openBackends } from '../src/backends.js';
 import { loadConfig } from '../src/config.js';
 import { createMetrics } from '../src/observability/metrics.js';
-import { openTestDatabase, type TestDatabase } from './support/databases.js';
+import { onScratchPostgres } from './support/databases.js';
 
 /** PostgreSQL only: the embedded PGlite sends nothing over a wire. */
 describe('openBackends: the pools count the queries they send to PostgreSQL (db_queries_total, docs/performance.md)', function () {
   this.timeout(60_000);
-  let t: TestDatabase;
-  let dataDir: string;
-
-  before(async function () {
-    if (!process.env.DATABASE_URL) return this.skip();
-    t = await openTestDatabase('postgres');
-    dataDir = await mkdtemp(join(tmpdir(), 'backends-'));
-  });
-  after(async () => {
-    await t?.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  const scratch = onScratchPostgres();
 
   it('the requests pool counts its queries outside and inside transactions, the projections pool its own', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'backends-'));
     const metrics = createMetrics();
-    const backends = await openBackends(loadConfig({ DATABASE_URL: t.url!, DATA_DIR: dataDir }), metrics);
+    const backends = await openBackends(loadConfig({ DATABASE_URL: scratch().url!, DATA_DIR: dataDir }), metrics);
     try {
       const value = async (pool: string, kind: string) =>
         (await metrics.dbQueries.get()).values.find((v) => v.labels.pool === pool && v.labels.kind === kind)?.value ?? 0;
@@ -39,6 +29,7 @@ describe('openBackends: the pools count the queries they send to PostgreSQL (db_
       expect(await metrics.registry.metrics()).to.match(/^db_queries_total\{pool="requests",kind="autocommit"\} \d+$/m);
     } finally {
       await backends.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -130,10 +130,7 @@ export class CopyService {
     context: EventContext,
   ): Promise<{ materialized: number; stillPending: number } | Refusal> {
     if (!isUuid(requestId)) return refuse('not_found', 'no such request');
-    const [row, adoptions] = await Promise.all([
-      this.deps.reads.oneOfOrganization(organizationId, requestId),
-      this.adoptionRows(requestId),
-    ]);
+    const [row, adoptions] = await this.withAdoptions(organizationId, requestId);
     if (!row) return refuse('not_found', 'no such request');
     return this.drainPending(row, adoptions, context);
   }
@@ -144,13 +141,14 @@ export class CopyService {
     requestId: string,
     context: EventContext,
   ): Promise<{ materialized: number; stillPending: number }> {
-    // The request and its adoptions in one round trip; the key's warmth comes with the request.
-    const [row, adoptions] = await Promise.all([
-      this.deps.reads.oneOfOrganization(organizationId, requestId),
-      this.adoptionRows(requestId),
-    ]);
+    const [row, adoptions] = await this.withAdoptions(organizationId, requestId);
     if (!row) return { materialized: 0, stillPending: adoptions.filter((a) => a.state === 'pending').length };
     return this.drainPending(row, adoptions, context);
+  }
+
+  /** The request and its adoptions in one round trip; the key's warmth comes with the request. */
+  private withAdoptions(organizationId: string, requestId: string): Promise<[RequestRow | null, AdoptionRow[]]> {
+    return Promise.all([this.deps.reads.oneOfOrganization(organizationId, requestId), this.adoptionRows(requestId)]);
   }
 
   /** Keeps the pending adoptions among `adoptions`, the request's, if the key is warm. */

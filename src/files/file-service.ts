@@ -11,7 +11,7 @@ import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { resourceStream } from '../events/resource-events.js';
-import { VaultKeyErasedError, type VaultKeyring } from '../vaults/keyring.js';
+import { unlessErased, type VaultKeyring } from '../vaults/keyring.js';
 import type { VaultAccess } from '../vaults/vault-access.js';
 import type { BlobStore } from './blob-store.js';
 import { fileSql as q, type FileVersionRow } from './file-queries.js';
@@ -120,7 +120,7 @@ export class FileService {
     if (!row || !(await this.deps.access.canRead(caller, row.vault_id))) return notFound();
     const sealed = await this.deps.blobs.get(row.blob_id);
     if (!sealed) return notFound();
-    const bytes = await unlessErased(() => this.deps.keyring.decrypt(row.vault_id, sealed, fileSealContext(fileId, row.version)));
+    const bytes = await unlessErasedFile(this.deps.keyring.decrypt(row.vault_id, sealed, fileSealContext(fileId, row.version)));
     if (isRefusal(bytes)) return bytes;
     return { fileName: row.file_name, mimeType: row.mime_type, version: row.version, bytes };
   }
@@ -141,16 +141,16 @@ export class FileService {
   }
 
   private async seal(vaultId: string, fileId: string, version: number, body: UploadBody): Promise<SealedUpload | Refusal> {
-    const sealer = await unlessErased(() => this.deps.keyring.streamSealer(vaultId, fileSealContext(fileId, version)));
+    const sealer = await unlessErasedFile(this.deps.keyring.streamSealer(vaultId, fileSealContext(fileId, version)));
     if (isRefusal(sealer)) return sealer;
     return sealUpload(body, sealer, this.deps.maxBytes);
   }
 
   private async reseal(vaultId: string, fileId: string, upload: SealedUpload, from: number, to: number): Promise<SealedUpload | Refusal> {
     const { keyring } = this.deps;
-    const sealed = await unlessErased(async () =>
-      keyring.encrypt(vaultId, await keyring.decrypt(vaultId, upload.sealed, fileSealContext(fileId, from)), fileSealContext(fileId, to)),
-    );
+    const opened = await unlessErasedFile(keyring.decrypt(vaultId, upload.sealed, fileSealContext(fileId, from)));
+    if (isRefusal(opened)) return opened;
+    const sealed = await unlessErasedFile(keyring.encrypt(vaultId, opened, fileSealContext(fileId, to)));
     return isRefusal(sealed) ? sealed : { sealed, size: upload.size };
   }
 
@@ -170,13 +170,8 @@ export class FileService {
 const notFound = (): Refusal => refuse('not_found', 'no such file');
 
 /** A vault whose key was erased holds nothing any more: its files neither open nor take versions. */
-async function unlessErased<T>(fn: () => Promise<T>): Promise<T | Refusal> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof VaultKeyErasedError) return notFound();
-    throw e;
-  }
+async function unlessErasedFile<T>(use: Promise<T>): Promise<T | Refusal> {
+  return (await unlessErased(use)) ?? notFound();
 }
 
 /** Binds sealed bytes to their file and version (the keyring adds the vault). */

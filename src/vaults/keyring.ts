@@ -58,7 +58,7 @@ export class VaultKeyring {
    */
   async dataKey(vaultId: string): Promise<Buffer> {
     const fresh = randomBytes(DATA_KEY_BYTES);
-    const found = await this.db.query<{ wrapped_key: Buffer | null; made: boolean }>(CREATED_OR_STORED_KEY, [
+    const found = await this.db.query<StoredKey>(CREATED_OR_STORED_KEY, [
       vaultId,
       seal(this.masterKey, fresh, wrapContext(vaultId)),
       this.masterId,
@@ -72,13 +72,19 @@ export class VaultKeyring {
    * A first use racing with ours inserted the key after our statement's snapshot: our insert
    * yielded to it, and the statement saw neither row. The key is committed by then.
    */
-  private async storedRow(vaultId: string): Promise<{ wrapped_key: Buffer | null; made: boolean } | undefined> {
-    return (
-      await this.db.query<{ wrapped_key: Buffer | null; made: boolean }>(
-        'SELECT wrapped_key, false AS made FROM keys.vault_keys WHERE vault_id = $1',
-        [vaultId],
-      )
-    ).rows[0];
+  private async storedRow(vaultId: string): Promise<StoredKey | undefined> {
+    return (await this.db.query<StoredKey>('SELECT wrapped_key, false AS made FROM keys.vault_keys WHERE vault_id = $1', [vaultId]))
+      .rows[0];
+  }
+
+  /**
+   * The key to open with: only read, since what was sealed has its key stored already. Opening
+   * is the hot path (every document read, every keep's source), so it wraps no fresh key and
+   * writes nothing; a vault with no key yet gets one as dataKey gives it, as it always did.
+   */
+  private async openingKey(vaultId: string): Promise<Buffer> {
+    const row = await this.storedRow(vaultId);
+    return row ? this.unwrap(vaultId, row.wrapped_key) : this.dataKey(vaultId);
   }
 
   /** Seals synchronously with a key fetched once: for decisions that seal per version they publish. */
@@ -94,7 +100,7 @@ export class VaultKeyring {
 
   /** Opens synchronously with a key fetched once: for reads that open many values of one vault. */
   async opener(vaultId: string): Promise<(sealed: Buffer, context: string) => Buffer> {
-    const key = await this.dataKey(vaultId);
+    const key = await this.openingKey(vaultId);
     return (sealed, context) => open(key, sealed, `${vaultId}:${context}`);
   }
 
@@ -133,7 +139,7 @@ export class VaultKeyring {
 
   /** Throws VaultKeyErasedError once the vault's key is gone. */
   async decrypt(vaultId: string, sealed: Buffer, context: string): Promise<Buffer> {
-    return open(await this.dataKey(vaultId), sealed, `${vaultId}:${context}`);
+    return open(await this.openingKey(vaultId), sealed, `${vaultId}:${context}`);
   }
 
   /** Crypto-shredding: the wrapped key is overwritten; every copy of the vault's data stays unreadable. */
@@ -183,6 +189,9 @@ export class VaultKeyring {
 }
 
 const wrapContext = (vaultId: string) => `vault-key:${vaultId}`;
+
+/** A vault's stored key, and whether the statement that read it had just made it. */
+type StoredKey = { wrapped_key: Buffer | null; made: boolean };
 
 /**
  * Inserts the fresh key unless the vault has one, and answers whichever is stored: the new one

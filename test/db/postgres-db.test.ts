@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { PostgresDb, type QueryKind } from '../../src/db/postgres-db.js';
 import type { QueryResult, SqlDb } from '../../src/db/sql.js';
-import { openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { onScratchPostgres, openTestDatabase, type TestDatabase } from '../support/databases.js';
 
 /** PostgreSQL only: PGlite runs in process, with no round trip or parse to save. */
 describe('PostgresDb: statements prepared by name (docs/performance.md)', function () {
@@ -51,17 +51,6 @@ describe('PostgresDb: statements prepared by name (docs/performance.md)', functi
     expect(await prepared('SELECT $1::int + 519 AS n')).to.equal(0);
   });
 });
-
-/** A scratch database for the calling describe block, dropped after it; its tests skip without DATABASE_URL. */
-function onScratchPostgres(): () => TestDatabase {
-  let t: TestDatabase | undefined;
-  before(async function () {
-    if (!process.env.DATABASE_URL) return this.skip();
-    t = await openTestDatabase('postgres');
-  });
-  after(() => t?.drop());
-  return () => t!;
-}
 
 describe('PostgresDb: statements outside a transaction share round trips (docs/performance.md)', function () {
   this.timeout(60_000);

@@ -52,3 +52,14 @@ export function openSecondConnection(t: TestDatabase, applicationName?: string):
   if (!t.url) throw new Error('a second instance needs a server database');
   return new PostgresDb(t.url, applicationName ? { applicationName } : {});
 }
+
+/** A scratch database for the calling describe block, dropped after it; its tests skip without DATABASE_URL. */
+export function onScratchPostgres(): () => TestDatabase {
+  let t: TestDatabase | undefined;
+  before(async function () {
+    if (!process.env.DATABASE_URL) return this.skip();
+    t = await openTestDatabase('postgres');
+  });
+  after(() => t?.drop());
+  return () => t!;
+}
