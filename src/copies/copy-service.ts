@@ -71,8 +71,13 @@ const SKIP_MESSAGES: Readonly<Record<string, string>> = {
 
 const unavailable = { reason: 'source_unavailable', message: SKIP_MESSAGES.source_unavailable! };
 
-/** A slot of a request the organization owns, with where each of its records stands now. */
-type SlotInView = { readonly row: RequestRow; readonly slot: Slot; readonly records: readonly RecordEntry[] };
+/** A slot of a request the organization owns, with where each of its records stands now, and its grants as read. */
+type SlotInView = {
+  readonly row: RequestRow;
+  readonly slot: Slot;
+  readonly records: readonly RecordEntry[];
+  readonly grants: readonly GrantRow[];
+};
 
 /**
  * Keeping copies (R-KEEP-*, R-COPY-*): keep, drain, copies, download, correct. Kept content is
@@ -165,7 +170,7 @@ export class CopyService {
       if (!slot) continue;
       const record = { resourceId: a.source_resource_id, participant: (a.participant ?? null) as Participant };
       const kept = await this.keepOne(
-        { row, slot, records: [] },
+        { row, slot, records: [], grants: [] },
         record,
         a.source_version,
         true,
@@ -423,7 +428,7 @@ export class CopyService {
       readFolded(this.deps.store, chain, chainFold),
       warm
         ? Promise.all([
-            readSourceVersion(this.deps, record.resourceId, sourceVersion),
+            readSourceVersion(this.deps, record.resourceId, sourceVersion, vaultOf(found.grants, record.resourceId)),
             unlessErased(this.deps.keyring.sealer(orgResourceId)),
           ])
         : null,
@@ -550,7 +555,7 @@ export class CopyService {
     const slot = slotsOf(row).find((s) => s.slotId === slotId);
     if (!slot) return refuse('not_found', 'no such slot in the manifest version this request pins');
     const standing = await this.deps.records.standing(row, grants);
-    return { row, slot, records: this.deps.records.records(row, stateOf(row, this.deps.now()), slot, grants, standing) };
+    return { row, slot, records: this.deps.records.records(row, stateOf(row, this.deps.now()), slot, grants, standing), grants };
   }
 
   /** R-KEEP-10: whether the organization's key is warm, from its columns read with the request. */
@@ -602,6 +607,10 @@ const newestVersionFold = {
   initialState: 0,
   evolve: (newest: number, e: ResourceEvent): number => (e.type === 'DocumentDeleted' ? newest : Math.max(newest, e.data.version)),
 };
+
+/** The vault holding a granted resource, as the grant was read: its key is then read with the resource's stream. */
+const vaultOf = (grants: readonly GrantRow[], resourceId: string): string | null =>
+  grants.find((g) => g.resource_id === resourceId)?.vault_id ?? null;
 
 const sealed = (): Refusal => refuse('org_sealed', 'the organization key is cold: a member must sign in first');
 

@@ -24,9 +24,21 @@ export type SourceDeps = { readonly store: Pick<EventStore, 'readStream'>; reado
 /**
  * Reads version `version` of a resource from its own stream (the read models hold only the newest
  * one), in the vault key's context. Null when that version does not exist (any more), or its
- * vault's key was erased: nothing can be kept of it.
+ * vault's key was erased: nothing can be kept of it. A caller that knows the resource's vault
+ * from a read model (`vaultHint`) has its key read alongside the stream, in the same round trip;
+ * the vault the version's event names is the one that opens it all the same.
  */
-export async function readSourceVersion(deps: SourceDeps, resourceId: string, version: number): Promise<SourceVersion | null> {
+export async function readSourceVersion(
+  deps: SourceDeps,
+  resourceId: string,
+  version: number,
+  vaultHint: string | null = null,
+): Promise<SourceVersion | null> {
+  const hinted = vaultHint === null ? null : deps.keyring.opener(vaultHint);
+  // Unused when the version is gone or lives elsewhere: its failure (an erased key) is then no one's.
+  hinted?.catch(() => undefined);
+  const decrypt = async (vaultId: string, sealed: Buffer, context: string): Promise<Buffer> =>
+    hinted && vaultId === vaultHint ? (await hinted)(sealed, context) : deps.keyring.decrypt(vaultId, sealed, context);
   const events = await readDecoded(deps.store, resourceStream(resourceId));
   const at = events.find((e) => versionOf(e) === version);
   if (!at || events.some((e) => e.type === 'DocumentDeleted')) return null;
@@ -36,7 +48,7 @@ export async function readSourceVersion(deps: SourceDeps, resourceId: string, ve
       const created = events.find((e) => e.type === 'DocumentCreated');
       const schemaRef = created?.type === 'DocumentCreated' ? created.data.schemaRef : null;
       const sealed = Buffer.from(at.data.sealedData, 'base64');
-      const plaintext = await unlessErased(deps.keyring.decrypt(at.data.vaultId, sealed, documentSealContext(resourceId, version)));
+      const plaintext = await unlessErased(decrypt(at.data.vaultId, sealed, documentSealContext(resourceId, version)));
       if (!plaintext) return null;
       return { kind: 'document', name: at.data.name, schemaRef, plaintext };
     }
@@ -44,7 +56,7 @@ export async function readSourceVersion(deps: SourceDeps, resourceId: string, ve
     case 'FileVersionAdded': {
       const sealed = await deps.blobs.get(at.data.blobId);
       if (!sealed) return null;
-      const bytes = await unlessErased(deps.keyring.decrypt(at.data.vaultId, sealed, fileSealContext(resourceId, version)));
+      const bytes = await unlessErased(decrypt(at.data.vaultId, sealed, fileSealContext(resourceId, version)));
       if (!bytes) return null;
       const label = events[0]?.type === 'FileUploaded' ? events[0].data.label : at.data.label;
       const { fileName, mimeType, fileSize } = at.data;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { SentStatements } from './sent-statements.js';
 import { SharedRoundTrips } from './shared-round-trips.js';
+import { submit } from './submit.js';
 import type { Lease, QueryResult, Row, SqlDb, SqlExecutor, TransactionOptions } from './sql.js';
 
 const LEASE_SQL = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS got';
@@ -114,7 +115,7 @@ export class PostgresDb implements SqlDb {
         });
       }
       this.counted('transaction');
-      return client.query<R>(config);
+      return submit<R>(client, typeof config === 'string' ? { text: config } : config);
     };
     const sent = new SentStatements();
     try {

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { submit } from './submit.js';
 
 /**
  * A batch's statements share one connection, and run one after the other on its server process:
@@ -69,7 +70,7 @@ export class SharedRoundTrips {
     const stream = client.connection.stream;
     stream.cork();
     const answers = batch.map((w) =>
-      client.query(w.config).then(w.resolve, (e: unknown) => {
+      submit(client, w.config).then(w.resolve, (e: unknown) => {
         // The server ends a session after a FATAL error (a terminated backend) before the socket
         // closes: released as sound, the connection would take the next batch and lose it too.
         if (endsSession(e)) broken = true;

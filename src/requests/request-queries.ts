@@ -5,8 +5,16 @@ const summary = `r.request_id::text AS request_id, r.organization_id::text AS or
 const from = `rm.requests r
   JOIN rm.manifest_versions v ON v.manifest_id = r.manifest_id AND v.version = r.manifest_version
   JOIN rm.organizations o ON o.organization_id = r.organization_id`;
-const grant = `SELECT request_id::text AS request_id, slot_id::text AS slot_id, resource_id::text AS resource_id,
-  entity_id::text AS entity_id FROM rm.request_grants`;
+/**
+ * A grant with where its resource stands now (R-REQ-17): the version of the live document or the
+ * file, null when it no longer resolves, and the vault holding it. Read with the grant, so a
+ * record's status takes no query of its own, and grant and version come from one snapshot.
+ */
+const grant = `SELECT g.request_id::text AS request_id, g.slot_id::text AS slot_id, g.resource_id::text AS resource_id,
+  g.entity_id::text AS entity_id, COALESCE(d.version, f.version) AS version, COALESCE(d.vault_id, f.vault_id)::text AS vault_id
+  FROM rm.request_grants g
+  LEFT JOIN rm.documents d ON d.resource_id = g.resource_id AND d.deleted_at IS NULL
+  LEFT JOIN rm.files f ON f.resource_id = g.resource_id`;
 const newestFirst = `ORDER BY r.created_at DESC, r.sent_commit DESC, r.sent_prepare DESC`;
 
 /** Read-model queries of the requests projector; each names its owner (organization or recipient), so a foreign id finds nothing. */
@@ -16,19 +24,14 @@ export const requestSql = {
   oneOfOrganization: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 AND r.request_id = $2`,
   ofRecipient: `SELECT ${summary} FROM ${from} WHERE r.recipient_email = $1 ${newestFirst}`,
   oneOfRecipient: `SELECT ${summary} FROM ${from} WHERE r.recipient_email = $1 AND r.request_id = $2`,
-  grantsOf: `${grant} WHERE request_id = ANY($1::uuid[]) AND withdrawn_at IS NULL ORDER BY granted_at, resource_id`,
-  grantsOfSlot: `${grant} WHERE request_id = $1 AND slot_id = $2 AND withdrawn_at IS NULL ORDER BY granted_at, resource_id`,
+  grantsOf: `${grant} WHERE g.request_id = ANY($1::uuid[]) AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
+  grantsOfSlot: `${grant} WHERE g.request_id = $1 AND g.slot_id = $2 AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
   /** Where a resource stands now: a live document or a file, with the vault that holds it. */
   resource: `SELECT 'document' AS kind, vault_id::text AS vault_id, version, schema_ref FROM rm.documents
              WHERE resource_id = $1 AND deleted_at IS NULL
              UNION ALL
              SELECT 'file' AS kind, vault_id::text AS vault_id, version, NULL AS schema_ref FROM rm.files WHERE resource_id = $1`,
   managerOf: `SELECT 1 FROM rm.entity_members WHERE entity_id = $1 AND email = $2 AND role = 'MANAGER'`,
-  /** The versions of those resources that still resolve, for a whole request at once. */
-  versionsNow: `SELECT resource_id::text AS resource_id, version FROM rm.documents
-                WHERE resource_id = ANY($1::uuid[]) AND deleted_at IS NULL
-                UNION ALL
-                SELECT resource_id::text AS resource_id, version FROM rm.files WHERE resource_id = ANY($1::uuid[])`,
   /** Of those entities, the ones the address manages now. */
   managedAmong: `SELECT entity_id::text AS entity_id FROM rm.entity_members
                  WHERE entity_id = ANY($1::uuid[]) AND email = $2 AND role = 'MANAGER'`,
@@ -57,5 +60,14 @@ export type RequestRow = {
   key_warm_until: Date | string | null;
   key_warmed_at: Date | string | null;
 };
-export type GrantRow = { request_id: string; slot_id: string; resource_id: string; entity_id: string | null };
+export type GrantRow = {
+  request_id: string;
+  slot_id: string;
+  resource_id: string;
+  entity_id: string | null;
+  /** The resource's version now; null when it no longer resolves. */
+  version: number | null;
+  /** The vault holding the resource; null when it no longer resolves. */
+  vault_id: string | null;
+};
 export type ResourceRow = { kind: 'document' | 'file'; vault_id: string; version: number; schema_ref: string | null };

@@ -13,8 +13,8 @@ export type RecordEntry = {
   readonly reason?: RecordReason;
 };
 
-/** Where a request's granted resources and parties stand right now. */
-export type Standing = { readonly versions: ReadonlyMap<string, number>; readonly managed: ReadonlySet<string> };
+/** Which of a request's parties the recipient still manages right now (the resources' versions come with the grants). */
+export type Standing = { readonly managed: ReadonlySet<string> };
 
 /**
  * Record status at read time (R-REQ-17, R-REQ-18): whether the resource still resolves and whether the
@@ -27,24 +27,19 @@ export class RecordReader {
     private readonly aliases: ParticipantAliases,
   ) {}
 
-  /** Two queries for the whole request, however many records it has (the detail is polled), sent together. */
+  /** One query for the whole request, however many records it has (the detail is polled); none when no grant names an entity. */
   async standing(row: RequestRow, grants: readonly GrantRow[]): Promise<Standing> {
-    const resourceIds = [...new Set(grants.map((g) => g.resource_id))];
     const entityIds = [...new Set(grants.flatMap((g) => (g.entity_id === null ? [] : [g.entity_id])))];
-    const [versions, managed] = await Promise.all([
-      resourceIds.length === 0
-        ? []
-        : this.readModels.query<{ resource_id: string; version: number }>(q.versionsNow, [resourceIds]).then((r) => r.rows),
+    const managed =
       entityIds.length === 0
         ? []
-        : this.readModels.query<{ entity_id: string }>(q.managedAmong, [entityIds, row.recipient_email]).then((r) => r.rows),
-    ]);
-    return { versions: new Map(versions.map((v) => [v.resource_id, v.version])), managed: new Set(managed.map((m) => m.entity_id)) };
+        : (await this.readModels.query<{ entity_id: string }>(q.managedAmong, [entityIds, row.recipient_email])).rows;
+    return { managed: new Set(managed.map((m) => m.entity_id)) };
   }
 
   records(row: RequestRow, state: RequestStateName, slot: Slot, grants: readonly GrantRow[], standing: Standing): RecordEntry[] {
     return grants.map((g) => {
-      const version = standing.versions.get(g.resource_id);
+      const version = g.version ?? undefined;
       const eligible = g.entity_id === null || standing.managed.has(g.entity_id);
       const reason = recordReason(state, version !== undefined, eligible);
       const participant =
