@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../src/identity/keys/index.js';
 import { benchOrganization, PerConnection } from './command-data.js';
+import { CpuMeter, cpuNote } from './cpu-spent.js';
 import { commandWorkloads, identityWorkloads, type BenchWorld, type Workload } from './command-workloads.js';
 import { instanceChecks } from './instance-checks.js';
 import { runLoad, type LoadResult } from './load.js';
@@ -41,6 +42,8 @@ type Context = {
   readonly urls: readonly string[];
   /** One client per instance, to see whether its reactions are done. */
   readonly instances: readonly ServiceClient[];
+  /** The instances' node processes, whose CPU time each run reads. */
+  readonly pids: readonly number[];
   readonly seconds: number;
   readonly db: pg.Client;
   /** Said on every row: "2 instances". */
@@ -59,6 +62,7 @@ export async function benchCommands(options: CommandBenchOptions): Promise<Row[]
       const ctx: Context = {
         urls: services.processes.map((s) => s.url),
         instances: services.clients,
+        pids: services.processes.map((s) => s.pid),
         seconds: options.seconds,
         db,
         label: instances === 2 ? '2 instances' : null,
@@ -92,12 +96,14 @@ async function measure(ctx: Context, w: Workload, clients: number): Promise<Row>
   await untilQuiet(ctx);
   const setupSeconds = (performance.now() - setupStarted) / 1000;
   const queriesBefore = await queriesSent(ctx);
+  const cpu = await CpuMeter.start(ctx.pids);
   const run = await runLoad({ urls: ctx.urls, scripts, seconds: ctx.seconds, ...(perConnection ? { perConnection } : {}) });
   const ended = performance.now();
   // Before the workload settles: its reads of where each connection stands would count as the run's.
   await untilQuiet(ctx);
   const drained = (performance.now() - ended) / 1000;
   const queries = (await queriesSent(ctx)) - queriesBefore;
+  const spent = await cpu.spent();
   const written = w.event ? (await settled(ctx, w)) - before : null;
   progress(`${w.name} at ${clients} clients: ${Math.round(run.perSecond)}/s (setup and trial ${Math.round(setupSeconds)} s)`);
   return {
@@ -114,6 +120,7 @@ async function measure(ctx: Context, w: Workload, clients: number): Promise<Row>
       run.failures || null,
       checkNote(w, run, written),
       queriesNote(queries, run),
+      cpuNote(spent, run.responses, 'service'),
       exhaustedNote(run, clients),
       drainedNote(drained),
     ]

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 
-/** The machine's CPU time since boot, in clock ticks: all of it, and what the hypervisor gave other guests. */
-export type CpuTimes = { readonly total: number; readonly steal: number };
+/** The machine's CPU time since boot, in clock ticks: all of it, idle (iowait included), and what the hypervisor gave other guests. */
+export type CpuTimes = { readonly total: number; readonly idle: number; readonly steal: number };
 
 /**
  * The aggregate `cpu` line of /proc/stat (proc(5)): user nice system idle iowait irq softirq steal
@@ -11,7 +11,7 @@ export function cpuTimesOf(procStat: string): CpuTimes | null {
   const line = procStat.split('\n').find((l) => l.startsWith('cpu '));
   const ticks = line?.trim().split(/\s+/).slice(1, 9).map(Number);
   if (!ticks || ticks.length < 8 || ticks.some((t) => !Number.isFinite(t))) return null;
-  return { total: ticks.reduce((a, b) => a + b, 0), steal: ticks[7]! };
+  return { total: ticks.reduce((a, b) => a + b, 0), idle: ticks[3]! + ticks[4]!, steal: ticks[7]! };
 }
 
 /**
@@ -48,6 +48,6 @@ export class StealSamples {
   }
 }
 
-async function readCpuTimes(): Promise<CpuTimes | null> {
+export async function readCpuTimes(): Promise<CpuTimes | null> {
   return cpuTimesOf(await readFile('/proc/stat', 'utf8').catch(() => ''));
 }

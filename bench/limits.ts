@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { startScript } from './child-process.js';
+import { CpuMeter, cpuNote } from './cpu-spent.js';
 import { percentile, type Row } from './measure.js';
 import { adminQuery, withScratchDatabase } from './scratch-database.js';
 
@@ -126,7 +127,7 @@ async function bareHttpInserts(url: string, seconds: number): Promise<Row[]> {
     const target = `http://127.0.0.1:${port}/events`;
     await autocannon({ ...request(target), connections: Math.max(...HTTP_CLIENTS), amount: HTTP_WARMUP_REQUESTS });
     const rows: Row[] = [];
-    for (const clients of HTTP_CLIENTS) rows.push(await httpRun(target, clients, seconds));
+    for (const clients of HTTP_CLIENTS) rows.push(await httpRun(target, clients, seconds, server.pid));
     return rows;
   } finally {
     await server.stop();
@@ -142,8 +143,9 @@ function request(url: string): Pick<autocannon.Options, 'url' | 'method' | 'head
  * percentiles come from each answer's own time: autocannon's histogram keeps whole milliseconds,
  * which would read a 0.9 ms insert as 0 or 1.
  */
-async function httpRun(url: string, clients: number, seconds: number): Promise<Row> {
+async function httpRun(url: string, clients: number, seconds: number, pid: number): Promise<Row> {
   const latencies: number[] = [];
+  const cpu = await CpuMeter.start([pid]);
   const result = await autocannon({
     ...request(url),
     connections: clients,
@@ -165,6 +167,8 @@ async function httpRun(url: string, clients: number, seconds: number): Promise<R
     p50ms: percentile(latencies, 50),
     p99ms: percentile(latencies, 99),
     errors: result.errors + result.non2xx,
-    note: `pg pool ${BARE_SERVER_POOL} (node-postgres default)`,
+    note: [`pg pool ${BARE_SERVER_POOL} (node-postgres default)`, cpuNote(await cpu.spent(), result['2xx'], 'server')]
+      .filter((n) => n !== null)
+      .join('; '),
   };
 }

@@ -7,7 +7,7 @@ describe('soak CPU steal: the share of the machine the hypervisor gave away in a
     `cpu  ${user} 0 100 ${idle} 10 0 5 ${steal} 40 0\ncpu0 1 2 3 4 5 6 7 8 9 10\nintr 12345\n`;
 
   it('reads the aggregate cpu line of /proc/stat up to steal, guest time being in user already', () => {
-    expect(cpuTimesOf(stat(1000, 5000, 300))).to.deep.equal({ total: 1000 + 100 + 5000 + 10 + 5 + 300, steal: 300 });
+    expect(cpuTimesOf(stat(1000, 5000, 300))).to.deep.equal({ total: 1000 + 100 + 5000 + 10 + 5 + 300, idle: 5000 + 10, steal: 300 });
   });
 
   it('gives steal in percent of all the CPU time between two readings', () => {
@@ -24,7 +24,7 @@ describe('soak CPU steal: the share of the machine the hypervisor gave away in a
 
   it('bounds a reading whose counters stepped back to 0-100', () => {
     expect(stealPercent(cpuTimesOf(stat(1000, 5000, 300))!, cpuTimesOf(stat(1000, 5000, 250))!)).to.equal(0);
-    expect(stealPercent({ total: 100, steal: 0 }, { total: 110, steal: 20 })).to.equal(100);
+    expect(stealPercent({ total: 100, idle: 0, steal: 0 }, { total: 110, idle: 0, steal: 20 })).to.equal(100);
   });
 
   it('gives each window the steal since the one before, and none while the times cannot be read', async () => {
