@@ -200,14 +200,30 @@ export class IdentityService {
     return isRefusal(done) ? done : live.length;
   }
 
+  /** Who the caller is, with their live sessions: two reads, sent together. */
   async me(caller: Caller): Promise<Me> {
+    const [account, sessions] = await Promise.all([this.account(caller), this.liveSessions(caller)]);
+    return { ...account, sessions };
+  }
+
+  /** Who the caller is, without their sessions: GraphQL's `me` reads those only when a query asks (`Me.sessions`). */
+  async account(caller: Caller): Promise<Omit<Me, 'sessions'>> {
     const identity = (
       await this.deps.readModels.query<{ registered_at: unknown; email: string; verified_emails: string[] }>(q.identity, [
         caller.identityId,
       ])
     ).rows[0];
+    return {
+      userId: identity?.registered_at ? caller.identityId : null,
+      email: identity?.email ?? caller.email,
+      verifiedEmails: identity?.verified_emails ?? [],
+    };
+  }
+
+  /** The caller's sessions that are neither revoked nor ended, newest first, the caller's own marked. */
+  async liveSessions(caller: Caller): Promise<Me['sessions']> {
     const now = this.deps.now().getTime();
-    const sessions = (
+    return (
       await this.deps.readModels.query<{ session_id: string; created_at: Date; expires_at: Date; revoked_at: Date | null }>(q.sessionsOf, [
         caller.identityId,
       ])
@@ -219,12 +235,6 @@ export class IdentityService {
         expiresAt: iso(s.expires_at),
         current: s.session_id === caller.sessionId,
       }));
-    return {
-      userId: identity?.registered_at ? caller.identityId : null,
-      email: identity?.email ?? caller.email,
-      verifiedEmails: identity?.verified_emails ?? [],
-      sessions,
-    };
   }
 }
 

@@ -22,7 +22,7 @@ export type OrganizationPlaneDeps = CommandDeps & {
   readonly logger: Logger;
   readonly now: () => Date;
   readonly issuer: TokenIssuer;
-  readonly identities: { me(caller: Caller): Promise<Me> };
+  readonly identities: { liveSessions(caller: Caller): Promise<Me['sessions']> };
   /** ORG_KEY_WARM_SECONDS. */
   readonly warmSeconds: number;
   /** Defaults to now(): sign-ins before it leave the key cold (see key-warmth.ts). */

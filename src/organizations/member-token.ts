@@ -7,13 +7,13 @@ import type { Permission } from '../events/organization-events.js';
  * session's expiresAt as it stands now (a renewed session's, not the presented token's), and the
  * session check of authenticate() ends the token with the session.
  */
-export function memberTokenSigner(issuer: TokenIssuer, sessions: { me(caller: Caller): Promise<Me> }) {
+export function memberTokenSigner(issuer: TokenIssuer, sessions: { liveSessions(caller: Caller): Promise<Me['sessions']> }) {
   return async (
     caller: Caller,
     organizationId: string,
     permissions: readonly Permission[],
   ): Promise<{ token: string; expiresAt: string } | null> => {
-    const session = (await sessions.me(caller)).sessions.find((s) => s.current);
+    const session = (await sessions.liveSessions(caller)).find((s) => s.current);
     if (!session) return null;
     const token = await issuer.orgToken({ ...caller, expiresAt: new Date(session.expiresAt), organizationId, permissions });
     return { token, expiresAt: session.expiresAt };

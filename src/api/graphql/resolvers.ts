@@ -33,7 +33,8 @@ export const resolvers: Record<string, Resolver> = {
   'SecurityMutation.eraseAccount': async (_p, args, ctx) =>
     orThrow(await ctx.erasure.erase(ctx.caller, String(args.code), ctx.client, ctx.eventContext())),
 
-  'UserQuery.me': (_p, _a, ctx) => ctx.identities.me(ctx.caller),
+  'UserQuery.me': (_p, _a, ctx) => ctx.identities.account(ctx.caller),
+  'Me.sessions': (_p, _a, ctx) => ctx.identities.liveSessions(ctx.caller),
 
   'UserMutation.document': async (_p, _a, ctx) => {
     await ctx.requireRegistered();
