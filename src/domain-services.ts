@@ -5,6 +5,7 @@ import { jwksRoute } from './api/auth/jwks-route.js';
 import { openApiRoutes } from './api/openapi/openapi-routes.js';
 import { graphqlRoute } from './api/graphql/graphql-route.js';
 import { jsonBody } from './api/middleware/json-body.js';
+import { underPrefix } from './api/middleware/under-prefix.js';
 import { orgRoutes } from './api/org/index.js';
 import { openOrganizationPlane } from './organizations/index.js';
 import { AccountErasure } from './identity/account-erasure.js';
@@ -189,12 +190,18 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       app.use(openApiRoutes());
       app.use(schemasRoutes(validator));
       app.use(['/auth', '/graphql'], jsonBody());
-      app.use(authRoutes(identities, auth, now));
+      // Each plane's router is entered only by requests under its prefix (underPrefix).
+      app.use(underPrefix('/auth/', authRoutes(identities, auth, now)));
       // JSON per route (jsonBody() inside): later /org/v1 upload routes take raw bytes.
-      app.use(orgRoutes(organizationPlane, auth, now, { ...requests, uploadSlot }));
+      app.use(underPrefix('/org/', orgRoutes(organizationPlane, auth, now, { ...requests, uploadSlot })));
       // Raw bytes, streamed: never behind jsonBody().
-      app.use(fileRoutes(files, auth, uploadSlot, now));
-      app.use(exportRoute({ auth, links: exportLinks, lines: (caller) => exportLines(exportDeps, caller), logger: deps.logger, now }));
+      app.use(underPrefix('/vault/', fileRoutes(files, auth, uploadSlot, now)));
+      app.use(
+        underPrefix(
+          '/vault/',
+          exportRoute({ auth, links: exportLinks, lines: (caller) => exportLines(exportDeps, caller), logger: deps.logger, now }),
+        ),
+      );
       app.use(
         graphqlRoute(auth, { identities, documents, entities, requests: requests.person, exports: exportLinks, erasure, now }, deps.logger),
       );

@@ -2,6 +2,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { OrganizationPlane } from '../../organizations/index.js';
 import type { Authenticator } from '../auth/authenticate.js';
+import { underPrefix } from '../middleware/under-prefix.js';
 import { manifestRoutes } from './manifest-routes.js';
 import { memberRoutes } from './member-routes.js';
 import { orgAccess } from './org-access.js';
@@ -23,11 +24,11 @@ export function orgRoutes(
   const router = Router();
   router.use(organizationRoutes(plane.organizations, plane.key, auth, now));
   router.use(memberRoutes(plane.organizations, plane.key, access, now));
-  router.use(manifestRoutes(plane.manifests, access, now));
+  router.use(underPrefix('/org/v1/manifests', manifestRoutes(plane.manifests, access, now)));
   if (requests) {
-    router.use(requestRoutes(requests.org, access, now));
-    router.use(copyRoutes(requests.copies, requests.deletion, access, requests.uploadSlot, now));
-    router.use(proposalRoutes(requests.proposals, access, now));
+    router.use(underPrefix('/org/v1/requests', requestRoutes(requests.org, access, now)));
+    router.use(underPrefix('/org/v1/requests', copyRoutes(requests.copies, requests.deletion, access, requests.uploadSlot, now)));
+    router.use(underPrefix('/org/v1/requests', proposalRoutes(requests.proposals, access, now)));
   }
   return router;
 }
