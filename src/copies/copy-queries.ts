@@ -52,6 +52,12 @@ export const copyWorkSql = {
                      WHERE resource_id = $1 AND withdrawn_at IS NULL`,
   grantedAmong: `SELECT DISTINCT resource_id::text AS resource_id FROM rm.request_grants
                  WHERE resource_id = ANY($1::uuid[]) AND withdrawn_at IS NULL`,
+  /** R-KEEP-13: an open proposal of the record that a keep of version $4 reaches. */
+  openProposalReached: `SELECT 1 FROM rm.proposals
+                        WHERE request_id = $1 AND slot_id = $2 AND resource_id = $3 AND state = 'open' AND new_version <= $4 LIMIT 1`,
+  /** The newest version of the record kept or pended on the slot, if any. */
+  newestAdopted: `SELECT max(source_version) AS version FROM rm.adoptions
+                  WHERE request_id = $1 AND slot_id = $2 AND source_resource_id = $3 AND deleted_at IS NULL`,
 };
 
 /** The request's organization files: kept file versions and the organization's own attachments. */

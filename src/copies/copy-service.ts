@@ -480,38 +480,56 @@ export class CopyService {
         else if (content.file) await this.deps.blobs.delete(content.file.blobId);
       }
     }
-    // R-KEEP-13: a kept (or pended) version closes the open proposals it reaches; the answer is read meanwhile.
-    const [closing, adoption] = await Promise.all([
-      closesProposals
-        ? handle(
-            this.deps,
-            requestStream(requestId),
-            closeKeptProposals,
-            { now: this.deps.now(), slotId: slot.slotId, resourceId: record.resourceId, keptVersion: sourceVersion },
-            { context },
-          )
-        : null,
-      this.adoptionRecording(written, requestId, chain, sourceVersion, adoptionId),
+    const recorded = written ?? (await this.recorded(requestId, chain, sourceVersion, adoptionId));
+    // Read models are read once they hold the keep's event, and every proposal opened before it.
+    if (recorded) await this.deps.waitFor(recorded.position, closesProposals ? [recorded.type, 'ProposalOpened'] : [recorded.type]);
+    const [adoption, reached] = await Promise.all([
+      recorded ? this.adoptionRow(requestId, recorded.adoptionId) : null,
+      closesProposals && this.reachesOpenProposal(requestId, slot.slotId, record.resourceId, sourceVersion),
     ]);
-    return closing && isRefusal(closing) ? closing : adoption;
+    if (reached) {
+      const closing = await this.closeKept(requestId, slot.slotId, record.resourceId, sourceVersion, context);
+      if (closing) return closing;
+    }
+    return adoption ? adoptionOf(adoption) : null;
   }
 
   /**
-   * The adoption a keep answers with. A concurrent keep may have written it: the answer is whichever
-   * event records it, once the read model has it.
+   * R-KEEP-13: whether an open proposal of the record asks for a version the keep reached. A
+   * proposal opened after this read is closed by the new-version reaction, which looks for a keep
+   * again once it has opened one (ProposalService.notice): each side reads after its own write, so
+   * one of the two always sees the other.
    */
-  private async adoptionRecording(
-    written: Recorded | null,
+  private async reachesOpenProposal(requestId: string, slotId: string, resourceId: string, keptVersion: number): Promise<boolean> {
+    return (await this.deps.readModels.query(w.openProposalReached, [requestId, slotId, resourceId, keptVersion])).rows.length > 0;
+  }
+
+  /**
+   * R-KEEP-13: closes the open proposals of the record that `keptVersion` (kept or pended) reaches,
+   * as the request's stream has them; also run by the new-version reaction for a keep it raced.
+   */
+  async closeKept(
     requestId: string,
-    chain: StreamRef<ChainEvent>,
-    sourceVersion: number,
-    adoptionId: string,
-  ): Promise<Adoption | null> {
-    const recorded = written ?? (await this.recorded(requestId, chain, sourceVersion, adoptionId));
-    if (!recorded) return null;
-    await this.deps.waitFor(recorded.position, [recorded.type]);
-    const adoption = await this.adoptionRow(requestId, recorded.adoptionId);
-    return adoption ? adoptionOf(adoption) : null;
+    slotId: string,
+    resourceId: string,
+    keptVersion: number,
+    context: EventContext,
+  ): Promise<Refusal | null> {
+    const closing = await handle(
+      this.deps,
+      requestStream(requestId),
+      closeKeptProposals,
+      { now: this.deps.now(), slotId, resourceId, keptVersion },
+      { context },
+    );
+    return isRefusal(closing) ? closing : null;
+  }
+
+  /** The newest version of the record kept or pended on the slot (0 when none), once the read models hold `position`. */
+  async newestAdopted(requestId: string, slotId: string, resourceId: string, position: Position): Promise<number> {
+    await this.deps.waitFor(position, ['CopyKept', 'AdoptionPended']);
+    const row = (await this.deps.readModels.query<{ version: number | null }>(w.newestAdopted, [requestId, slotId, resourceId])).rows[0];
+    return row?.version ?? 0;
   }
 
   /** The event that records this keep: the chain's version of that source version, else the pended adoption. */

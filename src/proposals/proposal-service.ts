@@ -23,7 +23,7 @@ export type ProposalDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
   readonly reads: RequestReads;
   readonly records: RecordReader;
-  readonly copies: Pick<CopyService, 'keepProposed'>;
+  readonly copies: Pick<CopyService, 'keepProposed' | 'closeKept' | 'newestAdopted'>;
   /** The organization's key warmth, from the columns read with its request (RequestRow). */
   readonly keyStateOf: (row: KeyRow) => KeyState;
   /** Reads a version of the person's record in its vault key's context, for the candidate route. */
@@ -116,6 +116,14 @@ export class ProposalService {
       { context },
     );
     if (isRefusal(opened)) throw new Error(`a proposal could not be noticed: ${opened.message}`);
+    if (!opened.position) return;
+    // R-KEEP-13: a keep of this version that looked for open proposals before this one was opened
+    // did not see it (CopyService.reachesOpenProposal). Looking for the keep again, after opening,
+    // closes the gap: each side reads after its own write, so one of the two sees the other.
+    const keptSince = await this.deps.copies.newestAdopted(requestId, slotId, resourceId, opened.position);
+    if (keptSince < version) return;
+    const closed = await this.deps.copies.closeKept(requestId, slotId, resourceId, keptSince, context);
+    if (closed) throw new Error(`a raced keep's proposal could not be closed: ${closed.message}`);
   }
 
   /** R-PROP-02: the open proposals, with the slot's kind and target. */

@@ -1,10 +1,14 @@
 import { expect } from 'chai';
+import type { QueryResult, Row } from '../../../src/db/sql.js';
+import { readDecoded } from '../../../src/events/decoder.js';
+import { requestStream } from '../../../src/events/request-events.js';
 import type { CopyWorkers } from '../../../src/workers/copy-workers.js';
 import { openWorkerQueue, startWorkers } from '../../support/copy-workers.js';
 import type { JobQueue } from '../../../src/workers/queue/queue.js';
 import { mainBackend } from '../../support/databases.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { orgClient, problem, type OrgClient } from '../org/org-client.js';
+import { OutageDb } from '../support/outages.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 type Gql = { data?: Record<string, any> | null; errors?: unknown[] };
@@ -19,6 +23,21 @@ type Proposal = {
   proposedAt: string;
   participant: null | { alias: string; type: string };
 };
+
+/** The service's database, able to run something of the test's between one statement's answer and its caller. */
+class InterleavingDb extends OutageDb {
+  next: { readonly statement: string; readonly run: () => Promise<void> } | null = null;
+
+  override async query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+    const answer = await super.query<R>(text, params);
+    const next = this.next;
+    if (next && text.includes(next.statement)) {
+      this.next = null;
+      await next.run();
+    }
+    return answer;
+  }
+}
 
 const BASE = 'http://service.test/schemas/core';
 const name = (givenName: string) => ({ givenName, familyName: 'Example' });
@@ -36,6 +55,7 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
   let ann: User;
   let entityId: string;
   let manifest: { manifestId: string; slots: Array<{ slotId: string }> };
+  let db: InterleavingDb;
 
   const gql = async (u: User, query: string, variables: Record<string, unknown> = {}) =>
     (await api.post('/graphql', u.token, { query, variables })).body as Gql;
@@ -97,7 +117,7 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     api.post(`/org/v1/requests/${requestId}/proposals/${proposalId}/dismiss`, token);
 
   before(async () => {
-    service = await startTestService({ domain: { mailer } });
+    service = await startTestService({ domain: { mailer }, wrapDb: (inner) => (db = new InterleavingDb(inner)) });
     queue = await openWorkerQueue(service);
     workers = await startWorkers(service, queue);
     api = orgClient(service.url, mailer);
@@ -195,6 +215,31 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     await eventually(requestId, (x) => x.length === 1);
     expect((await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/adopt`, token)).status).to.equal(200);
     expect(await proposals(requestId)).to.deep.equal([]);
+  });
+
+  it("a keep that lands between the new-version reaction's check and its proposal: the reaction closes the proposal as kept", async () => {
+    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ed') });
+    const requestId = await connected({ 0: [doc] });
+    const keep = () => api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/adopt`, token);
+    // The reaction has found version 2 kept nowhere; before it opens its proposal, the member keeps
+    // version 2, and that keep finds no proposal open to close.
+    db.next = {
+      statement: 'FROM rm.adoptions WHERE request_id = $1 AND slot_id = $2 AND source_resource_id = $3 AND source_version >= $4',
+      run: async () => {
+        const kept = (await keep()).body as { adoptions: Array<{ sourceVersion: number; state: string }> };
+        expect(kept.adoptions.map((a) => [a.sourceVersion, a.state])).to.deep.equal([[2, 'materialized']]);
+      },
+    };
+    await updateDoc(ann, doc, name('Ed 2'));
+    for (let i = 0; i < 200 && db.next; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(db.next, 'the keep never ran inside the reaction').to.equal(null);
+    await settled();
+    expect(await proposals(requestId)).to.deep.equal([]);
+    const decided = (await readDecoded(service.store, requestStream(requestId))).filter((e) => e.type.startsWith('Proposal'));
+    expect(decided.map((e) => (e.type === 'ProposalClosed' ? `closed ${e.data.reason}` : e.type))).to.deep.equal([
+      'ProposalOpened',
+      'closed kept',
+    ]);
   });
 
   it('on an inactive connection candidate and adopt are 403 adoption_refused; withdrawing the slot closes its proposals', async () => {
