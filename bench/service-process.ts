@@ -5,6 +5,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_V8_FLAGS } from '../src/v8-tuning.js';
 import { startMailSink, type MailSink } from './mail-sink.js';
 
 export type ServiceProcess = {
@@ -54,7 +55,7 @@ const UNLIMITED: Readonly<Record<string, string>> = {
 /** Only what node needs from the bench's environment: a DATABASE_URL or REDIS_URL of the shell must not leak into the service. */
 const INHERITED = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
 
-/** The real service as it is deployed: `node --import tsx src/main.ts`, configured by environment only. */
+/** The real service as it is deployed: `node <its V8 flags> --import tsx src/main.ts` (npm start), configured by environment only. */
 export async function startService(options: ServiceOptions): Promise<ServiceProcess> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'dss-bench-service-'));
@@ -70,7 +71,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
     ...UNLIMITED,
     ...options.env,
   };
-  const child = spawn(process.execPath, [...profileArgs(), '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...profileArgs(), ...SERVICE_V8_FLAGS, '--import', 'tsx', 'src/main.ts'], {
     cwd: REPO,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

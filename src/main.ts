@@ -11,7 +11,7 @@ import { installAnalyticsViews } from './projections/analytics/analytics.js';
 import { allProjectors, ProjectionEngine } from './projections/index.js';
 import { COPY_QUEUES, startCopyWorkers } from './workers/copy-workers.js';
 import { LogCheckpointer } from './workers/log-checkpointer.js';
-import { tuneV8 } from './v8-tuning.js';
+import { missingV8Flags } from './v8-tuning.js';
 import { openJobQueue } from './workers/queue/open-queue.js';
 
 /** Queues the reactors run; /metrics reports their depth and /readyz checks them. */
@@ -30,9 +30,11 @@ function configOrExit(): Config {
 }
 
 async function main(): Promise<void> {
-  tuneV8();
   const config = configOrExit();
   const logger = createLogger(config.logLevel);
+  const missing = missingV8Flags();
+  if (missing.length > 0)
+    logger.warn({ flags: missing }, "started without the service's V8 flags, which go on node's command line as npm start puts them");
   const metrics = createMetrics();
   const backends = await openBackends(config, metrics);
   const queue = await openJobQueue(

@@ -1,7 +1,8 @@
-import v8 from 'node:v8';
-
 /**
- * How V8 collects this service's heap, set at start (docs/decisions.md, "Garbage collection").
+ * How V8 collects this service's heap (docs/decisions.md, "Garbage collection"). The flags go on
+ * node's command line (`npm start` passes them): V8 reads them as it starts. Set later, from the
+ * running process (v8.setFlagsFromString), switching concurrent marking off while a marking cycle
+ * ran crashed the process at start ("unreachable code", SIGSEGV; docs/reliability.md, defects).
  * - `--heap-growing-percent=60`: the old generation may grow by 60% of what survived its last full
  *   collection before the next, not by up to 100%. At the default the RSS swung by 30-190 MB of
  *   garbage from minute to minute under steady traffic; at 60% a minute's swing is about 10 MB,
@@ -24,14 +25,15 @@ function settingOf(flag: string): string {
 }
 
 /**
- * The flags of `ours` to set: those whose setting the operator did not choose on the command line
- * or in NODE_OPTIONS, so that `node --concurrent-marking src/main.ts` keeps the helper thread.
+ * The flags of `ours` the process did not start with: those whose setting neither the command line
+ * nor NODE_OPTIONS chose, either way (`node --concurrent-marking src/main.ts` chose V8's default).
  */
-export function flagsToSet(ours: readonly string[], execArgv: readonly string[], nodeOptions: string | undefined): string[] {
+export function unchosenFlags(ours: readonly string[], execArgv: readonly string[], nodeOptions: string | undefined): string[] {
   const chosen = new Set([...execArgv, ...(nodeOptions ?? '').split(/\s+/)].filter((a) => a.startsWith('--')).map(settingOf));
   return ours.filter((flag) => !chosen.has(settingOf(flag)));
 }
 
-export function tuneV8(): void {
-  for (const flag of flagsToSet(SERVICE_V8_FLAGS, process.execArgv, process.env.NODE_OPTIONS)) v8.setFlagsFromString(flag);
+/** The service's flags this process started without: the service says so at start, and runs on. */
+export function missingV8Flags(): string[] {
+  return unchosenFlags(SERVICE_V8_FLAGS, process.execArgv, process.env.NODE_OPTIONS);
 }

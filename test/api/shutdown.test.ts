@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createServer, type RunningServer } from '../../src/api/server.js';
 import { createLogger } from '../../src/logger.js';
+import { SERVICE_V8_FLAGS } from '../../src/v8-tuning.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 
 const silent = createLogger('silent');
@@ -148,7 +149,7 @@ describe('graceful shutdown (contract §7: a deploy loses no request)', function
 type Child = { code: Promise<number | null>; stdout: string[]; stderr: () => string; kill(signal: NodeJS.Signals): void };
 
 function startService(env: Record<string, string | undefined>): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...SERVICE_V8_FLAGS, '--import', 'tsx', 'src/main.ts'], {
     cwd: new URL('../..', import.meta.url).pathname,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
