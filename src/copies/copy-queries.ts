@@ -55,9 +55,9 @@ export const copyWorkSql = {
   /** R-KEEP-13: an open proposal of the record that a keep of version $4 reaches. */
   openProposalReached: `SELECT 1 FROM rm.proposals
                         WHERE request_id = $1 AND slot_id = $2 AND resource_id = $3 AND state = 'open' AND new_version <= $4 LIMIT 1`,
-  /** The newest version of the record kept or pended on the slot, if any. */
+  /** The newest version of the record kept or pended on the slot, if any (a copy deleted since counts: it takes no update). */
   newestAdopted: `SELECT max(source_version) AS version FROM rm.adoptions
-                  WHERE request_id = $1 AND slot_id = $2 AND source_resource_id = $3 AND deleted_at IS NULL`,
+                  WHERE request_id = $1 AND slot_id = $2 AND source_resource_id = $3`,
 };
 
 /** The request's organization files: kept file versions and the organization's own attachments. */

@@ -525,9 +525,9 @@ export class CopyService {
     return isRefusal(closing) ? closing : null;
   }
 
-  /** The newest version of the record kept or pended on the slot (0 when none), once the read models hold `position`. */
-  async newestAdopted(requestId: string, slotId: string, resourceId: string, position: Position): Promise<number> {
-    await this.deps.waitFor(position, ['CopyKept', 'AdoptionPended']);
+  /** The newest version of the record kept or pended on the slot (0 when none); given `after`, once the read models hold it. */
+  async newestAdopted(requestId: string, slotId: string, resourceId: string, after: Position | null = null): Promise<number> {
+    if (after) await this.deps.waitFor(after, ['CopyKept', 'AdoptionPended']);
     const row = (await this.deps.readModels.query<{ version: number | null }>(w.newestAdopted, [requestId, slotId, resourceId])).rows[0];
     return row?.version ?? 0;
   }

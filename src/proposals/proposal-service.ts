@@ -102,11 +102,7 @@ export class ProposalService {
       .find((r) => r.resourceId === resourceId);
     if (!record || record.status !== 'available') return;
     // A version already kept (or pended) needs no decision: the keep came first.
-    const kept = await this.deps.readModels.query(
-      'SELECT 1 FROM rm.adoptions WHERE request_id = $1 AND slot_id = $2 AND source_resource_id = $3 AND source_version >= $4',
-      [requestId, slotId, resourceId, version],
-    );
-    if (kept.rows.length > 0) return;
+    if ((await this.deps.copies.newestAdopted(requestId, slotId, resourceId)) >= version) return;
     const proposalId = deterministicUuid('proposal', `${cause}/${requestId}/${slotId}/${resourceId}`);
     const opened = await handle(
       this.deps,
