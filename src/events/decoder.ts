@@ -1,9 +1,9 @@
 import type { DomainEvent } from '../commands/decider.js';
-import type { JsonObject, RecordedEvent } from './envelope.js';
+import type { JsonObject, RecordedEvent, UnpositionedEvent } from './envelope.js';
 import type { EventStore } from './store.js';
 
-/** A recorded event of a known type, its data in that type's current shape. */
-export type Recorded<E extends DomainEvent> = Omit<RecordedEvent, 'type' | 'data'> & E;
+/** A recorded event of a known type, its data in that type's current shape (R: with its position, or without). */
+export type Recorded<E extends DomainEvent, R extends UnpositionedEvent = RecordedEvent> = Omit<R, 'type' | 'data'> & E;
 
 /** Moves one event's data from schema version n (its key) to n + 1. Pure: no clock, no lookups. */
 export type Upcaster = (data: JsonObject) => JsonObject;
@@ -28,7 +28,7 @@ export type EventDecoder<E extends DomainEvent> = {
   readonly types: ReadonlySet<string>;
   /** The schemaVersion to write with an event of this type. */
   versionOf(type: string): number;
-  decode(event: RecordedEvent): Recorded<E>;
+  decode<R extends UnpositionedEvent>(event: R): Recorded<E, R>;
 };
 
 /** A stored event this service cannot read: of another family, from a newer service, or with no upcaster. */
@@ -42,7 +42,7 @@ export function eventDecoder<E extends DomainEvent>(family: string, specs: Event
     family,
     types: new Set(byType.keys()),
     versionOf: (type) => byType.get(type)?.version ?? 1,
-    decode(event) {
+    decode<R extends UnpositionedEvent>(event: R) {
       const spec = byType.get(event.type);
       const where = `${event.type} at revision ${event.revision} of ${event.streamId}`;
       if (!spec) throw new UndecodableEventError(`${where} is not a ${family} event`);
@@ -56,8 +56,9 @@ export function eventDecoder<E extends DomainEvent>(family: string, specs: Event
         if (!upcast) throw new UndecodableEventError(`${where} has schema version ${schemaVersion}, which nothing upcasts`);
         data = upcast(data);
       }
-      // The one cast of a stored event: its type is in the family and its data in the current shape.
-      return { ...event, data } as Recorded<E>;
+      // The one cast of a stored event: its type is in the family and its data in the current shape (through
+      // unknown, as R, its envelope, is generic).
+      return { ...event, data } as unknown as Recorded<E, R>;
     },
   };
 }
@@ -70,7 +71,7 @@ export function eitherOf<A extends DomainEvent, B extends DomainEvent>(a: EventD
     family: `${a.family} or ${b.family}`,
     types: new Set([...a.types, ...b.types]),
     versionOf: (type) => of(type).versionOf(type),
-    decode: (event) => of(event.type).decode(event),
+    decode: <R extends UnpositionedEvent>(event: R) => of(event.type).decode(event),
   };
 }
 

@@ -43,6 +43,12 @@ export type RecordedEvent<T extends string = string, D extends JsonObject = Json
 };
 
 /**
+ * An event as its append's transaction sends it, before the log has given it a position: all that
+ * a read model written in that transaction, without waiting for the append's answer, may read.
+ */
+export type UnpositionedEvent = Omit<RecordedEvent, 'position'>;
+
+/**
  * The revision a writer expects the stream to be at: the 0-based number of its last event,
  * or one of the symbolic states EventStoreDB defines.
  */

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import type { SqlDb, SqlExecutor } from '../db/sql.js';
-import type { RecordedEvent } from '../events/envelope.js';
+import type { RecordedEvent, UnpositionedEvent } from '../events/envelope.js';
 import { START, type Position } from '../events/position.js';
 import type { InlineProjection, SqlEventStore } from '../events/sql/sql-event-store.js';
 import { applyEvents } from './apply-batch.js';
 import { quoteIdent, readCheckpoints, toPosition, useSchema } from './checkpoints.js';
-import type { Projector } from './projector.js';
+import type { ProjectionHandler, Projector } from './projector.js';
 import { recordedSkips } from './skip.js';
 
 /**
@@ -23,31 +23,58 @@ const PAGE = 1000;
 export function inlineProjection(projectors: readonly Projector[], schema: string, logger?: Pick<Logger, 'error'>): InlineProjection {
   // quoteIdent admits [a-z0-9_] only, so both texts are safe inside single quotes.
   const path = `${quoteIdent(schema)}, public`;
-  return {
-    prelude: `SELECT set_config('search_path', '${path}', true), pg_advisory_xact_lock_shared(hashtextextended('${fenceName(schema)}', 0))`,
-    apply: async (tx, events) => {
-      // The first failure is the cause; the statements after it only find the transaction aborted.
-      let cause: { err: unknown } | null = null;
-      const refused = (p: Projector, event: RecordedEvent) => (err: unknown) => {
-        if (cause) return cause;
-        // The append rolls back with it: the command fails and no event is stored that a read model refused.
-        logger?.error({ err, projector: p.name, eventType: event.type }, 'inline read model refused an event; the append rolled back');
-        return (cause = { err });
-      };
-      for (const p of projectors) {
-        for (const event of events) {
-          const handler = p.on[event.type] ?? p.onAny;
-          if (!handler) continue;
-          try {
-            // Statements whose answers nobody reads go out without waiting, COMMIT behind them (SqlExecutor).
-            if (handler.statements) for (const statement of handler.statements(event)) void tx.query(...statement).catch(refused(p, event));
-            else await handler(tx, event);
-          } catch (err) {
-            throw refused(p, event)(err).err;
-          }
+  const handlerOf = (p: Projector, type: string): ProjectionHandler | undefined => p.on[type] ?? p.onAny;
+  /** Event type → whether every handler it reaches is statements, which can go before the append's answer. */
+  const ahead = new Map<string, boolean>();
+  const goesAhead = (type: string): boolean => {
+    let known = ahead.get(type);
+    if (known === undefined) {
+      known = projectors.every((p) => {
+        const handler = handlerOf(p, type);
+        return handler === undefined || handler.statements !== undefined;
+      });
+      ahead.set(type, known);
+    }
+    return known;
+  };
+
+  /**
+   * Writes `events`' rows in `tx`. Statements whose answers nobody reads go out without waiting,
+   * COMMIT behind them (SqlExecutor); any other handler runs through `wait`. The first failure is
+   * the cause: the statements after it only find the transaction aborted.
+   */
+  const writeRows = async <E extends UnpositionedEvent>(
+    tx: SqlExecutor,
+    events: readonly E[],
+    wait: (handler: ProjectionHandler, event: E) => Promise<unknown>,
+  ): Promise<void> => {
+    let cause: { err: unknown } | null = null;
+    const refused = (p: Projector, event: E) => (err: unknown) => {
+      if (cause) return cause;
+      // The append rolls back with it: the command fails and no event is stored that a read model refused.
+      logger?.error({ err, projector: p.name, eventType: event.type }, 'inline read model refused an event; the append rolled back');
+      return (cause = { err });
+    };
+    for (const p of projectors) {
+      for (const event of events) {
+        const handler = handlerOf(p, event.type);
+        if (!handler) continue;
+        try {
+          if (handler.statements) for (const statement of handler.statements(event)) void tx.query(...statement).catch(refused(p, event));
+          else await wait(handler, event);
+        } catch (err) {
+          throw refused(p, event)(err).err;
         }
       }
-    },
+    }
+  };
+  const cannotWait = (): Promise<never> => Promise.reject(new Error('a handler that waits was sent ahead'));
+
+  return {
+    prelude: `SELECT set_config('search_path', '${path}', true), pg_advisory_xact_lock_shared(hashtextextended('${fenceName(schema)}', 0))`,
+    // goesAhead: every handler is statements, so all are sent before this returns.
+    sendAhead: (tx, events) => (events.every((e) => goesAhead(e.type)) ? writeRows(tx, events, cannotWait) : null),
+    apply: (tx, events) => writeRows(tx, events, (handler, event) => handler(tx, event)),
   };
 }
 

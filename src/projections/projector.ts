@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../commands/decider.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventDecoder, Recorded } from '../events/decoder.js';
-import type { RecordedEvent } from '../events/envelope.js';
+import type { RecordedEvent, UnpositionedEvent } from '../events/envelope.js';
 
 /** One statement and its parameters. */
 export type Statement = readonly [text: string, values: readonly unknown[]];
@@ -10,9 +10,9 @@ export type ProjectionHandler = {
   (tx: SqlExecutor, event: RecordedEvent): Promise<unknown>;
   /**
    * Set when the handler is statements built from its event alone, whose answers nobody reads
-   * (writes): inline, a batch's statements then go out without waiting for each other's answers.
+   * (writes): inline, they go out with the append, before its answer gives the event a position.
    */
-  readonly statements?: (event: RecordedEvent) => readonly Statement[];
+  readonly statements?: (event: UnpositionedEvent) => readonly Statement[];
 };
 
 /**
@@ -39,18 +39,25 @@ export type Projector = {
 
 type Header = Pick<Projector, 'name' | 'version' | 'schemaSql'>;
 
-type TypedHandler<Event> = {
+/** Sent: the event as its statements see it, without its position (ProjectionHandler.statements). */
+type TypedHandler<Event, Sent> = {
   (tx: SqlExecutor, event: Event): Promise<unknown>;
-  readonly statements?: (event: Event) => readonly Statement[];
+  readonly statements?: (event: Sent) => readonly Statement[];
 };
 
 /** Handlers by event type, each given its event decoded: typed, in its current shape. */
 export type TypedHandlers<E extends DomainEvent> = {
-  readonly [K in E['type']]?: TypedHandler<Recorded<Extract<E, { readonly type: K }>>>;
+  readonly [K in E['type']]?: TypedHandler<
+    Recorded<Extract<E, { readonly type: K }>>,
+    Recorded<Extract<E, { readonly type: K }>, UnpositionedEvent>
+  >;
 };
 
-/** A handler that runs statements built from its event alone, in order; nothing reads their answers. */
-export function writes<Event>(build: (event: Event) => readonly Statement[]): TypedHandler<Event> {
+/**
+ * A handler that runs statements built from its event alone, in order; nothing reads their answers.
+ * They may not read the event's position: inline, they are sent before the append has answered.
+ */
+export function writes<Event extends Sent, Sent>(build: (event: Sent) => readonly Statement[]): TypedHandler<Event, Sent> {
   const handler = async (tx: SqlExecutor, event: Event) => {
     for (const statement of build(event)) await tx.query(...statement);
   };
@@ -63,13 +70,13 @@ export function projector<E extends DomainEvent>(
 ): Projector {
   const { events, on, ...header } = definition;
   const handlers: Record<string, ProjectionHandler> = {};
-  const typed = Object.entries(on) as [string, TypedHandler<Recorded<E>> | undefined][];
+  const typed = Object.entries(on) as [string, TypedHandler<Recorded<E>, Recorded<E, UnpositionedEvent>> | undefined][];
   for (const [type, handle] of typed) {
     if (!handle) continue;
     const { statements } = handle;
     const decoded: ProjectionHandler = (tx, event) => handle(tx, events.decode(event));
     handlers[type] = statements
-      ? Object.assign(decoded, { statements: (event: RecordedEvent) => statements(events.decode(event)) })
+      ? Object.assign(decoded, { statements: (event: UnpositionedEvent) => statements(events.decode(event)) })
       : decoded;
   }
   return checked({ ...header, on: handlers, events });

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import type { Row, SqlDb } from '../../src/db/sql.js';
+import { WrongExpectedVersionError } from '../../src/events/errors.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { ProjectionEngine } from '../../src/projections/engine.js';
 import { logProjector, writes } from '../../src/projections/projector.js';
@@ -96,6 +98,75 @@ describe(`inline projection: read models written in the append's transaction (${
     expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_inline'), ids)).to.equal(null);
     await store.appendToStream(stream, [newEvent('Placed', { i: 2 })], 1);
     expect((await t.db.query('SELECT type FROM rm.refusing_statement')).rows).to.have.length(3);
+  });
+
+  /** A read model of statements alone: each event's type, one row. */
+  const typesSeen = logProjector({
+    name: 'types_seen',
+    version: 1,
+    schemaSql: 'CREATE TABLE IF NOT EXISTS types_seen (type text NOT NULL)',
+    onAny: writes((e) => [['INSERT INTO types_seen (type) VALUES ($1)', [e.type]]]),
+  });
+
+  it('read models of statements alone go out before the append has answered; one whose handler waits, after it', async () => {
+    // What each of the transactions' statements did, in order: its first words, sent or answered.
+    const order: string[] = [];
+    const words = (text: string) => text.trim().split(/\s+/).slice(0, 3).join(' ');
+    const watched = Object.create(t.db) as SqlDb;
+    watched.transaction = (fn, options) =>
+      t.db.transaction(
+        (tx) =>
+          fn({
+            query: <R extends Row = Row>(text: string, params?: readonly unknown[]) => {
+              order.push(`sent ${words(text)}`);
+              return tx.query<R>(text, params).finally(() => order.push(`answered ${words(text)}`));
+            },
+          }),
+        options,
+      );
+    store = await SqlEventStore.open(watched);
+    const engine = new ProjectionEngine({ db: watched, store, projectors: [streamHeadsProjector, typesSeen], inline: store });
+    engines.push(engine);
+    await engine.start();
+    order.length = 0;
+    const stream = uniqueStream('order');
+    await store.appendToStream(stream, [newEvent('Placed')], 'no_stream');
+    expect(order).to.deep.equal([
+      'sent WITH head AS',
+      'sent INSERT INTO stream_heads',
+      'sent INSERT INTO types_seen',
+      'answered WITH head AS',
+      'answered INSERT INTO stream_heads',
+      'answered INSERT INTO types_seen',
+    ]);
+    expect((await t.db.query('SELECT type FROM rm.types_seen')).rows).to.deep.equal([{ type: 'Placed' }]);
+
+    await engine.stop();
+    const waiting = new ProjectionEngine({ db: watched, store, projectors: [typesSeen, seen], inline: store });
+    engines.push(waiting);
+    await waiting.start();
+    order.length = 0;
+    await store.appendToStream(stream, [newEvent('Shipped')], 0);
+    expect(order.slice(0, 3)).to.deep.equal(['sent WITH head AS', 'answered WITH head AS', 'sent INSERT INTO types_seen']);
+  });
+
+  it('an append whose stream head moved under it fails as a conflict, and the rows sent behind it roll back with it', async () => {
+    await start('inline', [streamHeadsProjector, typesSeen]);
+    const stream = uniqueStream('order');
+    const other = await SqlEventStore.open(t.db);
+    await store.appendToStream(stream, [newEvent('Placed')], 'no_stream');
+    await other.appendToStream(stream, [newEvent('Shipped')], 0);
+    // `store` still holds revision 0 as the head: its append compares and sets it, in one statement.
+    const clash = await store.appendToStream(stream, [newEvent('Cancelled')], 0).catch((e: unknown) => e);
+    expect(clash).to.be.instanceOf(WrongExpectedVersionError);
+    expect((clash as WrongExpectedVersionError).actual).to.equal(1);
+    expect((await store.readStream(stream)).map((e) => e.type)).to.deep.equal(['Placed', 'Shipped']);
+    expect((await t.db.query('SELECT type FROM rm.types_seen ORDER BY type')).rows).to.deep.equal([
+      { type: 'Placed' },
+      { type: 'Shipped' },
+    ]);
+    const heads = await t.db.query<{ event_count: number }>('SELECT event_count::int FROM rm.stream_heads WHERE stream_id = $1', [stream]);
+    expect(heads.rows).to.deep.equal([{ event_count: 2 }]);
   });
 
   it('a replay while appends run swaps in read models holding every event exactly once', async function () {

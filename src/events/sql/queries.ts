@@ -10,16 +10,20 @@ export const serializeStream = `SELECT pg_advisory_xact_lock(hashtextextended('e
 
 export const readHead = `SELECT revision::text AS revision, last_hash FROM es.streams WHERE stream_id = $1`;
 
+/** SQLSTATE of es.head_moved: the append's compare-and-set found another head. */
+export const HEAD_MOVED = 'ES409';
+
+/** An empty `head` (the compare-and-set found another head) fails the statement: es.head_moved. */
 const insertEvents = `
   INSERT INTO es.events (stream_id, revision, event_id, type, data, metadata)
-  SELECT $1, r, e, t, d, m
-  FROM head, unnest($4::bigint[], $5::uuid[], $6::text[], $7::jsonb[], $8::jsonb[]) AS x(r, e, t, d, m)
+  SELECT coalesce(head.stream_id, es.head_moved($1)), r, e, t, d, m
+  FROM unnest($4::bigint[], $5::uuid[], $6::text[], $7::jsonb[], $8::jsonb[]) AS x(r, e, t, d, m) LEFT JOIN head ON true
   RETURNING transaction_id::text AS commit, position::text AS prepare, revision::text AS revision`;
 
 /**
  * One statement appends to a stream whose head the writer knows: a compare-and-set of the head
- * (revision and hash, $9 and $10) and the insert of the events, which inserts nothing when the
- * head moved. A concurrent writer waits on the stream's lock, then finds the head changed.
+ * (revision and hash, $9 and $10) and the insert of the events, which fails when the head moved.
+ * A concurrent writer waits on the stream's lock, then finds the head changed.
  */
 export const appendToHead = `
   WITH head AS (
@@ -28,7 +32,7 @@ export const appendToHead = `
     RETURNING stream_id)
   ${insertEvents}`;
 
-/** The same for a stream that does not exist yet; a concurrent creator makes it insert nothing. */
+/** The same for a stream that does not exist yet; a concurrent creator makes it fail. */
 export const appendToNewStream = `
   WITH head AS (
     INSERT INTO es.streams (stream_id, revision, last_hash)

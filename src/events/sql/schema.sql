@@ -86,3 +86,11 @@ BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended('es.stream:' || stream, 0));
   RETURN true;
 END $$;
+
+-- Fails an append whose stream head moved since its writer read it (queries.appendToHead): an
+-- error, not an empty insert, so that the statements its transaction sent behind it, without
+-- waiting for its answer (the inline read models', COMMIT), roll back with it.
+CREATE OR REPLACE FUNCTION es.head_moved(stream text) RETURNS text LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+  RAISE EXCEPTION 'the head of stream % moved since it was read', stream USING ERRCODE = 'ES409';
+END $$;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { CoalescedNotify } from '../../db/coalesced-notify.js';
 import type { SqlDb, SqlExecutor, TransactionOptions } from '../../db/sql.js';
-import type { AppendResult, EventMetadata, ExpectedRevision, JsonObject, NewEvent, RecordedEvent } from '../envelope.js';
+import type { AppendResult, EventMetadata, ExpectedRevision, JsonObject, NewEvent, RecordedEvent, UnpositionedEvent } from '../envelope.js';
 import { WrongExpectedVersionError } from '../errors.js';
 import { linkBatch } from '../hash-chain.js';
 import { comparePositions, START, type Position } from '../position.js';
@@ -39,6 +39,12 @@ export type InlineProjection = {
    */
   readonly prelude: string;
   /**
+   * Sends the rows of events being appended, in the same transaction, before the append has
+   * answered, so that the append, the rows and COMMIT leave in one write: null, having sent
+   * nothing, when a handler they reach must read the event's position or an answer (apply then).
+   */
+  sendAhead(tx: SqlExecutor, events: readonly UnpositionedEvent[]): Promise<void> | null;
+  /**
    * Writes the rows of the events just appended, in the same transaction. It may leave statements
    * in flight: the transaction's commit waits for them, and their failure fails it (SqlExecutor).
    */
@@ -46,6 +52,9 @@ export type InlineProjection = {
 };
 
 type Appended = { readonly result: AppendResult; readonly head: StreamHead };
+
+/** An append sent in a transaction: its answer is read once the transaction has committed. */
+type Sent = { readonly appended: Promise<Appended> };
 
 /** An append whose stream head the store knows (null: a stream to create), as group commit takes it. */
 type KnownAppend = {
@@ -152,15 +161,20 @@ export class SqlEventStore implements EventStore {
    */
   private appendOnce(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<Appended> {
     const head = this.knownHead(streamId, expected);
-    if (head === undefined)
-      return this.db.transaction((tx) => this.appendIn(tx, streamId, events, expected, undefined), this.inlineTransaction);
+    if (head === undefined) return this.inTransaction((tx) => this.appendIn(tx, streamId, events, expected, undefined));
     return this.group.submit({ key: streamId, events, expected, head });
   }
 
   /** One append alone: one statement, or its transaction with the inline read models. */
-  private appendKnown(a: KnownAppend): Promise<Appended> {
-    if (!this.inline) return this.appendAt(this.db, a.key, a.events, a.expected, a.head);
-    return this.db.transaction((tx) => this.appendIn(tx, a.key, a.events, a.expected, a.head), this.inlineTransaction);
+  private async appendKnown(a: KnownAppend): Promise<Appended> {
+    if (!this.inline) return (await this.appendAt(this.db, a.key, a.events, a.expected, a.head)).appended;
+    return this.inTransaction((tx) => this.appendIn(tx, a.key, a.events, a.expected, a.head));
+  }
+
+  /** An append's own transaction, with the inline read models' prelude; its answer once it committed. */
+  private async inTransaction(send: (tx: SqlExecutor) => Promise<Sent>): Promise<Appended> {
+    const { appended } = await this.db.transaction(send, this.inlineTransaction);
+    return appended;
   }
 
   /**
@@ -225,12 +239,13 @@ export class SqlEventStore implements EventStore {
    * event ids and answered as before, as EventStoreDB does.
    */
   private async answeredBefore(e: unknown, streamId: string, events: readonly NewEvent[]): Promise<AppendResult | null> {
-    return e instanceof WrongExpectedVersionError || isUniqueViolation(e) ? this.alreadyAppended(streamId, events) : null;
+    return e instanceof WrongExpectedVersionError || isHeadMoved(e) || isUniqueViolation(e) ? this.alreadyAppended(streamId, events) : null;
   }
 
   private async typed(e: unknown, streamId: string, expected: ExpectedRevision): Promise<unknown> {
     // The head the append compared may have come from this process's memory: say where the stream really is.
-    const clash = e instanceof WrongExpectedVersionError || (isUniqueViolation(e) && e.constraint !== 'events_event_id_unique');
+    const clash =
+      e instanceof WrongExpectedVersionError || isHeadMoved(e) || (isUniqueViolation(e) && e.constraint !== 'events_event_id_unique');
     return clash ? new WrongExpectedVersionError(streamId, expected, await this.currentRevision(streamId)) : e;
   }
 
@@ -243,7 +258,7 @@ export class SqlEventStore implements EventStore {
   async appendUsing(tx: SqlExecutor, streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     // The caller opened the transaction, so the inline prelude has not run in it yet.
     if (this.inline) await tx.query(this.inline.prelude);
-    const { result } = await this.appendIn(tx, streamId, events, expected, undefined);
+    const { result } = await (await this.appendIn(tx, streamId, events, expected, undefined)).appended;
     // Not committed yet (the caller's transaction): readers hear of it without a position.
     this.announce();
     return result;
@@ -260,7 +275,7 @@ export class SqlEventStore implements EventStore {
     events: readonly NewEvent[],
     expected: ExpectedRevision,
     known: StreamHead | null | undefined,
-  ): Promise<Appended> {
+  ): Promise<Sent> {
     let head = known;
     if (head === undefined) {
       await tx.query(q.serializeStream, [streamId]);
@@ -270,14 +285,19 @@ export class SqlEventStore implements EventStore {
     return this.appendAt(tx, streamId, events, expected, head);
   }
 
-  /** The compare-and-set append from a known head; inside a transaction, the inline read models follow. */
+  /**
+   * The compare-and-set append from a known head; inside a transaction, the inline read models'
+   * statements follow it without waiting for its answer when they can (InlineProjection.sendAhead),
+   * COMMIT behind them: one write and one round trip. A head that moved fails the statement
+   * (es.head_moved) rather than insert nothing, so that what was sent behind it rolls back with it.
+   */
   private async appendAt(
     executor: SqlExecutor,
     streamId: string,
     events: readonly NewEvent[],
     expected: ExpectedRevision,
     head: StreamHead | null,
-  ): Promise<Appended> {
+  ): Promise<Sent> {
     const actual = head ? head.revision : 'no_stream';
     if (!satisfies(expected, actual)) throw new WrongExpectedVersionError(streamId, expected, actual);
     const a = this.link({ key: streamId, events, expected, head });
@@ -292,20 +312,21 @@ export class SqlEventStore implements EventStore {
       a.metadata.map((m) => JSON.stringify(m)),
     ];
     const inserted = head
-      ? await executor.query<PositionRow>(q.appendToHead, [...params, head.revision, head.hash])
-      : await executor.query<PositionRow>(q.appendToNewStream, params);
-    // Nothing inserted: the head moved since it was read. The caller reads the stream anew.
-    if (inserted.rows.length !== events.length) throw new WrongExpectedVersionError(streamId, expected, actual);
-    const appended = this.appended(a, inserted.rows);
-    if (this.inline && executor !== this.db) await this.inline.apply(executor, appended.recorded);
-    return appended;
+      ? executor.query<PositionRow>(q.appendToHead, [...params, head.revision, head.hash])
+      : executor.query<PositionRow>(q.appendToNewStream, params);
+    const appended = inserted.then((r) => this.appended(a, r.rows));
+    // In a transaction its failure is the transaction's, thrown at the commit; the caller reads it only after.
+    appended.catch(() => undefined);
+    const inline = executor === this.db ? undefined : this.inline;
+    if (inline) await (inline.sendAhead(executor, unpositioned(a)) ?? inline.apply(executor, (await appended).recorded));
+    return { appended };
   }
 
   /** What the statement's rows say of one append: its events as recorded, its result and new head. */
   private appended(a: Linked, rows: readonly PositionRow[]): Appended & { recorded: RecordedEvent[] } {
-    const recorded = a.events.map((e, i): RecordedEvent => {
-      const row = rows.find((r) => Number(r.revision) === a.first + i)!;
-      return { streamId: a.key, revision: a.first + i, position: toPosition(row), type: e.type, data: e.data, metadata: a.metadata[i]! };
+    const recorded = unpositioned(a).map((e): RecordedEvent => {
+      const row = rows.find((r) => Number(r.revision) === e.revision)!;
+      return { ...e, position: toPosition(row) };
     });
     const last = recorded[recorded.length - 1]!;
     return {
@@ -416,6 +437,11 @@ export class SqlEventStore implements EventStore {
 
 const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
+/** An append's events as sent, before the log gives them positions. */
+function unpositioned(a: Linked): UnpositionedEvent[] {
+  return a.events.map((e, i) => ({ streamId: a.key, revision: a.first + i, type: e.type, data: e.data, metadata: a.metadata[i]! }));
+}
+
 /** The caller gets its result and head, not the events it already holds. */
 function toAppended(w: (Appended & { recorded: RecordedEvent[] }) | Error): Appended | Error {
   return w instanceof Error ? w : { result: w.result, head: w.head };
@@ -437,6 +463,10 @@ function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): bo
 function isTransactionConflict(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
   return code === DEADLOCK || code === SERIALIZATION_FAILURE;
+}
+
+function isHeadMoved(e: unknown): boolean {
+  return (e as { code?: unknown } | null)?.code === q.HEAD_MOVED;
 }
 
 function isUniqueViolation(e: unknown): e is { code: string; constraint?: string } {

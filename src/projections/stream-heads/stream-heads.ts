@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { streamCategory, type RecordedEvent } from '../../events/envelope.js';
+import { streamCategory, type RecordedEvent, type UnpositionedEvent } from '../../events/envelope.js';
 import { logProjector, writes } from '../projector.js';
 
 const upsert = `
@@ -34,7 +34,7 @@ export const streamHeadsProjector = logProjector({
   name: 'stream_heads',
   version: 1,
   schemaSql: readFileSync(new URL('./stream-heads.sql', import.meta.url), 'utf8'),
-  onAny: writes((e: RecordedEvent) => [[upsert, [e.streamId, streamCategory(e.streamId), e.revision, e.type, e.metadata.occurredAt]]]),
+  onAny: writes((e: UnpositionedEvent) => [[upsert, [e.streamId, streamCategory(e.streamId), e.revision, e.type, e.metadata.occurredAt]]]),
   onBatch: (tx, events) => {
     const heads = [...headsOf(events)];
     return tx.query(upsertMany, [
