@@ -27,6 +27,8 @@ export async function unlessErased<T>(use: Promise<T>): Promise<T | null> {
 }
 
 const DATA_KEY_BYTES = 32;
+/** Vault ids remembered as having a key row; past it the memory starts again (it only saves work). */
+const KNOWN_VAULTS = 100_000;
 
 /** The service's own vault: its key derives secrets that must outlive MASTER_KEY rotation. */
 export const SERVICE_VAULT_ID = '00000000-0000-0000-0000-000000000000';
@@ -38,6 +40,12 @@ export const SERVICE_VAULT_ID = '00000000-0000-0000-0000-000000000000';
  */
 export class VaultKeyring {
   private readonly masterId: string;
+  /**
+   * Vaults this process has seen a key row of. A row is never deleted (an erasure overwrites its
+   * key with NULL), so such a vault's key is only read: no fresh key is drawn and wrapped for an
+   * insert that would find the row there. Ids only, never keys: each use still reads the row.
+   */
+  private readonly keyed = new Set<string>();
 
   private constructor(
     private readonly db: SqlDb,
@@ -57,6 +65,8 @@ export class VaultKeyring {
    * otherwise pay a read that misses, then an insert, one round trip after the other.
    */
   async dataKey(vaultId: string): Promise<Buffer> {
+    const known = this.keyed.has(vaultId) ? await this.storedRow(vaultId) : undefined;
+    if (known) return this.unwrap(vaultId, known.wrapped_key);
     const fresh = randomBytes(DATA_KEY_BYTES);
     const found = await this.db.query<StoredKey>(CREATED_OR_STORED_KEY, [
       vaultId,
@@ -65,7 +75,13 @@ export class VaultKeyring {
     ]);
     const row = found.rows[0] ?? (await this.storedRow(vaultId));
     if (!row) throw new Error(`vault ${vaultId} has no key row after its insert`);
+    this.remember(vaultId);
     return row.made ? fresh : this.unwrap(vaultId, row.wrapped_key);
+  }
+
+  private remember(vaultId: string): void {
+    if (this.keyed.size >= KNOWN_VAULTS) this.keyed.clear();
+    this.keyed.add(vaultId);
   }
 
   /**
@@ -84,7 +100,9 @@ export class VaultKeyring {
    */
   private async openingKey(vaultId: string): Promise<Buffer> {
     const row = await this.storedRow(vaultId);
-    return row ? this.unwrap(vaultId, row.wrapped_key) : this.dataKey(vaultId);
+    if (!row) return this.dataKey(vaultId);
+    this.remember(vaultId);
+    return this.unwrap(vaultId, row.wrapped_key);
   }
 
   /** Seals synchronously with a key fetched once: for decisions that seal per version they publish. */

@@ -112,6 +112,34 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
     ).to.equal('refused');
   });
 
+  it('a vault whose key an instance has seen is only read after: no fresh key drawn and wrapped, and an erasure elsewhere still bites', async () => {
+    const vault = randomUUID();
+    const sent: string[] = [];
+    const watched = Object.create(t.db) as SqlDb;
+    watched.query = (text, params) => {
+      sent.push(text.trim());
+      return t.db.query(text, params);
+    };
+    const instance = await VaultKeyring.open(watched, master);
+    const first = await instance.encrypt(vault, Buffer.from('first'), 'x');
+    sent.length = 0;
+    const second = await instance.encrypt(vault, Buffer.from('second'), 'x');
+    expect(sent).to.have.length(1);
+    expect(sent[0]).to.match(/^SELECT wrapped_key\b.* FROM keys\.vault_keys WHERE vault_id = \$1$/);
+    expect((await keyring.decrypt(vault, second, 'x')).toString()).to.equal('second');
+
+    const other = await VaultKeyring.open(t.db, master);
+    await other.erase(vault);
+    for (const use of [instance.encrypt(vault, Buffer.from('third'), 'x'), instance.decrypt(vault, first, 'x')]) {
+      expect(
+        await use.then(
+          () => null,
+          (e: unknown) => e,
+        ),
+      ).to.be.instanceOf(VaultKeyErasedError);
+    }
+  });
+
   it('opens values of several vaults from one read of their keys, an erased vault failing only its own values', async () => {
     const vaults = [randomUUID(), randomUUID(), randomUUID()];
     const sealed = await Promise.all(vaults.map((v, i) => keyring.encrypt(v, Buffer.from(`value ${i}`), 'copy/v1')));
