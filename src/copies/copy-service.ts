@@ -6,7 +6,7 @@ import { pendAdoption } from '../commands/requests/pend-adoption.js';
 import { closeKeptProposals } from '../commands/requests/close-proposal.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
-import { readFolded } from '../commands/stream-folds.js';
+import { readFolded, recallFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import { adoptionIdOf, chainStream, orgResourceIdOf, type ChainEvent, type KeptFile, type Participant } from '../events/copy-events.js';
 import { readDecoded, type StreamRef } from '../events/decoder.js';
@@ -424,8 +424,13 @@ export class CopyService {
     const orgResourceId = orgResourceIdOf(requestId, slot.slotId, record.resourceId);
     // Warm, the version's content and the chain's key are read with the chain, in the same round
     // trips: what they cost when the chain turns out to hold the keep already is the rare case.
+    // Warm, a chain this process holds is taken from memory when it would keep: the keep's append
+    // compare-and-sets it, and a refusal or a keep already there is taken on a read. Cold, the
+    // decision to pend is appended to the request, which proves nothing of the chain: it reads.
     const [chainFolded, sourcing] = await Promise.all([
-      readFolded(this.deps.store, chain, chainFold),
+      warm
+        ? recallFolded(this.deps.store, chain, chainFold, (s) => !s.deleted && !s.keeps.has(sourceVersion))
+        : readFolded(this.deps.store, chain, chainFold),
       warm
         ? Promise.all([
             readSourceVersion(this.deps, record.resourceId, sourceVersion, vaultOf(found.grants, record.resourceId)),

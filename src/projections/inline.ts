@@ -55,12 +55,16 @@ export function inlineProjection(projectors: readonly Projector[], schema: strin
       logger?.error({ err, projector: p.name, eventType: event.type }, 'inline read model refused an event; the append rolled back');
       return (cause = { err });
     };
+    // A statement sent ahead of the append's answer fails too when the append does (its head moved,
+    // the connection was lost): only the database refusing the statement itself is the read model's.
+    const sentAndRefused = (p: Projector, event: E) => (err: unknown) => (isRefusalOfItsOwn(err) ? refused(p, event)(err) : null);
     for (const p of projectors) {
       for (const event of events) {
         const handler = handlerOf(p, event.type);
         if (!handler) continue;
         try {
-          if (handler.statements) for (const statement of handler.statements(event)) void tx.query(...statement).catch(refused(p, event));
+          if (handler.statements)
+            for (const statement of handler.statements(event)) void tx.query(...statement).catch(sentAndRefused(p, event));
           else await wait(handler, event);
         } catch (err) {
           throw refused(p, event)(err).err;
@@ -76,6 +80,15 @@ export function inlineProjection(projectors: readonly Projector[], schema: strin
     sendAhead: (tx, events) => (events.every((e) => goesAhead(e.type)) ? writeRows(tx, events, cannotWait) : null),
     apply: (tx, events) => writeRows(tx, events, (handler, event) => handler(tx, event)),
   };
+}
+
+/** SQLSTATE 25P02: a statement sent into a transaction an earlier one had already failed. */
+const IN_FAILED_TRANSACTION = '25P02';
+
+/** The database's answer to this statement (a SQLSTATE), not to one before it nor a lost connection. */
+function isRefusalOfItsOwn(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && code !== IN_FAILED_TRANSACTION;
 }
 
 /** Holds every inline appender of `schema` off until the caller's transaction ends. */

@@ -11,7 +11,7 @@ export const serializeStream = `SELECT pg_advisory_xact_lock(hashtextextended('e
 export const readHead = `SELECT revision::text AS revision, last_hash FROM es.streams WHERE stream_id = $1`;
 
 /** SQLSTATE of es.head_moved: the append's compare-and-set found another head. */
-export const HEAD_MOVED = 'ES409';
+export const HEAD_MOVED = 'SH409';
 
 /** An empty `head` (the compare-and-set found another head) fails the statement: es.head_moved. */
 const insertEvents = `

@@ -92,5 +92,5 @@ END $$;
 -- waiting for its answer (the inline read models', COMMIT), roll back with it.
 CREATE OR REPLACE FUNCTION es.head_moved(stream text) RETURNS text LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
-  RAISE EXCEPTION 'the head of stream % moved since it was read', stream USING ERRCODE = 'ES409';
+  RAISE EXCEPTION 'the head of stream % moved since it was read', stream USING ERRCODE = 'SH409';
 END $$;
