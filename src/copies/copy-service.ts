@@ -423,8 +423,8 @@ export class CopyService {
     const chain = chainStream(requestId, slot.slotId, record.resourceId);
     const orgResourceId = orgResourceIdOf(requestId, slot.slotId, record.resourceId);
     // Warm, the version's content and the chain's key are read with the chain, in the same round
-    // trips: what they cost when the chain turns out to hold the keep already is the rare case.
-    // Warm, a chain this process holds is taken from memory when it would keep: the keep's append
+    // trips: what they cost when the chain turns out to hold the keep already is the rare case. A
+    // chain this process holds is taken from memory when it would keep: the keep's append
     // compare-and-sets it, and a refusal or a keep already there is taken on a read. Cold, the
     // decision to pend is appended to the request, which proves nothing of the chain: it reads.
     const [chainFolded, sourcing] = await Promise.all([

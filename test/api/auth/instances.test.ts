@@ -1,31 +1,22 @@
 import { expect } from 'chai';
-import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../../src/identity/keys/index.js';
-import { mainBackend, openSecondConnection, openTestDatabase, type TestDatabase } from '../../support/databases.js';
+import { mainBackend } from '../../support/databases.js';
 import { client } from '../../support/http.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import type { TestService } from '../support/service.js';
+import { twoInstances, type TwoInstances } from '../support/two-instances.js';
 
 describe(`two service instances on one database (spec 2.1, 5.3; ${mainBackend})`, function () {
   this.timeout(60_000);
-  let t: TestDatabase;
   let a: TestService;
   let b: TestService;
+  let both: TwoInstances;
   const mailer = new RecordingMailer();
 
   before(async () => {
-    t = await openTestDatabase();
-    const env = { JWT_PRIVATE_KEY: serializeJwkSet([await generatePrivateJwk()]), MASTER_KEY: generateMasterKey().toString('base64') };
-    // On PostgreSQL the second instance has its own connections, as another process would.
-    const second: TestDatabase = t.url ? { db: openSecondConnection(t), url: t.url, drop: async () => undefined } : t;
-    a = await startTestService({ database: t, domain: { mailer, env } });
-    b = await startTestService({ database: second, domain: { mailer, env } });
+    both = await twoInstances(mailer);
+    ({ a, b } = both);
   });
-  after(async () => {
-    await b.close();
-    await a.close();
-    if (t.url) await b.t.db.close();
-    await t.drop();
-  });
+  after(() => both.close());
 
   it('a code sent through one instance logs in through the other, and the limits are shared', async () => {
     const email = 'twice@example.com';

@@ -1,36 +1,24 @@
 import { expect } from 'chai';
-import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../../src/identity/keys/index.js';
-import { mainBackend, openSecondConnection, openTestDatabase, type TestDatabase } from '../../support/databases.js';
+import { mainBackend } from '../../support/databases.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { orgClient } from '../org/org-client.js';
 import { consentScenario, MANUAL_NAME_SLOT } from '../support/consent-scenario.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { twoInstances, type TwoInstances } from '../support/two-instances.js';
 
 type Adoption = { adoptionId: string; sourceVersion: number; orgVersion: number };
 
 describe(`keeping copies on two instances of one database (R-KEEP-02; ${mainBackend})`, function () {
   this.timeout(120_000);
-  let t: TestDatabase;
-  let a: TestService;
-  let b: TestService;
+  let both: TwoInstances;
   const mailer = new RecordingMailer();
 
   before(async () => {
-    t = await openTestDatabase();
-    const env = { JWT_PRIVATE_KEY: serializeJwkSet([await generatePrivateJwk()]), MASTER_KEY: generateMasterKey().toString('base64') };
-    // On PostgreSQL the second instance has its own connections, as another process would.
-    const second: TestDatabase = t.url ? { db: openSecondConnection(t), url: t.url, drop: async () => undefined } : t;
-    a = await startTestService({ database: t, domain: { mailer, env } });
-    b = await startTestService({ database: second, domain: { mailer, env } });
+    both = await twoInstances(mailer);
   });
-  after(async () => {
-    await b.close();
-    await a.close();
-    if (t.url) await b.t.db.close();
-    await t.drop();
-  });
+  after(() => both.close());
 
   it('a keep of a version the other instance kept since this one last kept the chain appends nothing and answers that adoption', async () => {
+    const { t, a, b } = both;
     const [viaA, viaB] = [orgClient(a.url, mailer), orgClient(b.url, mailer)];
     const owner = await viaA.user();
     const member = await viaA.signIn(owner.token, await viaA.organization(owner.token));
