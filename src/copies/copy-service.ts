@@ -365,9 +365,12 @@ export class CopyService {
 
     const chain = chainStream(requestId, found.slot.slotId, sourceResourceId);
     // The source's newest version is read with the chain, in the same round trip: a version published
-    // after this read is not seen, as it was not when the read came after the chain's.
+    // after this read is not seen, as it was not when the read came after the chain's. A chain this
+    // process holds at the head the client read is taken from memory: the correction's append
+    // compare-and-sets it, and handle takes any other answer on a read. The checks before it read
+    // what every keep of a chain shares (its schema, a document's for good; its orgResourceId).
     const [folded, newestSourceVersion] = await Promise.all([
-      readFolded(this.deps.store, chain, chainFold),
+      recallFolded(this.deps.store, chain, chainFold, (s) => !s.deleted && s.lastKeep !== null && s.head === input.expectedOrgVersion),
       this.newestVersion(sourceResourceId),
     ]);
     const kept = folded.state.lastKeep;
