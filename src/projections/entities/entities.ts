@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { entityEvents } from '../../events/entity-events.js';
-import { projector } from '../projector.js';
+import { projector, writes } from '../projector.js';
 
 const sql = {
   insertEntity: `INSERT INTO entities (entity_id, name, created_by, created_at) VALUES ($1, $2, $3, $4)`,
@@ -15,11 +15,11 @@ export const entitiesProjector = projector({
   schemaSql: readFileSync(new URL('./entities.sql', import.meta.url), 'utf8'),
   events: entityEvents,
   on: {
-    EntityCreated: async (tx, e) => {
-      await tx.query(sql.insertEntity, [e.data.entityId, e.data.name, e.data.createdBy, e.metadata.occurredAt]);
-      await tx.query(sql.upsertMember, [e.data.entityId, e.data.managerEmail, 'MANAGER']);
-    },
-    EntityMemberSet: (tx, e) => tx.query(sql.upsertMember, [e.data.entityId, e.data.email, e.data.role]),
-    EntityMemberRemoved: (tx, e) => tx.query(sql.deleteMember, [e.data.entityId, e.data.email]),
+    EntityCreated: writes((e) => [
+      [sql.insertEntity, [e.data.entityId, e.data.name, e.data.createdBy, e.metadata.occurredAt]],
+      [sql.upsertMember, [e.data.entityId, e.data.managerEmail, 'MANAGER']],
+    ]),
+    EntityMemberSet: writes((e) => [[sql.upsertMember, [e.data.entityId, e.data.email, e.data.role]]]),
+    EntityMemberRemoved: writes((e) => [[sql.deleteMember, [e.data.entityId, e.data.email]]]),
   },
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { manifestEvents } from '../../events/manifest-events.js';
-import { projector } from '../projector.js';
+import { projector, writes } from '../projector.js';
 
 const sql = {
   insertVersion: `INSERT INTO manifest_versions (manifest_id, version, organization_id, name, retention, slots, published_at)
@@ -15,18 +15,9 @@ export const manifestsProjector = projector({
   schemaSql: readFileSync(new URL('./manifests.sql', import.meta.url), 'utf8'),
   events: manifestEvents,
   on: {
-    ManifestPublished: async (tx, e) => {
-      const d = e.data;
-      await tx.query(sql.insertVersion, [
-        d.manifestId,
-        d.version,
-        d.organizationId,
-        d.name,
-        d.retention,
-        JSON.stringify(d.slots),
-        d.publishedAt,
-      ]);
-      await tx.query(sql.upsertHead, [d.manifestId, d.organizationId, d.name, d.version, d.publishedAt]);
-    },
+    ManifestPublished: writes(({ data: d }) => [
+      [sql.insertVersion, [d.manifestId, d.version, d.organizationId, d.name, d.retention, JSON.stringify(d.slots), d.publishedAt]],
+      [sql.upsertHead, [d.manifestId, d.organizationId, d.name, d.version, d.publishedAt]],
+    ]),
   },
 });

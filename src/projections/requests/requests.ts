@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { SqlExecutor } from '../../db/sql.js';
 import { requestEvents } from '../../events/request-events.js';
-import { projector } from '../projector.js';
+import { projector, writes } from '../projector.js';
 
 const sql = {
   insert: `INSERT INTO requests (request_id, organization_id, manifest_id, manifest_version, recipient_email, initiated_by,
@@ -15,10 +14,8 @@ const sql = {
   withdraw: `UPDATE request_grants SET withdrawn_at = $3 WHERE request_id = $1 AND slot_id = $2 AND withdrawn_at IS NULL`,
 };
 
-const setPhase =
-  (phase: string) =>
-  (tx: SqlExecutor, e: { readonly data: { readonly requestId: string } }): Promise<unknown> =>
-    tx.query(sql.phase, [e.data.requestId, phase]);
+const setPhase = (phase: string) =>
+  writes((e: { readonly data: { readonly requestId: string } }) => [[sql.phase, [e.data.requestId, phase]]]);
 
 export const requestsProjector = projector({
   name: 'requests',
@@ -47,17 +44,10 @@ export const requestsProjector = projector({
     RequestRevoked: setPhase('revoked'),
     RequestSuspended: setPhase('suspended'),
     RequestResumed: setPhase('active'),
-    RequestAccepted: async (tx, e) => {
-      const d = e.data;
-      await tx.query(sql.accepted, [d.requestId, d.acceptedAt, d.retentionMs]);
-    },
-    SlotGranted: async (tx, e) => {
-      const d = e.data;
-      for (const r of d.records) await tx.query(sql.grant, [d.requestId, d.slotId, r.resourceId, r.entityId, e.metadata.occurredAt]);
-    },
-    SlotWithdrawn: async (tx, e) => {
-      const d = e.data;
-      await tx.query(sql.withdraw, [d.requestId, d.slotId, e.metadata.occurredAt]);
-    },
+    RequestAccepted: writes(({ data: d }) => [[sql.accepted, [d.requestId, d.acceptedAt, d.retentionMs]]]),
+    SlotGranted: writes((e) =>
+      e.data.records.map((r) => [sql.grant, [e.data.requestId, e.data.slotId, r.resourceId, r.entityId, e.metadata.occurredAt]]),
+    ),
+    SlotWithdrawn: writes((e) => [[sql.withdraw, [e.data.requestId, e.data.slotId, e.metadata.occurredAt]]]),
   },
 });
