@@ -13,9 +13,10 @@ export const deleteCopy: Decider<ChainState, DeleteCopy, ChainEvent> = {
   initialState: emptyChain,
   evolve: evolveChain,
   decide: (state, cmd) => {
-    const named = [...state.keeps.values()].find((k) => k.adoptionId === cmd.adoptionId);
-    if (state.deleted || !named) return refuse('not_found', 'no such copy');
-    const { requestId, organizationId, slotId, sourceResourceId, orgResourceId } = named;
+    const kept = state.lastKeep;
+    if (state.deleted || !kept || ![...state.keeps.values()].includes(cmd.adoptionId)) return refuse('not_found', 'no such copy');
+    // The chain's own fields, the same in every keep of it (ChainState).
+    const { requestId, organizationId, slotId, sourceResourceId, orgResourceId } = kept;
     return [
       {
         type: 'CopyDeleted',

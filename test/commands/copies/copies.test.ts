@@ -1,3 +1,5 @@
+import { expect } from 'chai';
+import { emptyChain, evolveChain } from '../../../src/commands/copies/chain-state.js';
 import { correctCopy } from '../../../src/commands/copies/correct-copy.js';
 import { deleteCopy } from '../../../src/commands/copies/delete-copy.js';
 import { keepCopy, type KeepCopy } from '../../../src/commands/copies/keep-copy.js';
@@ -55,6 +57,15 @@ const deleted = (adoptionId: string): CopyDeleted => ({
 });
 
 describe('copy chain decisions (keep, correct and delete)', () => {
+  it('a long chain stays small as a command holds it: the newest keep whole, each older one by its adoption', () => {
+    // 200 keeps of 4 KiB sealed each would be 800 KiB, past what the fold cache keeps (256 KiB), and
+    // so read and folded whole before every command on the chain.
+    const large = (v: number): CopyKept => ({ type: 'CopyKept', data: { ...kept(v, v).data, sealedData: 'x'.repeat(4096) } });
+    const state = Array.from({ length: 200 }, (_, i) => large(i + 1)).reduce(evolveChain, emptyChain);
+    expect([state.keeps.size, state.keeps.get(1), state.lastKeep?.sourceVersion]).to.deep.equal([200, 'a1', 200]);
+    expect(JSON.stringify({ ...state, keeps: [...state.keeps] }).length).to.be.below(20_000);
+  });
+
   describe('keep', () => {
     const given = specFor(keepCopy);
     it('the first keep of a record is orgVersion 1', () => given().when(keep(2)).then(kept(2, 1)));
