@@ -3,13 +3,19 @@ import pg from 'pg';
 import { SentStatements } from './sent-statements.js';
 import { SharedRoundTrips } from './shared-round-trips.js';
 import { submit } from './submit.js';
-import type { Lease, QueryResult, Row, SqlDb, SqlExecutor, TransactionOptions } from './sql.js';
+import {
+  IN_FAILED_TRANSACTION,
+  type Lease,
+  type QueryResult,
+  type Row,
+  type SqlDb,
+  type SqlExecutor,
+  type TransactionOptions,
+} from './sql.js';
 
 const LEASE_SQL = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS got';
 const UNLEASE_SQL = 'SELECT pg_advisory_unlock(hashtextextended($1, 0))';
 const CONNECT_TIMEOUT_MS = 5_000;
-/** SQLSTATE 25P02: a statement sent into a transaction an earlier one had already failed. */
-const IN_FAILED_TRANSACTION = '25P02';
 /**
  * Distinct statement texts a pool prepares. The service's own SQL is a few hundred texts; one
  * built with a name in it (a rebuild's schema) may be new each time, so past this bound texts run

@@ -39,4 +39,7 @@ export interface SqlDb extends SqlExecutor {
 
 export type TransactionOptions = { readonly prelude?: string };
 
+/** SQLSTATE 25P02: a statement sent into a transaction an earlier one had already failed. */
+export const IN_FAILED_TRANSACTION = '25P02';
+
 export type Lease = { release(): Promise<void>; readonly lost: Promise<void> };

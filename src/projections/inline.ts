@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SqlDb, SqlExecutor } from '../db/sql.js';
+import { IN_FAILED_TRANSACTION, type SqlDb, type SqlExecutor } from '../db/sql.js';
 import type { RecordedEvent, UnpositionedEvent } from '../events/envelope.js';
 import { START, type Position } from '../events/position.js';
 import type { InlineProjection, SqlEventStore } from '../events/sql/sql-event-store.js';
@@ -81,9 +81,6 @@ export function inlineProjection(projectors: readonly Projector[], schema: strin
     apply: (tx, events) => writeRows(tx, events, (handler, event) => handler(tx, event)),
   };
 }
-
-/** SQLSTATE 25P02: a statement sent into a transaction an earlier one had already failed. */
-const IN_FAILED_TRANSACTION = '25P02';
 
 /** The database's answer to this statement (a SQLSTATE), not to one before it nor a lost connection. */
 function isRefusalOfItsOwn(err: unknown): boolean {
