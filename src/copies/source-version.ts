@@ -22,11 +22,23 @@ export type SourceVersion =
 export type SourceDeps = { readonly store: Pick<EventStore, 'readStream'>; readonly keyring: VaultKeyring; readonly blobs: BlobStore };
 
 /**
+ * A version this close to the first is read with every one before it, in one query. Past it, the
+ * read starts at the version, and the stream's first event (a document's schema, a file's label)
+ * is read apart in the same round trip: keeping the newest of a thousand versions reads two events,
+ * not the history (docs/decisions.md, Keeping copies).
+ */
+export const READ_WHOLE_BELOW = 16;
+
+/**
  * Reads version `version` of a resource from its own stream (the read models hold only the newest
  * one), in the vault key's context. Null when that version does not exist (any more), or its
  * vault's key was erased: nothing can be kept of it. A caller that knows the resource's vault
  * from a read model (`vaultHint`) has its key read alongside the stream, in the same round trip;
  * the vault the version's event names is the one that opens it all the same.
+ *
+ * Version n of a resource is its stream's revision n - 1: each event of the stream publishes the
+ * next version (the deciders number it), but a document's deletion, which ends it. So the read
+ * starts at the version's revision, and still sees a deletion that came after it.
  */
 export async function readSourceVersion(
   deps: SourceDeps,
@@ -39,13 +51,19 @@ export async function readSourceVersion(
   hinted?.catch(() => undefined);
   const decrypt = async (vaultId: string, sealed: Buffer, context: string): Promise<Buffer> =>
     hinted && vaultId === vaultHint ? (await hinted)(sealed, context) : deps.keyring.decrypt(vaultId, sealed, context);
-  const events = await readDecoded(deps.store, resourceStream(resourceId));
+  if (!Number.isSafeInteger(version) || version < 1) return null;
+  const stream = resourceStream(resourceId);
+  const from = version - 1 < READ_WHOLE_BELOW ? 0 : version - 1;
+  const [events, first] = await Promise.all([
+    readDecoded(deps.store, stream, from),
+    from === 0 ? null : readDecoded(deps.store, stream, 0, 1),
+  ]);
   const at = events.find((e) => versionOf(e) === version);
   if (!at || events.some((e) => e.type === 'DocumentDeleted')) return null;
+  const created = first?.[0] ?? events[0];
   switch (at.type) {
     case 'DocumentCreated':
     case 'DocumentUpdated': {
-      const created = events.find((e) => e.type === 'DocumentCreated');
       const schemaRef = created?.type === 'DocumentCreated' ? created.data.schemaRef : null;
       const sealed = Buffer.from(at.data.sealedData, 'base64');
       const plaintext = await unlessErased(decrypt(at.data.vaultId, sealed, documentSealContext(resourceId, version)));
@@ -58,7 +76,7 @@ export async function readSourceVersion(
       if (!sealed) return null;
       const bytes = await unlessErased(decrypt(at.data.vaultId, sealed, fileSealContext(resourceId, version)));
       if (!bytes) return null;
-      const label = events[0]?.type === 'FileUploaded' ? events[0].data.label : at.data.label;
+      const label = created?.type === 'FileUploaded' ? created.data.label : at.data.label;
       const { fileName, mimeType, fileSize } = at.data;
       return { kind: 'file', name: label ?? fileName, fileName, mimeType, fileSize, label, bytes };
     }

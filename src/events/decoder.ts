@@ -82,11 +82,13 @@ export function streamOf<E extends DomainEvent>(events: EventDecoder<E>, id: str
   return { id, events };
 }
 
-/** A whole stream, decoded. */
+/** A stream decoded from a revision on (the whole of it by default), at most `maxCount` events when given. */
 export async function readDecoded<E extends DomainEvent>(
   store: Pick<EventStore, 'readStream'>,
   stream: StreamRef<E>,
   fromRevision = 0,
+  maxCount?: number,
 ): Promise<Recorded<E>[]> {
-  return (await store.readStream(stream.id, { fromRevision })).map((e) => stream.events.decode(e));
+  const options = maxCount === undefined ? { fromRevision } : { fromRevision, maxCount };
+  return (await store.readStream(stream.id, options)).map((e) => stream.events.decode(e));
 }
