@@ -15,6 +15,7 @@ import {
   type Person,
 } from './command-data.js';
 import type { Call, Script } from './load.js';
+import type { BenchWorkload } from './selection.js';
 import { inParallel, type ServiceClient } from './service-client.js';
 
 /** What the workloads share: a client of the first instance for setup, the organization and each connection's person. */
@@ -27,6 +28,8 @@ export type BenchWorld = {
 /** One measured operation. */
 export type Workload = {
   readonly section: 'commands' | 'identity';
+  /** What BENCH_WORKLOADS calls it. */
+  readonly key: BenchWorkload;
   readonly name: string;
   /**
    * The event each 2xx answer appends exactly once: counting it before and after a run shows that
@@ -65,6 +68,7 @@ function publish({ api, org, people }: BenchWorld): Workload {
   });
   return {
     section: 'commands',
+    key: 'publish',
     name: 'document publish (GraphQL)',
     event: 'DocumentUpdated',
     consumes: false,
@@ -89,6 +93,7 @@ function publish({ api, org, people }: BenchWorld): Workload {
 function keep({ api, org, people }: BenchWorld): Workload {
   return {
     section: 'commands',
+    key: 'keep',
     name: 'keep',
     event: 'CopyKept',
     consumes: true,
@@ -122,6 +127,7 @@ function correct({ api, org, people }: BenchWorld): Workload {
   });
   return {
     section: 'commands',
+    key: 'correct',
     name: 'correct',
     event: 'CopyCorrected',
     consumes: false,
@@ -157,6 +163,7 @@ function correct({ api, org, people }: BenchWorld): Workload {
 function proposalAdopt({ api, org, people }: BenchWorld): Workload {
   return {
     section: 'commands',
+    key: 'adopt',
     name: 'proposal adopt',
     event: 'CopyKept',
     consumes: true,
@@ -184,6 +191,7 @@ function proposalAdopt({ api, org, people }: BenchWorld): Workload {
 function logins({ api }: BenchWorld): Workload {
   return {
     section: 'identity',
+    key: 'logins',
     name: 'verify-otp logins (codes sent beforehand)',
     event: 'SessionStarted',
     consumes: true,
@@ -204,6 +212,7 @@ function logins({ api }: BenchWorld): Workload {
 function tokenChecks({ people }: BenchWorld): Workload {
   return {
     section: 'identity',
+    key: 'token-checks',
     name: 'token checks (GraphQL user.me)',
     event: null,
     consumes: false,

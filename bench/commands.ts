@@ -14,6 +14,7 @@ import { runLoad, type LoadResult } from './load.js';
 import { startMailSink } from './mail-sink.js';
 import type { Row } from './measure.js';
 import { reactorLag } from './reactor-lag.js';
+import type { BenchWorkload } from './selection.js';
 import { withScratchDatabase } from './scratch-database.js';
 import { ServiceClient } from './service-client.js';
 import { startService, type ServiceProcess } from './service-process.js';
@@ -24,6 +25,8 @@ export type CommandBenchOptions = {
   readonly seconds: number;
   readonly clients: readonly number[];
   readonly instances?: 1 | 2;
+  /** Only these workloads (BENCH_WORKLOADS); every one by default. */
+  readonly workloads?: ReadonlySet<BenchWorkload>;
 };
 
 /** Identity figures are taken at this many connections whatever `clients` says. */
@@ -68,8 +71,10 @@ export async function benchCommands(options: CommandBenchOptions): Promise<Row[]
         label: instances === 2 ? '2 instances' : null,
       };
       const rows: Row[] = [];
-      for (const w of commandWorkloads(world)) for (const clients of options.clients) rows.push(await measure(ctx, w, clients));
-      for (const w of identityWorkloads(world)) rows.push(await measure(ctx, w, IDENTITY_CLIENTS));
+      const chosen = (w: Workload) => options.workloads?.has(w.key) ?? true;
+      for (const w of commandWorkloads(world).filter(chosen))
+        for (const clients of options.clients) rows.push(await measure(ctx, w, clients));
+      for (const w of identityWorkloads(world).filter(chosen)) rows.push(await measure(ctx, w, IDENTITY_CLIENTS));
       rows.push(await reactorLag(world, ctx.label, () => untilQuiet(ctx)));
       if (instances === 2) rows.push(...(await instanceChecks(world, services.clients, db)));
       rows.push(...(await memoryRows(services.processes, ctx.label)));

@@ -2,10 +2,11 @@
  * npm run bench: one run, one table (and bench/results.json), each figure beside the machine's
  * limits and the peer measured in the same run. On PostgreSQL (DATABASE_URL) it runs every row;
  * without it, the rows the embedded PGlite can run. BENCH_SECONDS sets how long each load runs
- * (default 5), BENCH_REPLAY_EVENTS the size of the replayed log (default 1,000,000).
+ * (default 5), BENCH_REPLAY_EVENTS the size of the replayed log (default 1,000,000). BENCH_ONLY,
+ * BENCH_WORKLOADS and BENCH_CLIENTS narrow a run on PostgreSQL (bench/selection.ts); a narrowed
+ * run prints its table and leaves bench/results.json, the last whole run's, as it is.
  * docs/performance.md says how to read it.
  */
-import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { PgliteDb } from '../src/db/pglite-db.js';
 import { PostgresDb } from '../src/db/postgres-db.js';
@@ -14,43 +15,54 @@ import { benchAppends } from './appends.js';
 import { benchCommands } from './commands.js';
 import { bareHttpPerSecond, benchLimits } from './limits.js';
 import { table, type Row } from './measure.js';
+import { writeResults } from './results-file.js';
 import { adminQuery, withScratchDb } from './scratch-database.js';
 import { benchPeer } from './peer.js';
 import { benchAsyncLag, benchReplay } from './projection.js';
 import { benchPublish } from './publish.js';
+import { BenchSelectionError, benchSelection, type BenchSelection } from './selection.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const replayEvents = Number(process.env.BENCH_REPLAY_EVENTS ?? 1_000_000);
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
-  const rows: Row[] = url ? await onPostgres(url) : await embedded();
+  const selection = benchSelection(process.env);
+  if (!url && !selection.whole)
+    throw new BenchSelectionError('BENCH_ONLY, BENCH_WORKLOADS and BENCH_CLIENTS narrow a run on PostgreSQL (DATABASE_URL)');
+  const rows: Row[] = url ? await onPostgres(url, selection) : await embedded();
   const machine = await machineLimits(url);
+  // Saved before it is printed: output that cannot be written (a closed pipe) must not cost the run.
+  // The embedded rows have a file of their own: they would otherwise replace PostgreSQL's table.
+  if (selection.whole) await writeResults(new URL(url ? './results.json' : './results-embedded.json', import.meta.url), { machine, rows });
   process.stdout.write(`${machine.summary}\n\n${table(rows)}\n`);
-  await writeFile(new URL('./results.json', import.meta.url), `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+  if (!selection.whole) process.stdout.write('\na narrowed run: bench/results.json (the last whole run) left as it was\n');
 }
 
-async function onPostgres(url: string): Promise<Row[]> {
+async function onPostgres(url: string, only: BenchSelection): Promise<Row[]> {
   const rows: Row[] = [];
-  rows.push(...(await benchLimits(url, { seconds })));
-  rows.push(...(await benchPeer(url, { seconds })));
+  if (only.parts.has('limits')) rows.push(...(await benchLimits(url, { seconds })));
+  if (only.parts.has('peer')) rows.push(...(await benchPeer(url, { seconds })));
   const redis = process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {};
   for (const instances of [1, 2] as const) {
-    const clients = instances === 1 ? [1, 16, 64] : [16];
-    rows.push(...withBareRatio(await benchCommands({ databaseUrl: url, seconds, clients, instances, ...redis }), rows));
+    if (!only.parts.has(instances === 1 ? 'commands' : 'instances')) continue;
+    const clients = instances === 1 ? (only.clients ?? [1, 16, 64]) : [16];
+    const options = { databaseUrl: url, seconds, clients, instances, workloads: only.workloads, ...redis };
+    rows.push(...withBareRatio(await benchCommands(options), rows));
   }
-  rows.push(
-    ...(await withScratchDb(url, 'dss_bench', async (db, scratch) => {
-      // As the service runs async projection: the projectors on a small pool of their own.
-      const projectionsDb = new PostgresDb(scratch, { max: 4 });
-      try {
-        return await benchAsyncLag(db, { rate: 1000, seconds, projectionsDb });
-      } finally {
-        await projectionsDb.close();
-      }
-    })),
-  );
-  rows.push(...(await withScratchDb(url, 'dss_bench', (db) => benchReplay(db, replayEvents))));
+  if (only.parts.has('lag'))
+    rows.push(
+      ...(await withScratchDb(url, 'dss_bench', async (db, scratch) => {
+        // As the service runs async projection: the projectors on a small pool of their own.
+        const projectionsDb = new PostgresDb(scratch, { max: 4 });
+        try {
+          return await benchAsyncLag(db, { rate: 1000, seconds, projectionsDb });
+        } finally {
+          await projectionsDb.close();
+        }
+      })),
+    );
+  if (only.parts.has('replay')) rows.push(...(await withScratchDb(url, 'dss_bench', (db) => benchReplay(db, replayEvents))));
   return rows;
 }
 
@@ -96,6 +108,7 @@ async function machineLimits(
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`bench failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+  if (e instanceof BenchSelectionError) process.stderr.write(`bench: ${e.message}\n`);
+  else process.stderr.write(`bench failed: ${e instanceof Error ? e.stack : String(e)}\n`);
   process.exit(1);
 });

@@ -4,8 +4,8 @@
  * DATABASE_URL's server, else on the embedded PGlite. Prints a row per window as it ends, then
  * the verdicts; writes bench/soak-results.json, and exits 1 when a verdict fails.
  */
-import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import { writeResults } from './results-file.js';
 import { runSoak } from './soak.js';
 import { tableHeader, tableRow, verdictLines, verdicts } from './soak-report.js';
 
@@ -45,9 +45,9 @@ async function main(): Promise<void> {
     },
   });
   const judged = verdicts(windows);
-  process.stdout.write(`\n${verdictLines(judged)}\n`);
   const results = { at: new Date().toISOString(), machine, backend, settings, windows, verdicts: judged };
-  await writeFile(new URL('./soak-results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+  await writeResults(new URL('./soak-results.json', import.meta.url), results);
+  process.stdout.write(`\n${verdictLines(judged)}\n`);
   if (judged.some((v) => !v.ok)) process.exit(1);
 }
 
