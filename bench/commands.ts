@@ -25,7 +25,7 @@ export type CommandBenchOptions = {
   readonly seconds: number;
   readonly clients: readonly number[];
   readonly instances?: 1 | 2;
-  /** Only these workloads (BENCH_WORKLOADS); every one by default. */
+  /** Only these workloads (BENCH_WORKLOADS), and no reactor lag; every one, and the lag, by default. */
   readonly workloads?: ReadonlySet<BenchWorkload>;
 };
 
@@ -75,7 +75,7 @@ export async function benchCommands(options: CommandBenchOptions): Promise<Row[]
       for (const w of commandWorkloads(world).filter(chosen))
         for (const clients of options.clients) rows.push(await measure(ctx, w, clients));
       for (const w of identityWorkloads(world).filter(chosen)) rows.push(await measure(ctx, w, IDENTITY_CLIENTS));
-      rows.push(await reactorLag(world, ctx.label, () => untilQuiet(ctx)));
+      if (!options.workloads) rows.push(await reactorLag(world, ctx.label, () => untilQuiet(ctx)));
       if (instances === 2) rows.push(...(await instanceChecks(world, services.clients, db)));
       rows.push(...(await memoryRows(services.processes, ctx.label)));
       return rows;

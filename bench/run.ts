@@ -4,7 +4,8 @@
  * without it, the rows the embedded PGlite can run. BENCH_SECONDS sets how long each load runs
  * (default 5), BENCH_REPLAY_EVENTS the size of the replayed log (default 1,000,000). BENCH_ONLY,
  * BENCH_WORKLOADS and BENCH_CLIENTS narrow a run on PostgreSQL (bench/selection.ts); a narrowed
- * run prints its table and leaves bench/results.json, the last whole run's, as it is.
+ * run, or one profiled (BENCH_CPU_PROF), prints its table and leaves bench/results.json, the last
+ * whole run's, as it is.
  * docs/performance.md says how to read it.
  */
 import os from 'node:os';
@@ -15,7 +16,7 @@ import { benchAppends } from './appends.js';
 import { benchCommands } from './commands.js';
 import { bareHttpPerSecond, benchLimits } from './limits.js';
 import { table, type Row } from './measure.js';
-import { writeResults } from './results-file.js';
+import { resultsFileFor, writeResults } from './results-file.js';
 import { adminQuery, withScratchDb } from './scratch-database.js';
 import { benchPeer } from './peer.js';
 import { benchAsyncLag, benchReplay } from './projection.js';
@@ -28,15 +29,15 @@ const replayEvents = Number(process.env.BENCH_REPLAY_EVENTS ?? 1_000_000);
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
   const selection = benchSelection(process.env);
-  if (!url && !selection.whole)
+  if (!url && selection.narrowed)
     throw new BenchSelectionError('BENCH_ONLY, BENCH_WORKLOADS and BENCH_CLIENTS narrow a run on PostgreSQL (DATABASE_URL)');
   const rows: Row[] = url ? await onPostgres(url, selection) : await embedded();
   const machine = await machineLimits(url);
   // Saved before it is printed: output that cannot be written (a closed pipe) must not cost the run.
-  // The embedded rows have a file of their own: they would otherwise replace PostgreSQL's table.
-  if (selection.whole) await writeResults(new URL(url ? './results.json' : './results-embedded.json', import.meta.url), { machine, rows });
+  const file = resultsFileFor(selection, url !== undefined);
+  if (file) await writeResults(file, { machine, rows });
   process.stdout.write(`${machine.summary}\n\n${table(rows)}\n`);
-  if (!selection.whole) process.stdout.write('\na narrowed run: bench/results.json (the last whole run) left as it was\n');
+  if (!file) process.stdout.write('\na narrowed or profiled run: bench/results.json (the last whole run) left as it was\n');
 }
 
 async function onPostgres(url: string, only: BenchSelection): Promise<Row[]> {
@@ -47,7 +48,7 @@ async function onPostgres(url: string, only: BenchSelection): Promise<Row[]> {
   for (const instances of [1, 2] as const) {
     if (!only.parts.has(instances === 1 ? 'commands' : 'instances')) continue;
     const clients = instances === 1 ? (only.clients ?? [1, 16, 64]) : [16];
-    const options = { databaseUrl: url, seconds, clients, instances, workloads: only.workloads, ...redis };
+    const options = { databaseUrl: url, seconds, clients, instances, ...(only.workloads ? { workloads: only.workloads } : {}), ...redis };
     rows.push(...withBareRatio(await benchCommands(options), rows));
   }
   if (only.parts.has('lag'))

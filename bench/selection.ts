@@ -14,11 +14,17 @@ export type BenchWorkload = (typeof BENCH_WORKLOADS)[number];
 
 export type BenchSelection = {
   readonly parts: ReadonlySet<BenchPart>;
-  readonly workloads: ReadonlySet<BenchWorkload>;
+  /** The workloads of `commands` and `instances` when narrowed; null: every one, and the reactor lag. */
+  readonly workloads: ReadonlySet<BenchWorkload> | null;
   /** Client counts of the one-instance commands, when narrowed. */
   readonly clients: readonly number[] | null;
-  /** Whether this is the whole bench: only then does it replace bench/results.json. */
-  readonly whole: boolean;
+  /** Whether any of the three leaves part of the bench out. */
+  readonly narrowed: boolean;
+  /**
+   * Whether the run replaces its results file: a whole run, not profiled (BENCH_CPU_PROF slows
+   * the service by about a fifth, so its figures are not the table's).
+   */
+  readonly replacesResults: boolean;
 };
 
 /** A setting the bench cannot run with: said in one line, without a stack. */
@@ -29,19 +35,19 @@ const MOST_CLIENTS = 1024;
 
 /**
  * BENCH_ONLY (parts), BENCH_WORKLOADS and BENCH_CLIENTS, each a comma-separated list. Throws on a
- * name it does not know, naming the ones it does, rather than run a quarter of an hour of
- * something else.
+ * name it does not know, naming the ones it does, and on a setting the parts chosen would ignore,
+ * rather than run a quarter of an hour of something else.
  */
 export function benchSelection(env: Readonly<Record<string, string | undefined>>): BenchSelection {
-  const parts = listOf(env, 'BENCH_ONLY', BENCH_PARTS);
+  const parts = new Set(listOf(env, 'BENCH_ONLY', BENCH_PARTS) ?? BENCH_PARTS);
   const workloads = listOf(env, 'BENCH_WORKLOADS', BENCH_WORKLOADS);
   const clients = clientsOf(env.BENCH_CLIENTS);
-  return {
-    parts: new Set(parts ?? BENCH_PARTS),
-    workloads: new Set(workloads ?? BENCH_WORKLOADS),
-    clients,
-    whole: parts === null && workloads === null && clients === null,
-  };
+  if (workloads && !parts.has('commands') && !parts.has('instances'))
+    throw new BenchSelectionError('BENCH_WORKLOADS chooses loads of the commands and instances parts, and BENCH_ONLY leaves both out');
+  if (clients && !parts.has('commands'))
+    throw new BenchSelectionError('BENCH_CLIENTS sets the client counts of the commands part, and BENCH_ONLY leaves it out');
+  const narrowed = parts.size < BENCH_PARTS.length || workloads !== null || clients !== null;
+  return { parts, workloads: workloads && new Set(workloads), clients, narrowed, replacesResults: !narrowed && !env.BENCH_CPU_PROF };
 }
 
 function listOf<T extends string>(env: Readonly<Record<string, string | undefined>>, name: string, known: readonly T[]): T[] | null {
@@ -58,5 +64,5 @@ function clientsOf(raw: string | undefined): number[] | null {
   const counts = raw.split(',').map((n) => n.trim());
   if (counts.some((n) => !/^[1-9][0-9]*$/.test(n) || Number(n) > MOST_CLIENTS))
     throw new BenchSelectionError(`BENCH_CLIENTS: whole numbers from 1 to ${MOST_CLIENTS}, comma-separated (got ${raw})`);
-  return counts.map(Number);
+  return [...new Set(counts.map(Number))];
 }

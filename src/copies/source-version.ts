@@ -22,12 +22,13 @@ export type SourceVersion =
 export type SourceDeps = { readonly store: Pick<EventStore, 'readStream'>; readonly keyring: VaultKeyring; readonly blobs: BlobStore };
 
 /**
- * A version this close to the first is read with every one before it, in one query. Past it, the
- * read starts at the version, and the stream's first event (a document's schema, a file's label)
- * is read apart in the same round trip: keeping the newest of a thousand versions reads two events,
- * not the history (docs/decisions.md, Keeping copies).
+ * A version this close to the first is read with every one before it, in one query: a second
+ * query for the stream's first event (a document's schema, a file's label) costs the database and
+ * the driver more than decoding a few more events. Past it, the read starts at the version and the
+ * first event is read apart, in the same round trip: keeping the newest of a thousand versions reads
+ * two events, not the history (docs/decisions.md, Keeping copies).
  */
-export const READ_WHOLE_BELOW = 16;
+const READ_WHOLE_BELOW = 16;
 
 /**
  * Reads version `version` of a resource from its own stream (the read models hold only the newest
@@ -36,9 +37,10 @@ export const READ_WHOLE_BELOW = 16;
  * from a read model (`vaultHint`) has its key read alongside the stream, in the same round trip;
  * the vault the version's event names is the one that opens it all the same.
  *
- * Version n of a resource is its stream's revision n - 1: each event of the stream publishes the
- * next version (the deciders number it), but a document's deletion, which ends it. So the read
- * starts at the version's revision, and still sees a deletion that came after it.
+ * Version n of a resource is its stream's revision n - 1: a resource's id is drawn at random when
+ * it is created, so its stream holds one family's events, each publishing the next version (the
+ * deciders number it), but a document's deletion, which ends it. So the read starts at the
+ * version's revision, and still sees a deletion that came after it.
  */
 export async function readSourceVersion(
   deps: SourceDeps,
@@ -46,18 +48,22 @@ export async function readSourceVersion(
   version: number,
   vaultHint: string | null = null,
 ): Promise<SourceVersion | null> {
+  if (!Number.isSafeInteger(version) || version < 1) return null;
   const hinted = vaultHint === null ? null : deps.keyring.opener(vaultHint);
   // Unused when the version is gone or lives elsewhere: its failure (an erased key) is then no one's.
   hinted?.catch(() => undefined);
   const decrypt = async (vaultId: string, sealed: Buffer, context: string): Promise<Buffer> =>
     hinted && vaultId === vaultHint ? (await hinted)(sealed, context) : deps.keyring.decrypt(vaultId, sealed, context);
-  if (!Number.isSafeInteger(version) || version < 1) return null;
   const stream = resourceStream(resourceId);
   const from = version - 1 < READ_WHOLE_BELOW ? 0 : version - 1;
   const [events, first] = await Promise.all([
     readDecoded(deps.store, stream, from),
     from === 0 ? null : readDecoded(deps.store, stream, 0, 1),
   ]);
+  // Read from the version's revision, another version there would hide a deletion before it: say so.
+  const there = from > 0 ? events[0] : undefined;
+  if (there && there.type !== 'DocumentDeleted' && versionOf(there) !== version)
+    throw new Error(`resource-${resourceId}: revision ${from} is not version ${version}; its stream breaks the one-event-per-version rule`);
   const at = events.find((e) => versionOf(e) === version);
   if (!at || events.some((e) => e.type === 'DocumentDeleted')) return null;
   const created = first?.[0] ?? events[0];

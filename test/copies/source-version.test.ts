@@ -90,12 +90,28 @@ describe(`the version a keep copies, read from the person's stream (${mainBacken
 
   it('no version of a deleted document can be kept, however long before the deletion it was published', async () => {
     const resourceId = await documentOf(30, { deleted: true });
-    for (const version of [1, 20, 30]) expect(await readSourceVersion(deps, resourceId, version), `version ${version}`).to.equal(null);
+    for (const version of [1, 20, 30, 31, 40])
+      expect(await readSourceVersion(deps, resourceId, version), `version ${version}`).to.equal(null);
   });
 
   it('a version never published reads as nothing', async () => {
     const resourceId = await documentOf(20);
     for (const version of [0, 21, 1.5]) expect(await readSourceVersion(deps, resourceId, version), `version ${version}`).to.equal(null);
+  });
+
+  it('a stream whose revisions and versions part (the service never writes one) fails the read rather than hide a deletion', async () => {
+    const resourceId = randomUUID();
+    const vaultId = randomUUID();
+    // Versions 2 to 30 at revisions 0 to 28: version 20 is not where it must be.
+    const events = Array.from({ length: 29 }, (_, i) =>
+      newEvent('DocumentUpdated', { resourceId, vaultId, name: 'x', description: null, version: i + 2, sealedData: '' }),
+    );
+    await store.appendToStream(`resource-${resourceId}`, events, 'no_stream');
+    const failed = await readSourceVersion(deps, resourceId, 20).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(String(failed)).to.contain('revision 19 is not version 20');
   });
 
   it("a late version of a file carries the label of the file's first version", async () => {

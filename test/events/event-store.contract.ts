@@ -128,6 +128,9 @@ export function eventStoreContract(open: () => Promise<StoreUnderTest>): void {
       );
       const part = await store.readStream(s, { fromRevision: 2, maxCount: 2 });
       expect(part.map((e) => e.data.n)).to.deep.equal([2, 3]);
+      expect((await store.readStream(s, { fromRevision: 4 })).map((e) => e.data.n)).to.deep.equal([4]);
+      expect(await store.readStream(s, { fromRevision: 5 })).to.deep.equal([]);
+      expect(await store.readStream(s, { fromRevision: 99, maxCount: 1 })).to.deep.equal([]);
     });
 
     it('keeps revision order past ten events (revisions are numbers, not text)', async () => {
