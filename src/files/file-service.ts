@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
 import { addFileVersion } from '../commands/files/add-file-version.js';
-import { evolveFile, noFile } from '../commands/files/file-state.js';
 import { uploadFile } from '../commands/files/upload-file.js';
-import { readDecoded } from '../events/decoder.js';
-import { fold } from '../commands/decider.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
+import { readFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { resourceStream } from '../events/resource-events.js';
@@ -132,7 +130,8 @@ export class FileService {
    */
   private async writableState(caller: Caller, fileId: string) {
     if (!isUuid(fileId)) return notFound();
-    const state = fold({ initialState: noFile, evolve: evolveFile }, await readDecoded(this.deps.store, resourceStream(fileId)));
+    // Folded as the version's own command folds it: only what this process has not seen yet is read.
+    const { state } = await readFolded(this.deps.store, resourceStream(fileId), addFileVersion);
     if (state.status !== 'live') return notFound();
     if (await this.deps.access.canWrite(caller, state.vaultId)) return state;
     if (await this.deps.access.canRead(caller, state.vaultId))

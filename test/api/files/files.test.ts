@@ -321,6 +321,29 @@ describe(`files (contract 6, issue 6; ${mainBackend})`, function () {
     }
   });
 
+  it('a new version of a file with 30 reads none of them again: the instance that added them folded them', async () => {
+    const fileId = await uploaded(ann, Buffer.from('v1'));
+    for (let v = 2; v <= 30; v++)
+      expect((await files.addVersion(ann.token, fileId, { fileName: 'f' }, Buffer.from(`v${v}`))).status).to.equal(201);
+    let eventsRead = 0;
+    const read = service.store.readStream.bind(service.store);
+    service.store.readStream = async (streamId, options) => {
+      const events = await read(streamId, options);
+      if (streamId === `resource-${fileId}`) eventsRead += events.length;
+      return events;
+    };
+    try {
+      expect((await files.addVersion(ann.token, fileId, { fileName: 'f' }, Buffer.from('v31'))).json).to.deep.equal({
+        fileId,
+        version: 31,
+      });
+    } finally {
+      service.store.readStream = read;
+    }
+    expect(eventsRead).to.equal(0);
+    expect((await files.download(ann.token, fileId, 30)).bytes.toString()).to.equal('v30');
+  });
+
   it('stores file bytes only encrypted: the log, the read models and the blob table hold no plaintext', async () => {
     const marker = `FILE-MARKER-${randomBytes(8).toString('hex').toUpperCase()}`;
     const fileId = await uploaded(
