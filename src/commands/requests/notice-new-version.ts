@@ -2,9 +2,10 @@ import type { Participant } from '../../events/copy-events.js';
 import type { RequestEvent } from '../../events/request-events.js';
 import { evaluateState } from '../../requests/request-status.js';
 import { requestDecider, type At } from './request-decider.js';
+import { proposedKey } from './request-state.js';
 
 export type NoticeNewVersion = At & {
-  /** Derived from the event that published the version, so a reaction run twice opens it once. */
+  /** Derived from the event that published the version: a reaction run twice names the same proposal. */
   readonly proposalId: string;
   readonly slotId: string;
   readonly resourceId: string;
@@ -14,14 +15,14 @@ export type NoticeNewVersion = At & {
 
 /**
  * R-PROP-01: on an active connection a newer version opens a proposal, or supersedes the open one
- * of that slot and resource in place (one notice per granted resource). An older or equal version
- * than the one open, or an inactive connection, changes nothing.
+ * of that slot and resource in place (one notice per granted resource). A version no newer than
+ * one proposed before, open or closed since, or an inactive connection, changes nothing: so a
+ * reaction run twice opens one proposal, and one run late opens none for an older version.
  */
 export const noticeNewVersion = requestDecider<NoticeNewVersion>((s, cmd) => {
-  if (s.phase === 'none' || s.proposals.has(cmd.proposalId)) return [];
+  if (s.phase === 'none' || (s.proposed.get(proposedKey(cmd.slotId, cmd.resourceId)) ?? 0) >= cmd.newVersion) return [];
   if (evaluateState({ ...s, phase: s.phase }, cmd.now) !== 'active') return [];
   const open = [...s.open].find(([, p]) => p.slotId === cmd.slotId && p.resourceId === cmd.resourceId);
-  if (open && open[1].newVersion >= cmd.newVersion) return [];
   const at = cmd.now.toISOString();
   const events: RequestEvent[] = [];
   if (open)

@@ -17,10 +17,18 @@ export type RequestState = {
   readonly grants: ReadonlyMap<string, readonly GrantedRecord[]>;
   /** Keeps pended with a cold key, by adoption id (drained ones stay: the chain decides those). */
   readonly pended: ReadonlySet<string>;
-  /** Open proposals by id; every proposal id the request ever had is in `proposals`. */
+  /** Open proposals by id. */
   readonly open: ReadonlyMap<string, OpenProposal>;
-  readonly proposals: ReadonlySet<string>;
+  /**
+   * The newest version ever proposed of each granted record, by `proposedKey`: as many entries as
+   * the request has records, however many proposals it has had, so a long-lived request's state
+   * stays as small as its grants (and within what the fold cache keeps).
+   */
+  readonly proposed: ReadonlyMap<string, number>;
 };
+
+/** A granted record as `proposed` knows it: a slot and a resource. */
+export const proposedKey = (slotId: string, resourceId: string): string => `${slotId}/${resourceId}`;
 
 export type OpenProposal = { readonly slotId: string; readonly resourceId: string; readonly newVersion: number };
 
@@ -37,7 +45,7 @@ export const noRequest: RequestState = {
   grants: new Map(),
   pended: new Set(),
   open: new Map(),
-  proposals: new Set(),
+  proposed: new Map(),
 };
 
 export function evolveRequest(state: RequestState, event: RequestEvent): RequestState {
@@ -78,10 +86,11 @@ export function evolveRequest(state: RequestState, event: RequestEvent): Request
       return { ...state, pended: new Set(state.pended).add(event.data.adoptionId) };
     case 'ProposalOpened': {
       const { proposalId, slotId, resourceId, newVersion } = event.data;
+      const key = proposedKey(slotId, resourceId);
       return {
         ...state,
         open: new Map(state.open).set(proposalId, { slotId, resourceId, newVersion }),
-        proposals: new Set(state.proposals).add(proposalId),
+        proposed: new Map(state.proposed).set(key, Math.max(state.proposed.get(key) ?? 0, newVersion)),
       };
     }
     case 'ReceiptWritten':

@@ -3,6 +3,8 @@ import { acceptRequest } from '../../../src/commands/requests/accept-request.js'
 import { refuse } from '../../../src/commands/refusal.js';
 import { cancelRequest } from '../../../src/commands/requests/cancel-request.js';
 import { grantSlot } from '../../../src/commands/requests/grant-slot.js';
+import { noticeNewVersion, type NoticeNewVersion } from '../../../src/commands/requests/notice-new-version.js';
+import { evolveRequest, noRequest } from '../../../src/commands/requests/request-state.js';
 import { rejectRequest } from '../../../src/commands/requests/reject-request.js';
 import { resumeRequest } from '../../../src/commands/requests/resume-request.js';
 import { revokeRequest } from '../../../src/commands/requests/revoke-request.js';
@@ -237,6 +239,58 @@ describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
         .when({ now: at(31 * DAY) })
         .thenRefused('conflict', /expired/);
     });
+  });
+});
+
+describe('update proposals on the request (R-PROP-01)', () => {
+  const given = specFor(noticeNewVersion);
+  const notice = (newVersion: number, resourceId = 'r1'): NoticeNewVersion => ({
+    now: at(2 * DAY),
+    proposalId: `p${newVersion}-${resourceId}`,
+    slotId: SLOT,
+    resourceId,
+    newVersion,
+    participant: null,
+  });
+  const opened = (newVersion: number, resourceId = 'r1'): RequestEvent => {
+    const { now, ...rest } = notice(newVersion, resourceId);
+    return { type: 'ProposalOpened', data: { requestId: id, organizationId: 'org', ...rest, proposedAt: now.toISOString() } };
+  };
+  const closed = (newVersion: number, reason: 'superseded' | 'adopted', resourceId = 'r1'): RequestEvent => ({
+    type: 'ProposalClosed',
+    data: { requestId: id, proposalId: `p${newVersion}-${resourceId}`, reason, closedAt: at(2 * DAY).toISOString() },
+  });
+
+  it('a new version opens a proposal; the notice run again opens nothing', () => {
+    given(sent, accepted, granted).when(notice(2)).then(opened(2));
+    given(sent, accepted, granted, opened(2)).when(notice(2)).then();
+  });
+
+  it('a newer version supersedes the open proposal of that record; another record has its own', () => {
+    given(sent, accepted, granted, opened(2)).when(notice(3)).then(closed(2, 'superseded'), opened(3));
+    given(sent, accepted, granted, opened(2)).when(notice(2, 'r2')).then(opened(2, 'r2'));
+  });
+
+  it('once a proposal was decided, its notice run late opens nothing, nor does one of an older version; a newer one does', () => {
+    // Version 2's reaction ran after version 3's: it must not propose what the organization has gone past.
+    const decided = [sent, accepted, granted, opened(3), closed(3, 'adopted')];
+    given(...decided)
+      .when(notice(3))
+      .then();
+    given(...decided)
+      .when(notice(2))
+      .then();
+    given(...decided)
+      .when(notice(4))
+      .then(opened(4));
+  });
+
+  it('a request that had 5,000 proposals holds one entry per record, not one per proposal', () => {
+    const history: RequestEvent[] = [sent, accepted, granted];
+    for (let v = 2; v <= 5001; v++) history.push(...(v > 2 ? [closed(v - 1, 'superseded')] : []), opened(v));
+    const state = history.reduce(evolveRequest, noRequest);
+    expect([...state.proposed]).to.deep.equal([[`${SLOT}/r1`, 5001]]);
+    expect([...state.open.keys()]).to.deep.equal(['p5001-r1']);
   });
 });
 
