@@ -60,7 +60,7 @@ export async function readSourceVersion(
     readDecoded(deps.store, stream, from),
     from === 0 ? null : readDecoded(deps.store, stream, 0, 1),
   ]);
-  // Read from the version's revision, another version there would hide a deletion before it: say so.
+  // Were another version at the version's revision, a deletion before it would go unseen: fail, rather than answer.
   const there = from > 0 ? events[0] : undefined;
   if (there && there.type !== 'DocumentDeleted' && versionOf(there) !== version)
     throw new Error(`resource-${resourceId}: revision ${from} is not version ${version}; its stream breaks the one-event-per-version rule`);
