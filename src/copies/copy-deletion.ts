@@ -9,7 +9,8 @@ import { isUuid } from '../ids.js';
 import type { RequestReads } from '../requests/request-reads.js';
 import type { VaultKeyring } from '../vaults/keyring.js';
 
-const chainOf = `SELECT slot_id::text AS slot_id, source_resource_id::text AS source_resource_id, org_resource_id::text AS org_resource_id
+const chainOf = `SELECT slot_id::text AS slot_id, source_resource_id::text AS source_resource_id,
+                   org_resource_id::text AS org_resource_id, source_version
                  FROM rm.adoptions WHERE request_id = $1 AND adoption_id = $2 AND state = 'materialized' AND deleted_at IS NULL`;
 const blobsOf = `SELECT blob_id::text AS blob_id FROM rm.copy_versions WHERE org_resource_id = $1 AND blob_id IS NOT NULL`;
 
@@ -37,10 +38,10 @@ export class CopyDeletion {
     const [request, adoption] = ids as [string, string];
     if (!ids.every(isUuid) || !(await this.deps.reads.oneOfOrganization(organizationId, request))) return noSuchCopy();
     const chain = (
-      await this.deps.readModels.query<{ slot_id: string; source_resource_id: string; org_resource_id: string }>(chainOf, [
-        request,
-        adoption,
-      ])
+      await this.deps.readModels.query<{ slot_id: string; source_resource_id: string; org_resource_id: string; source_version: number }>(
+        chainOf,
+        [request, adoption],
+      )
     ).rows[0];
     if (!chain) return noSuchCopy();
     const blobs = (await this.deps.readModels.query<{ blob_id: string }>(blobsOf, [chain.org_resource_id])).rows;
@@ -49,7 +50,7 @@ export class CopyDeletion {
       this.deps,
       chainStream(request, chain.slot_id, chain.source_resource_id),
       deleteCopy,
-      { adoptionId: adoption, now: this.deps.now() },
+      { adoptionId: adoption, sourceVersion: chain.source_version, now: this.deps.now() },
       { context },
     );
     if (isRefusal(done)) return done;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { correctCopy } from '../commands/copies/correct-copy.js';
 import { copyDeleted, keepCopy } from '../commands/copies/keep-copy.js';
 import { emptyChain, evolveChain } from '../commands/copies/chain-state.js';
+import { hasVersion } from '../commands/copies/version-set.js';
 import { pendAdoption } from '../commands/requests/pend-adoption.js';
 import { closeKeptProposals } from '../commands/requests/close-proposal.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
@@ -432,7 +433,7 @@ export class CopyService {
     // decision to pend is appended to the request, which proves nothing of the chain: it reads.
     const [chainFolded, sourcing] = await Promise.all([
       warm
-        ? recallFolded(this.deps.store, chain, chainFold, (s) => !s.deleted && !s.keeps.has(sourceVersion))
+        ? recallFolded(this.deps.store, chain, chainFold, (s) => !s.deleted && !hasVersion(s.keeps, sourceVersion))
         : readFolded(this.deps.store, chain, chainFold),
       warm
         ? Promise.all([
@@ -444,7 +445,7 @@ export class CopyService {
     if (chainFolded.state.deleted) return copyDeleted();
     /** The event this call wrote to record the keep, when it wrote one: nothing to look up afterwards. */
     let written: Recorded | null = null;
-    if (!chainFolded.state.keeps.has(sourceVersion)) {
+    if (!hasVersion(chainFolded.state.keeps, sourceVersion)) {
       const resourceType = slot.kind === 'file' ? ('file' as const) : ('document' as const);
       const base = { requestId, organizationId, adoptionId, slotId: slot.slotId, sourceResourceId: record.resourceId, sourceVersion };
       if (!sourcing) {

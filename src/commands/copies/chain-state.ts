@@ -1,4 +1,5 @@
 import type { ChainEvent, CopyKept } from '../../events/copy-events.js';
+import { noVersions, withVersion, type VersionSet } from './version-set.js';
 
 /**
  * One record's copy chain: its head, the source versions kept into it, and its newest keep. A keep's
@@ -9,15 +10,18 @@ export type ChainState = {
   /** The chain's newest orgVersion; 0 while nothing was kept. */
   readonly head: number;
   readonly headOrigin: 'copy' | 'correction' | null;
-  /** Source version → the adoption that kept it. */
-  readonly keeps: ReadonlyMap<number, string>;
+  /**
+   * The source versions kept into it. Each one's adoption is named by the version (adoptionIdOf),
+   * so the ids need not be held.
+   */
+  readonly keeps: VersionSet;
   /** The keep the head follows: the newest keep, however many corrections came after it; null once deleted. */
   readonly lastKeep: CopyKept['data'] | null;
   /** The organization deleted this copy (R-ERAS-02): nothing more is kept or corrected in it. */
   readonly deleted: boolean;
 };
 
-export const emptyChain: ChainState = { head: 0, headOrigin: null, keeps: new Map(), lastKeep: null, deleted: false };
+export const emptyChain: ChainState = { head: 0, headOrigin: null, keeps: noVersions, lastKeep: null, deleted: false };
 
 export function evolveChain(state: ChainState, event: ChainEvent): ChainState {
   switch (event.type) {
@@ -25,7 +29,7 @@ export function evolveChain(state: ChainState, event: ChainEvent): ChainState {
       return {
         head: event.data.orgVersion,
         headOrigin: 'copy',
-        keeps: new Map(state.keeps).set(event.data.sourceVersion, event.data.adoptionId),
+        keeps: withVersion(state.keeps, event.data.sourceVersion),
         lastKeep: event.data,
         deleted: false,
       };

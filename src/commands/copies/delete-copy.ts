@@ -1,9 +1,15 @@
-import type { ChainEvent } from '../../events/copy-events.js';
+import { adoptionIdOf, type ChainEvent } from '../../events/copy-events.js';
 import type { Decider } from '../decider.js';
 import { refuse } from '../refusal.js';
 import { emptyChain, evolveChain, type ChainState } from './chain-state.js';
+import { hasVersion } from './version-set.js';
 
-export type DeleteCopy = { readonly adoptionId: string; readonly now: Date };
+export type DeleteCopy = {
+  readonly adoptionId: string;
+  /** The source version the adoption kept, as its read-model row says; the chain holds only versions. */
+  readonly sourceVersion: number;
+  readonly now: Date;
+};
 
 /**
  * R-ERAS-02: the organization deletes its copy of a record, named by any adoption kept into the
@@ -14,9 +20,12 @@ export const deleteCopy: Decider<ChainState, DeleteCopy, ChainEvent> = {
   evolve: evolveChain,
   decide: (state, cmd) => {
     const kept = state.lastKeep;
-    if (state.deleted || !kept || ![...state.keeps.values()].includes(cmd.adoptionId)) return refuse('not_found', 'no such copy');
+    if (state.deleted || !kept) return refuse('not_found', 'no such copy');
     // The chain's own fields, the same in every keep of it (ChainState).
     const { requestId, organizationId, slotId, sourceResourceId, orgResourceId } = kept;
+    const keptHere =
+      hasVersion(state.keeps, cmd.sourceVersion) && adoptionIdOf(requestId, slotId, sourceResourceId, cmd.sourceVersion) === cmd.adoptionId;
+    if (!keptHere) return refuse('not_found', 'no such copy');
     return [
       {
         type: 'CopyDeleted',

@@ -2,6 +2,7 @@ import type { ChainEvent, CopyKept, KeptFile, KeptKind, Participant } from '../.
 import type { Decider } from '../decider.js';
 import { refuse, type Refusal } from '../refusal.js';
 import { emptyChain, evolveChain, type ChainState } from './chain-state.js';
+import { hasVersion } from './version-set.js';
 
 /** A keep of one source version, its content already read from the person's vault and ready to seal. */
 export type KeepCopy = {
@@ -33,7 +34,7 @@ export const keepCopy: Decider<ChainState, KeepCopy, ChainEvent> = {
   evolve: evolveChain,
   decide: (state, cmd) => {
     if (state.deleted) return copyDeleted();
-    if (state.keeps.has(cmd.sourceVersion)) return [];
+    if (hasVersion(state.keeps, cmd.sourceVersion)) return [];
     const orgVersion = state.head + 1;
     const { now, ...kept } = cmd;
     const event: CopyKept = { type: 'CopyKept', data: { ...kept, orgVersion, materializedAt: now.toISOString() } };

@@ -3,11 +3,13 @@ import { emptyChain, evolveChain } from '../../../src/commands/copies/chain-stat
 import { correctCopy } from '../../../src/commands/copies/correct-copy.js';
 import { deleteCopy } from '../../../src/commands/copies/delete-copy.js';
 import { keepCopy, type KeepCopy } from '../../../src/commands/copies/keep-copy.js';
-import type { CopyCorrected, CopyDeleted, CopyKept } from '../../../src/events/copy-events.js';
+import { adoptionIdOf, type CopyCorrected, type CopyDeleted, type CopyKept } from '../../../src/events/copy-events.js';
 import { specFor } from '../../support/given.js';
 
 const now = new Date('2026-10-02T09:00:00.000Z');
-const keep = (sourceVersion: number, adoptionId = `a${sourceVersion}`): KeepCopy => ({
+/** The adoption that keeps version `v` of the record into the chain, named as the service names it. */
+const a = (v: number): string => adoptionIdOf('r', 's', 'src', v);
+const keep = (sourceVersion: number, adoptionId = a(sourceVersion)): KeepCopy => ({
   adoptionId,
   requestId: 'r',
   organizationId: 'o',
@@ -57,13 +59,27 @@ const deleted = (adoptionId: string): CopyDeleted => ({
 });
 
 describe('copy chain decisions (keep, correct and delete)', () => {
-  it('a long chain stays small as a command holds it: the newest keep whole, each older one by its adoption', () => {
+  it('a long chain stays small as a command holds it: the newest keep whole, the older ones as ranges of versions', () => {
     // 200 keeps of 4 KiB sealed each would be 800 KiB, past what the fold cache keeps (256 KiB), and
     // so read and folded whole before every command on the chain.
     const large = (v: number): CopyKept => ({ type: 'CopyKept', data: { ...kept(v, v).data, sealedData: 'x'.repeat(4096) } });
     const state = Array.from({ length: 200 }, (_, i) => large(i + 1)).reduce(evolveChain, emptyChain);
-    expect([state.keeps.size, state.keeps.get(1), state.lastKeep?.sourceVersion]).to.deep.equal([200, 'a1', 200]);
-    expect(JSON.stringify({ ...state, keeps: [...state.keeps] }).length).to.be.below(20_000);
+    expect([state.keeps, state.lastKeep?.sourceVersion]).to.deep.equal([[[1, 200]], 200]);
+    expect(JSON.stringify(state).length).to.be.below(20_000);
+  });
+
+  it('a chain of 10,000 keeps with every hundredth version skipped holds 100 ranges, and knows each version', () => {
+    const versions = Array.from({ length: 10_000 }, (_, i) => i + 1).filter((v) => v % 100 !== 0);
+    const state = versions.map((v) => kept(v, v)).reduce(evolveChain, emptyChain);
+    expect(state.keeps).to.have.length(100);
+    expect(JSON.stringify(state.keeps).length).to.be.below(2_000);
+    // Version 5,000 was skipped, so it is kept as the chain's next version; 4,999 was kept already.
+    specFor(keepCopy)(...versions.map((v) => kept(v, v)))
+      .when(keep(5_000))
+      .then(kept(5_000, 10_000));
+    specFor(keepCopy)(...versions.map((v) => kept(v, v)))
+      .when(keep(4_999))
+      .then();
   });
 
   describe('keep', () => {
@@ -71,9 +87,11 @@ describe('copy chain decisions (keep, correct and delete)', () => {
     it('the first keep of a record is orgVersion 1', () => given().when(keep(2)).then(kept(2, 1)));
     it('a source version already kept is not kept again', () => given(kept(2, 1)).when(keep(2)).then());
     it('a newer source version is the next chain version, after corrections too', () =>
-      given(kept(2, 1), corrected(2, 'a2')).when(keep(3)).then(kept(3, 3)));
+      given(kept(2, 1), corrected(2, a(2)))
+        .when(keep(3))
+        .then(kept(3, 3)));
     it('a chain the organization deleted keeps nothing more', () =>
-      given(kept(2, 1), deleted('a2'))
+      given(kept(2, 1), deleted(a(2)))
         .when(keep(3))
         .thenRefused('adoption_refused', /deleted its copy/));
   });
@@ -88,9 +106,13 @@ describe('copy chain decisions (keep, correct and delete)', () => {
       sealedData: `fixed-v${expectedOrgVersion + 1}`,
     });
     it("appends the organization's revision as the next version, following the newest keep", () =>
-      given(kept(2, 1)).when(fix(1)).then(corrected(2, 'a2')));
+      given(kept(2, 1))
+        .when(fix(1))
+        .then(corrected(2, a(2))));
     it('a stale expectedOrgVersion is a version_conflict', () =>
-      given(kept(2, 1), corrected(2, 'a2')).when(fix(1)).thenRefused('version_conflict'));
+      given(kept(2, 1), corrected(2, a(2)))
+        .when(fix(1))
+        .thenRefused('version_conflict'));
     it('a source version the person has moved past is a version_conflict: keep it first', () =>
       given(kept(2, 1))
         .when(fix(1, 2, 3))
@@ -102,18 +124,31 @@ describe('copy chain decisions (keep, correct and delete)', () => {
         .when(fix(1, 1, 1))
         .thenRefused('adoption_refused', /file/);
     });
-    it('a deleted chain has no copy to correct', () => given(kept(2, 1), deleted('a2')).when(fix(1)).thenRefused('adoption_refused'));
+    it('a deleted chain has no copy to correct', () =>
+      given(kept(2, 1), deleted(a(2)))
+        .when(fix(1))
+        .thenRefused('adoption_refused'));
   });
 
   describe('delete (R-ERAS-02)', () => {
     const given = specFor(deleteCopy);
-    const del = (adoptionId: string) => ({ adoptionId, now });
+    const del = (sourceVersion: number, adoptionId = a(sourceVersion)) => ({ adoptionId, sourceVersion, now });
     it('any adoption kept into the chain deletes the whole chain, corrections included', () =>
-      given(kept(1, 1), corrected(2, 'a1'), kept(2, 3)).when(del('a1')).then(deleted('a1')));
+      given(kept(1, 1), corrected(2, a(1)), kept(2, 3))
+        .when(del(1))
+        .then(deleted(a(1))));
     it('a chain already deleted, or an adoption it never kept, is not_found', () => {
-      given(kept(1, 1), deleted('a1')).when(del('a1')).thenRefused('not_found');
-      given(kept(1, 1)).when(del('a9')).thenRefused('not_found');
-      given().when(del('a1')).thenRefused('not_found');
+      given(kept(1, 1), deleted(a(1)))
+        .when(del(1))
+        .thenRefused('not_found');
+      given(kept(1, 1)).when(del(9)).thenRefused('not_found');
+      given(kept(1, 1), kept(2, 2))
+        .when(del(1, a(2)))
+        .thenRefused('not_found');
+      given(kept(1, 1))
+        .when(del(1, adoptionIdOf('r', 's', 'other', 1)))
+        .thenRefused('not_found');
+      given().when(del(1)).thenRefused('not_found');
     });
   });
 });
