@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { correctCopy } from '../commands/copies/correct-copy.js';
 import { copyDeleted, keepCopy } from '../commands/copies/keep-copy.js';
 import { emptyChain, evolveChain } from '../commands/copies/chain-state.js';
-import { hasVersion } from '../commands/copies/version-set.js';
+import { hasVersion } from '../commands/version-set.js';
 import { pendAdoption } from '../commands/requests/pend-adoption.js';
 import { closeKeptProposals } from '../commands/requests/close-proposal.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';

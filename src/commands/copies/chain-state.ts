@@ -1,5 +1,5 @@
 import type { ChainEvent, CopyKept } from '../../events/copy-events.js';
-import { noVersions, withVersion, type VersionSet } from './version-set.js';
+import { noVersions, withVersion, type VersionSet } from '../version-set.js';
 
 /**
  * One record's copy chain: its head, the source versions kept into it, and its newest keep. A keep's

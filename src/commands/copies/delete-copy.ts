@@ -2,7 +2,7 @@ import { adoptionIdOf, type ChainEvent } from '../../events/copy-events.js';
 import type { Decider } from '../decider.js';
 import { refuse } from '../refusal.js';
 import { emptyChain, evolveChain, type ChainState } from './chain-state.js';
-import { hasVersion } from './version-set.js';
+import { hasVersion } from '../version-set.js';
 
 export type DeleteCopy = {
   readonly adoptionId: string;

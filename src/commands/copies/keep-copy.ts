@@ -2,7 +2,7 @@ import type { ChainEvent, CopyKept, KeptFile, KeptKind, Participant } from '../.
 import type { Decider } from '../decider.js';
 import { refuse, type Refusal } from '../refusal.js';
 import { emptyChain, evolveChain, type ChainState } from './chain-state.js';
-import { hasVersion } from './version-set.js';
+import { hasVersion } from '../version-set.js';
 
 /** A keep of one source version, its content already read from the person's vault and ready to seal. */
 export type KeepCopy = {

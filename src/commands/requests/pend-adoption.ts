@@ -1,9 +1,16 @@
 import type { AdoptionPended } from '../../events/request-events.js';
+import { hasVersion, noVersions } from '../version-set.js';
 import { requestDecider } from './request-decider.js';
+import { recordKey } from './request-state.js';
 
 export type PendAdoption = AdoptionPended['data'];
 
-/** R-KEEP-08: a keep with a cold key waits on the request, once per adoption however often it is asked. */
+/**
+ * R-KEEP-08: a keep with a cold key waits on the request, once per adoption however often it is
+ * asked. An adoption is one version of one record (adoptionIdOf), so the version is what is looked up.
+ */
 export const pendAdoption = requestDecider<PendAdoption>((state, cmd) =>
-  state.pended.has(cmd.adoptionId) ? [] : [{ type: 'AdoptionPended', data: cmd }],
+  hasVersion(state.pended.get(recordKey(cmd.slotId, cmd.sourceResourceId)) ?? noVersions, cmd.sourceVersion)
+    ? []
+    : [{ type: 'AdoptionPended', data: cmd }],
 );

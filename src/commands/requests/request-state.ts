@@ -1,4 +1,5 @@
 import type { GrantedRecord, RequestEvent } from '../../events/request-events.js';
+import { noVersions, withVersion, type VersionSet } from '../version-set.js';
 
 /** Stored phases; the spec's states add the time-based ones at read time (see evaluateState). */
 export type Phase = 'none' | 'pending' | 'cancelled' | 'rejected' | 'active' | 'suspended' | 'revoked';
@@ -15,20 +16,23 @@ export type RequestState = {
   readonly retentionMs: number | null;
   /** Granted slots and their records, by slot id. */
   readonly grants: ReadonlyMap<string, readonly GrantedRecord[]>;
-  /** Keeps pended with a cold key, by adoption id (drained ones stay: the chain decides those). */
-  readonly pended: ReadonlySet<string>;
+  /**
+   * Keeps pended with a cold key: the source versions of each granted record, by `recordKey`
+   * (drained ones stay: the chain decides those). A version names its adoption (adoptionIdOf).
+   */
+  readonly pended: ReadonlyMap<string, VersionSet>;
   /** Open proposals by id. */
   readonly open: ReadonlyMap<string, OpenProposal>;
   /**
-   * The newest version ever proposed of each granted record, by `proposedKey`: as many entries as
+   * The newest version ever proposed of each granted record, by `recordKey`: as many entries as
    * the request has records, however many proposals it has had, so a long-lived request's state
    * stays as small as its grants (and within what the fold cache keeps).
    */
   readonly proposed: ReadonlyMap<string, number>;
 };
 
-/** A granted record as `proposed` knows it: a slot and a resource. */
-export const proposedKey = (slotId: string, resourceId: string): string => `${slotId}/${resourceId}`;
+/** A granted record as `pended` and `proposed` know it: a slot and a resource. */
+export const recordKey = (slotId: string, resourceId: string): string => `${slotId}/${resourceId}`;
 
 export type OpenProposal = { readonly slotId: string; readonly resourceId: string; readonly newVersion: number };
 
@@ -43,7 +47,7 @@ export const noRequest: RequestState = {
   acceptedAt: null,
   retentionMs: null,
   grants: new Map(),
-  pended: new Set(),
+  pended: new Map(),
   open: new Map(),
   proposed: new Map(),
 };
@@ -82,11 +86,16 @@ export function evolveRequest(state: RequestState, event: RequestEvent): Request
       return { ...state, phase: 'suspended' };
     case 'RequestResumed':
       return { ...state, phase: 'active' };
-    case 'AdoptionPended':
-      return { ...state, pended: new Set(state.pended).add(event.data.adoptionId) };
+    case 'AdoptionPended': {
+      const key = recordKey(event.data.slotId, event.data.sourceResourceId);
+      return {
+        ...state,
+        pended: new Map(state.pended).set(key, withVersion(state.pended.get(key) ?? noVersions, event.data.sourceVersion)),
+      };
+    }
     case 'ProposalOpened': {
       const { proposalId, slotId, resourceId, newVersion } = event.data;
-      const key = proposedKey(slotId, resourceId);
+      const key = recordKey(slotId, resourceId);
       return {
         ...state,
         open: new Map(state.open).set(proposalId, { slotId, resourceId, newVersion }),

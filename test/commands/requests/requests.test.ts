@@ -4,6 +4,7 @@ import { refuse } from '../../../src/commands/refusal.js';
 import { cancelRequest } from '../../../src/commands/requests/cancel-request.js';
 import { grantSlot } from '../../../src/commands/requests/grant-slot.js';
 import { noticeNewVersion, type NoticeNewVersion } from '../../../src/commands/requests/notice-new-version.js';
+import { pendAdoption, type PendAdoption } from '../../../src/commands/requests/pend-adoption.js';
 import { evolveRequest, noRequest } from '../../../src/commands/requests/request-state.js';
 import { rejectRequest } from '../../../src/commands/requests/reject-request.js';
 import { resumeRequest } from '../../../src/commands/requests/resume-request.js';
@@ -11,6 +12,7 @@ import { revokeRequest } from '../../../src/commands/requests/revoke-request.js'
 import { sendRequest } from '../../../src/commands/requests/send-request.js';
 import { suspendRequest } from '../../../src/commands/requests/suspend-request.js';
 import { withdrawSlot } from '../../../src/commands/requests/withdraw-slot.js';
+import { adoptionIdOf } from '../../../src/events/copy-events.js';
 import type { RequestEvent } from '../../../src/events/request-events.js';
 import { evaluateState, recordReason } from '../../../src/requests/request-status.js';
 import { ParticipantAliases } from '../../../src/requests/participant-alias.js';
@@ -291,6 +293,34 @@ describe('update proposals on the request (R-PROP-01)', () => {
     const state = history.reduce(evolveRequest, noRequest);
     expect([...state.proposed]).to.deep.equal([[`${SLOT}/r1`, 5001]]);
     expect([...state.open.keys()]).to.deep.equal(['p5001-r1']);
+  });
+});
+
+describe('keeps pended on the request while the key is cold (R-KEEP-08)', () => {
+  const given = specFor(pendAdoption);
+  const pend = (sourceVersion: number): PendAdoption => ({
+    requestId: id,
+    organizationId: 'org',
+    adoptionId: adoptionIdOf(id, SLOT, 'r1', sourceVersion),
+    slotId: SLOT,
+    sourceResourceId: 'r1',
+    sourceVersion,
+    resourceType: 'document',
+    participant: null,
+    adoptedAt: at(2 * DAY).toISOString(),
+  });
+  const pended = (sourceVersion: number): RequestEvent => ({ type: 'AdoptionPended', data: pend(sourceVersion) });
+
+  it('each version of a record is pended once, however often its keep is asked for', () => {
+    given(sent, accepted, granted).when(pend(2)).then(pended(2));
+    given(sent, accepted, granted, pended(2)).when(pend(2)).then();
+    given(sent, accepted, granted, pended(2), pended(4)).when(pend(3)).then(pended(3));
+  });
+
+  it('a record pended version after version 5,000 times holds one range', () => {
+    const history: RequestEvent[] = [sent, accepted, granted];
+    for (let v = 1; v <= 5000; v++) history.push(pended(v));
+    expect([...history.reduce(evolveRequest, noRequest).pended]).to.deep.equal([[`${SLOT}/r1`, [[1, 5000]]]]);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
- * Source versions as sorted, disjoint, inclusive ranges, no two of them touching: a chain that
- * keeps every version of its record, as an auto slot does, holds one pair however long it grows.
- * Held as one entry per version, a chain of some 6,000 keeps outgrew the fold cache, and every
- * command on it then read the whole chain, each keep's sealed content included.
+ * Source versions as sorted, disjoint, inclusive ranges, no two of them touching: a copy chain that
+ * keeps every version of its record, as an auto slot does, holds one pair however long it grows,
+ * and so does a request's record pended version after version while the key is cold. Held as one
+ * entry per version, a chain of some 6,000 keeps outgrew the fold cache, and every command on it
+ * then read the whole chain, each keep's sealed content included.
  */
 export type VersionSet = readonly (readonly [first: number, last: number])[];
 

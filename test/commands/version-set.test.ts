@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { hasVersion, noVersions, withVersion, type VersionSet } from '../../../src/commands/copies/version-set.js';
+import { hasVersion, noVersions, withVersion, type VersionSet } from '../../src/commands/version-set.js';
 
 describe("a chain's kept versions, as ranges", () => {
   it('knows exactly the versions added, in any order, as sorted ranges that neither overlap nor touch', () => {
