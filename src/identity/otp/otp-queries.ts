@@ -10,7 +10,8 @@ export const otpSql = {
   forgetCode: `DELETE FROM auth.otp_codes WHERE send_id = $1`,
   lockCode: `SELECT code_hash, expires_at, attempts, used_at FROM auth.otp_codes WHERE subject = $1 AND purpose = $2 FOR UPDATE`,
   countAttempt: `UPDATE auth.otp_codes SET attempts = attempts + 1 WHERE subject = $1 AND purpose = $2`,
-  markUsed: `UPDATE auth.otp_codes SET used_at = $3 WHERE subject = $1 AND purpose = $2`,
+  /** The right code: counted and used at once, so it works once. */
+  countAttemptAndUse: `UPDATE auth.otp_codes SET attempts = attempts + 1, used_at = $3 WHERE subject = $1 AND purpose = $2`,
   /** Housekeeping: codes that can no longer be used. */
   pruneCodes: `DELETE FROM auth.otp_codes WHERE expires_at < $1`,
 };

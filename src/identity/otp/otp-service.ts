@@ -135,11 +135,11 @@ export class OtpService {
       if (row.attempts >= OTP_LIMITS.attemptsPerCode) {
         return refuse('too_many_attempts', 'too many attempts for this code; request a new one', secondsUntil(row.expires_at, at));
       }
-      // Counted before the compare, under the lock: concurrent guesses cannot exceed the limit.
-      await tx.query(q.countAttempt, [subject, purpose]);
-      if (!hasCodeShape(code) || !OtpSecrets.matches(row.code_hash, offered)) return wrong([perAddress, perClient]);
-      await tx.query(q.markUsed, [subject, purpose, at]);
-      return null;
+      // Counted whatever the answer, under the lock: a concurrent guess waits for this transaction, so
+      // guesses cannot exceed the limit. A right code is used by the same statement.
+      const right = hasCodeShape(code) && OtpSecrets.matches(row.code_hash, offered);
+      await (right ? tx.query(q.countAttemptAndUse, [subject, purpose, at]) : tx.query(q.countAttempt, [subject, purpose]));
+      return right ? null : wrong([perAddress, perClient]);
     });
   }
 
