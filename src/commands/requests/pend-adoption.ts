@@ -1,7 +1,7 @@
 import type { AdoptionPended } from '../../events/request-events.js';
-import { hasVersion, noVersions } from '../version-set.js';
+import { hasVersion } from '../version-set.js';
 import { requestDecider } from './request-decider.js';
-import { recordKey } from './request-state.js';
+import { pendedVersions } from './request-state.js';
 
 export type PendAdoption = AdoptionPended['data'];
 
@@ -10,7 +10,5 @@ export type PendAdoption = AdoptionPended['data'];
  * asked. An adoption is one version of one record (adoptionIdOf), so the version is what is looked up.
  */
 export const pendAdoption = requestDecider<PendAdoption>((state, cmd) =>
-  hasVersion(state.pended.get(recordKey(cmd.slotId, cmd.sourceResourceId)) ?? noVersions, cmd.sourceVersion)
-    ? []
-    : [{ type: 'AdoptionPended', data: cmd }],
+  hasVersion(pendedVersions(state, cmd.slotId, cmd.sourceResourceId), cmd.sourceVersion) ? [] : [{ type: 'AdoptionPended', data: cmd }],
 );

@@ -34,6 +34,10 @@ export type RequestState = {
 /** A granted record as `pended` and `proposed` know it: a slot and a resource. */
 export const recordKey = (slotId: string, resourceId: string): string => `${slotId}/${resourceId}`;
 
+/** The versions of a record pended on the request. */
+export const pendedVersions = (state: RequestState, slotId: string, resourceId: string): VersionSet =>
+  state.pended.get(recordKey(slotId, resourceId)) ?? noVersions;
+
 export type OpenProposal = { readonly slotId: string; readonly resourceId: string; readonly newVersion: number };
 
 export const noRequest: RequestState = {
@@ -87,11 +91,9 @@ export function evolveRequest(state: RequestState, event: RequestEvent): Request
     case 'RequestResumed':
       return { ...state, phase: 'active' };
     case 'AdoptionPended': {
-      const key = recordKey(event.data.slotId, event.data.sourceResourceId);
-      return {
-        ...state,
-        pended: new Map(state.pended).set(key, withVersion(state.pended.get(key) ?? noVersions, event.data.sourceVersion)),
-      };
+      const { slotId, sourceResourceId, sourceVersion } = event.data;
+      const versions = withVersion(pendedVersions(state, slotId, sourceResourceId), sourceVersion);
+      return { ...state, pended: new Map(state.pended).set(recordKey(slotId, sourceResourceId), versions) };
     }
     case 'ProposalOpened': {
       const { proposalId, slotId, resourceId, newVersion } = event.data;
