@@ -9,6 +9,7 @@ import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../src/i
 import { benchOrganization, PerConnection } from './command-data.js';
 import { CpuMeter, cpuNote } from './cpu-spent.js';
 import { commandWorkloads, identityWorkloads, type BenchWorld, type Workload } from './command-workloads.js';
+import { readLog, type LoggedEvent } from './domain-log.js';
 import { instanceChecks } from './instance-checks.js';
 import { runLoad, type LoadResult } from './load.js';
 import { startMailSink } from './mail-sink.js';
@@ -79,6 +80,32 @@ export async function benchCommands(options: CommandBenchOptions): Promise<Row[]
       if (instances === 2) rows.push(...(await instanceChecks(world, services.clients, db)));
       rows.push(...(await memoryRows(services.processes, ctx.label)));
       return rows;
+    } finally {
+      await services.stop();
+    }
+  });
+}
+
+/**
+ * The log of a scenario of every workload that writes, for the replay row to replicate: one service
+ * on a scratch database, its organization, then `requests` calls of each workload on each of
+ * `clients` connections, the log read once every reaction is done.
+ */
+export async function recordScenario(serverUrl: string, options: { clients: number; requests: number }): Promise<LoggedEvent[]> {
+  return withScratch(serverUrl, async (databaseUrl, db) => {
+    const services = await startInstances(databaseUrl, 1, undefined);
+    try {
+      const api = services.clients[0]!;
+      const org = await benchOrganization(api);
+      const world: BenchWorld = { api, org, people: new PerConnection(() => api.person()) };
+      const urls = services.processes.map((p) => p.url);
+      for (const w of [...commandWorkloads(world), ...identityWorkloads(world)].filter((w) => w.event !== null)) {
+        const scripts = await w.scripts(options.clients, options.requests);
+        const run = await runLoad({ urls, scripts, seconds: QUIET_TIMEOUT_MS / 1000, perConnection: options.requests });
+        if (run.errors > 0) throw new Error(`recording the scenario: ${w.name} answered ${run.failures}`);
+        await untilQuiet({ instances: services.clients });
+      }
+      return await readLog(db);
     } finally {
       await services.stop();
     }
@@ -184,7 +211,7 @@ async function settled(ctx: Context, w: Workload): Promise<number> {
  * Waits until no instance has a reaction job waiting or running, twice in a row (a reactor may be
  * about to queue one), so a run does not pay for the reactions of the one before.
  */
-async function untilQuiet(ctx: Context): Promise<void> {
+async function untilQuiet(ctx: Pick<Context, 'instances'>): Promise<void> {
   const started = performance.now();
   const jobs = async () => (await Promise.all(ctx.instances.map((i) => i.queuedJobs()))).reduce((a, b) => a + b, 0);
   for (let quietReads = 0; quietReads < 2;) {

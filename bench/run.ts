@@ -13,18 +13,20 @@ import { PgliteDb } from '../src/db/pglite-db.js';
 import { PostgresDb } from '../src/db/postgres-db.js';
 import type { SqlDb } from '../src/db/sql.js';
 import { benchAppends } from './appends.js';
-import { benchCommands } from './commands.js';
+import { benchCommands, recordScenario } from './commands.js';
 import { bareHttpPerSecond, benchLimits } from './limits.js';
 import { table, type Row } from './measure.js';
 import { resultsFileFor, writeResults } from './results-file.js';
 import { adminQuery, withScratchDb } from './scratch-database.js';
 import { benchPeer } from './peer.js';
-import { benchAsyncLag, benchReplay } from './projection.js';
+import { benchAsyncLag, benchDomainReplay, benchReplay } from './projection.js';
 import { benchPublish } from './publish.js';
 import { BenchSelectionError, benchSelection, type BenchSelection } from './selection.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const replayEvents = Number(process.env.BENCH_REPLAY_EVENTS ?? 1_000_000);
+/** The recorded scenario the domain log replicates: every writing workload, this many calls on each of this many connections. */
+const SCENARIO = { clients: 8, requests: 40 };
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
@@ -63,7 +65,11 @@ async function onPostgres(url: string, only: BenchSelection): Promise<Row[]> {
         }
       })),
     );
-  if (only.parts.has('replay')) rows.push(...(await withScratchDb(url, 'dss_bench', (db) => benchReplay(db, replayEvents))));
+  if (only.parts.has('replay')) {
+    rows.push(...(await withScratchDb(url, 'dss_bench', (db) => benchReplay(db, replayEvents))));
+    const recorded = await recordScenario(url, SCENARIO);
+    rows.push(...(await withScratchDb(url, 'dss_bench', (db) => benchDomainReplay(db, recorded, replayEvents))));
+  }
   return rows;
 }
 

@@ -2,7 +2,7 @@ import type { SqlDb, SqlExecutor } from '../db/sql.js';
 import type { RecordedEvent } from '../events/envelope.js';
 import { comparePositions, type Position } from '../events/position.js';
 import { checkpointSql, toPosition, useSchema } from './checkpoints.js';
-import type { ProjectionHandler, Projector } from './projector.js';
+import type { ProjectionHandler, Projector, Statement } from './projector.js';
 import { ProjectorEventError } from './stall.js';
 
 export type BatchOutcome = { applied: boolean; checkpoint: Position };
@@ -112,19 +112,62 @@ async function appliedAsSet(
   return true;
 }
 
+/**
+ * The per-event handlers, in log order. The statements of a `writes` handler are sent without
+ * waiting for their answers: the transaction runs statements in the order sent, so a batch's writes
+ * share round trips instead of taking one each (replay of a domain log was bound by them,
+ * docs/performance.md), and a handler that reads still sees every write before it. A failure is
+ * pinned on the event whose statement failed first; those after it only found the transaction aborted.
+ */
 async function applyOneByOne(
   tx: SqlExecutor,
   p: Projector,
   events: readonly RecordedEvent[],
   skipped?: ReadonlySet<string>,
 ): Promise<void> {
+  const unanswered: SentWrite[] = [];
   for (const [index, event] of events.entries()) {
     const handler = handlerFor(p, event);
     if (!handler || skipped?.has(event.metadata.eventId)) continue;
-    try {
-      await handler(tx, event);
-    } catch (e) {
-      throw new ProjectorEventError(event, index, e);
+    // An earlier write that failed is the cause of whatever fails after it.
+    const failedHere = async (error: unknown) => (await firstFailure(events, unanswered)) ?? new ProjectorEventError(event, index, error);
+    if (handler.statements) {
+      let statements: readonly Statement[];
+      try {
+        statements = handler.statements(event);
+      } catch (e) {
+        throw await failedHere(e);
+      }
+      for (const [text, values] of statements) unanswered.push({ index, answer: settled(() => tx.query(text, values)) });
+      continue;
     }
+    const failed = await settled(() => handler(tx, event));
+    if (failed) throw await failedHere(failed.error);
   }
+  const failure = await firstFailure(events, unanswered);
+  if (failure) throw failure;
+}
+
+type SentWrite = { readonly index: number; readonly answer: Promise<{ error: unknown } | null> };
+
+/**
+ * Null when `work` succeeded, its error when it threw (at once, as a decoder may, or later); never
+ * rejects, so a statement nobody awaits yet leaves no unhandled rejection. `work` starts at once.
+ */
+async function settled(work: () => Promise<unknown>): Promise<{ error: unknown } | null> {
+  try {
+    await work();
+    return null;
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** Once every write sent is answered: the error of the first that failed, named by its event. */
+async function firstFailure(events: readonly RecordedEvent[], sent: readonly SentWrite[]): Promise<ProjectorEventError | null> {
+  const outcomes = await Promise.all(sent.map((s) => s.answer));
+  const at = outcomes.findIndex((o) => o !== null);
+  if (at < 0) return null;
+  const { index } = sent[at]!;
+  return new ProjectorEventError(events[index]!, index, outcomes[at]!.error);
 }

@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import type { Row, SqlExecutor } from '../../src/db/sql.js';
+import type { RecordedEvent, UnpositionedEvent } from '../../src/events/envelope.js';
+import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
+import { applyEvents } from '../../src/projections/apply-batch.js';
+import { useSchema } from '../../src/projections/checkpoints.js';
+import { writes, type Projector } from '../../src/projections/projector.js';
+import { installReadModels } from '../../src/projections/read-model-schema.js';
+import { ProjectorEventError } from '../../src/projections/stall.js';
+import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { newEvent, uniqueStream } from '../support/events.js';
+
+describe(`applying a batch: the writes of many events share round trips (${mainBackend})`, function () {
+  this.timeout(60_000);
+  let t: TestDatabase;
+  let store: SqlEventStore;
+  beforeEach(async () => {
+    t = await openTestDatabase();
+    store = await SqlEventStore.open(t.db);
+  });
+  afterEach(() => t.drop());
+
+  /** Placed writes a row (statements only); Counted reads how many rows the events before it wrote. */
+  const placedAndCounted: Projector = {
+    name: 'placed_counted',
+    version: 1,
+    schemaSql: `CREATE TABLE IF NOT EXISTS placed (n int PRIMARY KEY);
+                CREATE TABLE IF NOT EXISTS counted (at int PRIMARY KEY, placed_before bigint NOT NULL)`,
+    on: {
+      Placed: writes<RecordedEvent, UnpositionedEvent>((e) => {
+        // As a decoder does with an event it cannot read: it throws before any statement exists.
+        if (e.data.n === null) throw new Error('no number to place');
+        return [['INSERT INTO placed (n) VALUES ($1)', [e.data.n]]];
+      }),
+      Counted: async (tx, e) => {
+        const seen = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM placed');
+        await tx.query('INSERT INTO counted (at, placed_before) VALUES ($1, $2)', [e.data.at, seen.rows[0]!.n]);
+      },
+    },
+  };
+
+  /** The batch as the log holds it, applied in one transaction; answers the most statements ever unanswered at once. */
+  async function applied(events: ReturnType<typeof newEvent>[]): Promise<number> {
+    await store.appendToStream(uniqueStream('order'), events, 'no_stream');
+    await installReadModels(t.db, [placedAndCounted], 'rm');
+    const batch = await store.readAll();
+    let unanswered = 0;
+    let most = 0;
+    await t.db.transaction(async (tx) => {
+      await useSchema(tx, 'rm');
+      const watched: SqlExecutor = {
+        query: <R extends Row = Row>(text: string, params?: readonly unknown[]) => {
+          most = Math.max(most, ++unanswered);
+          return tx.query<R>(text, params).finally(() => unanswered--);
+        },
+      };
+      await applyEvents(watched, placedAndCounted, batch);
+    });
+    return most;
+  }
+
+  it('sends the writes of a run of events before the first answer, and a handler that reads sees every one of them', async () => {
+    const placed = Array.from({ length: 20 }, (_, n) => newEvent('Placed', { n }));
+    const most = await applied([...placed.slice(0, 12), newEvent('Counted', { at: 12 }), ...placed.slice(12)]);
+    expect(most).to.be.at.least(12);
+    const counted = await t.db.query<{ at: number; placed_before: string }>('SELECT at, placed_before::text FROM rm.counted');
+    expect(counted.rows).to.deep.equal([{ at: 12, placed_before: '12' }]);
+    expect((await t.db.query('SELECT n FROM rm.placed')).rows).to.have.length(20);
+  });
+
+  it('a write that fails is pinned on its own event, not on the later ones that found the transaction aborted', async () => {
+    const duplicate = newEvent('Placed', { n: 1 });
+    const failure = await applied([
+      newEvent('Placed', { n: 1 }),
+      newEvent('Placed', { n: 2 }),
+      duplicate,
+      newEvent('Placed', { n: 3 }),
+      newEvent('Counted', { at: 4 }),
+    ]).catch((e: unknown) => e);
+    expect(failure).to.be.instanceOf(ProjectorEventError);
+    const pinned = failure as ProjectorEventError;
+    expect(pinned.event.metadata.eventId).to.equal(duplicate.metadata.eventId);
+    expect(pinned.index).to.equal(2);
+    expect((pinned.cause as { code?: string }).code).to.equal('23505');
+  });
+
+  it('an event whose statements cannot even be built is named, after the writes before it are answered', async () => {
+    const unreadable = newEvent('Placed', { n: null });
+    const failure = await applied([newEvent('Placed', { n: 1 }), unreadable, newEvent('Placed', { n: 2 })]).catch((e: unknown) => e);
+    expect(failure).to.be.instanceOf(ProjectorEventError);
+    expect((failure as ProjectorEventError).event.metadata.eventId).to.equal(unreadable.metadata.eventId);
+    expect(((failure as ProjectorEventError).cause as Error).message).to.equal('no number to place');
+  });
+});
