@@ -59,10 +59,8 @@ export async function benchCommands(options: CommandBenchOptions): Promise<Row[]
   return withScratch(options.databaseUrl, async (databaseUrl, db) => {
     const services = await startInstances(databaseUrl, instances, options.redisUrl);
     try {
-      const api = services.clients[0]!;
       // After every instance started: an instance counts only sign-ins made after its own start.
-      const org = await benchOrganization(api);
-      const world: BenchWorld = { api, org, people: new PerConnection(() => api.person()) };
+      const world = await worldOf(services.clients[0]!);
       const ctx: Context = {
         urls: services.processes.map((s) => s.url),
         instances: services.clients,
@@ -86,6 +84,11 @@ export async function benchCommands(options: CommandBenchOptions): Promise<Row[]
   });
 }
 
+/** The organization under load, and a person for each connection as the workloads ask: what they share. */
+async function worldOf(api: ServiceClient): Promise<BenchWorld> {
+  return { api, org: await benchOrganization(api), people: new PerConnection(() => api.person()) };
+}
+
 /**
  * The log of a scenario of every workload that writes, for the replay row to replicate: one service
  * on a scratch database, its organization, then `requests` calls of each workload on each of
@@ -95,9 +98,7 @@ export async function recordScenario(serverUrl: string, options: { clients: numb
   return withScratch(serverUrl, async (databaseUrl, db) => {
     const services = await startInstances(databaseUrl, 1, undefined);
     try {
-      const api = services.clients[0]!;
-      const org = await benchOrganization(api);
-      const world: BenchWorld = { api, org, people: new PerConnection(() => api.person()) };
+      const world = await worldOf(services.clients[0]!);
       const urls = services.processes.map((p) => p.url);
       for (const w of [...commandWorkloads(world), ...identityWorkloads(world)].filter((w) => w.event !== null)) {
         const scripts = await w.scripts(options.clients, options.requests);

@@ -30,9 +30,12 @@ const EMAIL_AT = /@(?=[A-Za-z0-9-]+\.)/g;
  * A uuid's and a hash's first 32 bits are xor-ed with k (one-to-one), an address gains "+r<k>".
  */
 export function replicaOf(event: LoggedEvent, k: number): LoggedEvent {
+  return JSON.parse(renamed(JSON.stringify(event), k)) as LoggedEvent;
+}
+
+function renamed(text: string, k: number): string {
   const xor = (hex: string) => ((Number.parseInt(hex.slice(0, 8), 16) ^ k) >>> 0).toString(16).padStart(8, '0') + hex.slice(8);
-  const text = JSON.stringify(event).replace(UUID, xor).replace(SHA256_HEX, xor).replace(EMAIL_AT, `+r${k}@`);
-  return JSON.parse(text) as LoggedEvent;
+  return text.replace(UUID, xor).replace(SHA256_HEX, xor).replace(EMAIL_AT, `+r${k}@`);
 }
 
 /**
@@ -41,7 +44,7 @@ export function replicaOf(event: LoggedEvent, k: number): LoggedEvent {
  * stream whose id names no record (the log's own checkpoints) is not copied: it is one per log.
  */
 export async function appendReplicas(store: SqlEventStore, recorded: readonly LoggedEvent[], n: number, writers = 32): Promise<number> {
-  const copied = recorded.filter((e) => replicaOf(e, 1).streamId !== e.streamId);
+  const copied = recorded.filter((e) => renamed(e.streamId, 1) !== e.streamId);
   if (copied.length === 0) throw new Error('the recorded log has no event to replicate');
   const runs = streamRuns(copied);
   const replicas = Math.ceil(n / copied.length);

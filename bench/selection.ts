@@ -1,6 +1,6 @@
 /**
  * Which parts of `npm run bench` run: all of them unless the environment narrows it. A full run
- * takes a quarter of an hour; one row (say keep at 16 clients) takes a minute, which is what a
+ * takes about 23 minutes; one row (say keep at 16 clients) takes a minute, which is what a
  * change to one command's path needs measured, again and again.
  */
 
@@ -36,7 +36,7 @@ const MOST_CLIENTS = 1024;
 /**
  * BENCH_ONLY (parts), BENCH_WORKLOADS and BENCH_CLIENTS, each a comma-separated list. Throws on a
  * name it does not know, naming the ones it does, and on a setting the parts chosen would ignore,
- * rather than run a quarter of an hour of something else.
+ * rather than run many minutes of something else.
  */
 export function benchSelection(env: Readonly<Record<string, string | undefined>>): BenchSelection {
   const parts = new Set(listOf(env, 'BENCH_ONLY', BENCH_PARTS) ?? BENCH_PARTS);

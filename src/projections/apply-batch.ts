@@ -129,23 +129,32 @@ async function applyOneByOne(
   for (const [index, event] of events.entries()) {
     const handler = handlerFor(p, event);
     if (!handler || skipped?.has(event.metadata.eventId)) continue;
+    const failed = handler.statements
+      ? sendWrites(tx, handler.statements, event, index, unanswered)
+      : await settled(() => handler(tx, event));
     // An earlier write that failed is the cause of whatever fails after it.
-    const failedHere = async (error: unknown) => (await firstFailure(events, unanswered)) ?? new ProjectorEventError(event, index, error);
-    if (handler.statements) {
-      let statements: readonly Statement[];
-      try {
-        statements = handler.statements(event);
-      } catch (e) {
-        throw await failedHere(e);
-      }
-      for (const [text, values] of statements) unanswered.push({ index, answer: settled(() => tx.query(text, values)) });
-      continue;
-    }
-    const failed = await settled(() => handler(tx, event));
-    if (failed) throw await failedHere(failed.error);
+    if (failed) throw (await firstFailure(events, unanswered)) ?? new ProjectorEventError(event, index, failed.error);
   }
   const failure = await firstFailure(events, unanswered);
   if (failure) throw failure;
+}
+
+/** Sends the event's statements unawaited, onto `unanswered`; answers the error when they cannot be built (a decoder's). */
+function sendWrites(
+  tx: SqlExecutor,
+  statementsOf: NonNullable<ProjectionHandler['statements']>,
+  event: RecordedEvent,
+  index: number,
+  unanswered: SentWrite[],
+): { error: unknown } | null {
+  let statements: readonly Statement[];
+  try {
+    statements = statementsOf(event);
+  } catch (error) {
+    return { error };
+  }
+  for (const [text, values] of statements) unanswered.push({ index, answer: settled(() => tx.query(text, values)) });
+  return null;
 }
 
 type SentWrite = { readonly index: number; readonly answer: Promise<{ error: unknown } | null> };

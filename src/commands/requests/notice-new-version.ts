@@ -2,7 +2,7 @@ import type { Participant } from '../../events/copy-events.js';
 import type { RequestEvent } from '../../events/request-events.js';
 import { evaluateState } from '../../requests/request-status.js';
 import { requestDecider, type At } from './request-decider.js';
-import { recordKey } from './request-state.js';
+import { proposedVersion } from './request-state.js';
 
 export type NoticeNewVersion = At & {
   /** Derived from the event that published the version: a reaction run twice names the same proposal. */
@@ -20,7 +20,7 @@ export type NoticeNewVersion = At & {
  * reaction run twice opens one proposal, and one run late opens none for an older version.
  */
 export const noticeNewVersion = requestDecider<NoticeNewVersion>((s, cmd) => {
-  if (s.phase === 'none' || (s.proposed.get(recordKey(cmd.slotId, cmd.resourceId)) ?? 0) >= cmd.newVersion) return [];
+  if (s.phase === 'none' || proposedVersion(s, cmd.slotId, cmd.resourceId) >= cmd.newVersion) return [];
   if (evaluateState({ ...s, phase: s.phase }, cmd.now) !== 'active') return [];
   const open = [...s.open].find(([, p]) => p.slotId === cmd.slotId && p.resourceId === cmd.resourceId);
   const at = cmd.now.toISOString();

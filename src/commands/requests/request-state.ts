@@ -34,6 +34,10 @@ export type RequestState = {
 /** A granted record as `pended` and `proposed` know it: a slot and a resource. */
 export const recordKey = (slotId: string, resourceId: string): string => `${slotId}/${resourceId}`;
 
+/** The newest version of a record ever proposed on the request; 0 for none. */
+export const proposedVersion = (state: RequestState, slotId: string, resourceId: string): number =>
+  state.proposed.get(recordKey(slotId, resourceId)) ?? 0;
+
 /** The versions of a record pended on the request. */
 export const pendedVersions = (state: RequestState, slotId: string, resourceId: string): VersionSet =>
   state.pended.get(recordKey(slotId, resourceId)) ?? noVersions;
@@ -97,11 +101,11 @@ export function evolveRequest(state: RequestState, event: RequestEvent): Request
     }
     case 'ProposalOpened': {
       const { proposalId, slotId, resourceId, newVersion } = event.data;
-      const key = recordKey(slotId, resourceId);
+      const newest = Math.max(proposedVersion(state, slotId, resourceId), newVersion);
       return {
         ...state,
         open: new Map(state.open).set(proposalId, { slotId, resourceId, newVersion }),
-        proposed: new Map(state.proposed).set(key, Math.max(state.proposed.get(key) ?? 0, newVersion)),
+        proposed: new Map(state.proposed).set(recordKey(slotId, resourceId), newest),
       };
     }
     case 'ReceiptWritten':
