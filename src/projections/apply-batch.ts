@@ -92,6 +92,35 @@ export async function applyEvents(
 }
 
 /**
+ * Every read model's writes of a batch at once, under one savepoint: each sends its statements
+ * without waiting for the others (their tables are their own), so the database works through the
+ * batch while the next read model's statements are still being built. True when all applied; false
+ * when any failed and all were rolled back: then the caller applies the batch read model by read
+ * model (applyEvents), where a failure falls back to the handlers and names its event.
+ */
+export async function appliedAtOnce(
+  tx: SqlExecutor,
+  projectors: readonly Projector[],
+  events: readonly RecordedEvent[],
+  skips: ReadonlyMap<string, ReadonlySet<string>>,
+): Promise<boolean> {
+  await tx.query('SAVEPOINT apply_page');
+  const last = events[events.length - 1]!.position;
+  const outcomes = await Promise.allSettled(
+    projectors.map((p) => {
+      const skipped = skips.get(p.name);
+      const handled = events.filter((e) => handlerFor(p, e) && !skipped?.has(e.metadata.eventId));
+      const written = handled.length === 0 ? null : p.onBatch ? p.onBatch(tx, handled) : applyOneByOne(tx, p, handled);
+      const advanced = tx.query(checkpointSql.advance, [p.name, last.commit.toString(), last.prepare.toString(), events.length]);
+      return Promise.all([written, advanced]);
+    }),
+  );
+  const applied = outcomes.every((o) => o.status === 'fulfilled');
+  await tx.query(applied ? 'RELEASE SAVEPOINT apply_page' : 'ROLLBACK TO SAVEPOINT apply_page');
+  return applied;
+}
+
+/**
  * The set-based form under a savepoint: true when it applied them; false when it failed and was
  * rolled back, so the per-event handlers run instead and a failure names its event.
  */

@@ -2,7 +2,7 @@ import type { SqlDb, SqlExecutor } from '../db/sql.js';
 import type { RecordedEvent } from '../events/envelope.js';
 import { START, type Position } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
-import { applyEvents } from './apply-batch.js';
+import { appliedAtOnce, applyEvents } from './apply-batch.js';
 import { quoteIdent, useSchema } from './checkpoints.js';
 import type { Projector } from './projector.js';
 import { installReadModels } from './read-model-schema.js';
@@ -33,16 +33,27 @@ export async function buildFromLog(o: BuildFromLog): Promise<Position> {
   await installReadModels(o.db, o.projectors, o.schema);
   if (o.comment) await o.db.exec(`COMMENT ON SCHEMA ${quoteIdent(o.schema)} IS '${o.comment.replaceAll("'", "''")}'`);
   let after: Position = START;
+  let reading = readAhead(o, after);
   for (;;) {
-    const batch = await o.store.readAll({ after, maxCount: o.batchSize });
+    const batch = await reading;
     const applied = o.keep ? o.keep(batch) : batch;
-    if (applied.length > 0) {
-      await o.db.transaction((tx) => applyToAll(tx, o.schema, o.projectors, applied, o.skips));
-      after = applied[applied.length - 1]!.position;
-      o.onBatch(applied);
-    }
-    if (applied.length === 0 || applied.length < batch.length) return after;
+    if (applied.length === 0) return after;
+    const whole = applied.length === batch.length;
+    // The next page is read while this one is applied, on another connection: the log's reads and
+    // the read models' writes overlap instead of taking turns.
+    if (whole) reading = readAhead(o, applied[applied.length - 1]!.position);
+    await o.db.transaction((tx) => applyToAll(tx, o.schema, o.projectors, applied, o.skips));
+    after = applied[applied.length - 1]!.position;
+    o.onBatch(applied);
+    if (!whole) return after;
   }
+}
+
+/** The page after `after`; a read that fails while nobody awaits it yet is not left unhandled. */
+function readAhead(o: BuildFromLog, after: Position): Promise<readonly RecordedEvent[]> {
+  const page = o.store.readAll({ after, maxCount: o.batchSize });
+  page.catch(() => undefined);
+  return page;
 }
 
 export async function applyToAll(
@@ -53,5 +64,6 @@ export async function applyToAll(
   skips: Skips,
 ): Promise<void> {
   await useSchema(tx, schema);
+  if (await appliedAtOnce(tx, projectors, batch, skips)) return;
   for (const p of projectors) await applyEvents(tx, p, batch, skips.get(p.name));
 }

@@ -64,11 +64,22 @@ export function writes<Event extends Sent, Sent>(build: (event: Sent) => readonl
   return Object.assign(handler, { statements: build });
 }
 
+/**
+ * A read model's set-based form: a run of consecutive events of `types` written by a few statements
+ * over the whole run. Any other event is a barrier: the run before it is written, then its own
+ * handler runs, so everything keeps its place in the log. `statements` must leave the rows the
+ * events' handlers would, one by one: the projector specs apply every spec both ways.
+ */
+export type SetBasedForm<E extends DomainEvent> = {
+  readonly types: readonly E['type'][];
+  readonly statements: (run: readonly Recorded<E>[]) => readonly Statement[];
+};
+
 /** A read model of the events `events` decodes; every handler reads them typed and upcast. */
 export function projector<E extends DomainEvent>(
-  definition: Header & { readonly events: EventDecoder<E>; readonly on: TypedHandlers<E> },
+  definition: Header & { readonly events: EventDecoder<E>; readonly on: TypedHandlers<E>; readonly setBased?: SetBasedForm<E> },
 ): Projector {
-  const { events, on, ...header } = definition;
+  const { events, on, setBased, ...header } = definition;
   const handlers: Record<string, ProjectionHandler> = {};
   const typed = Object.entries(on) as [string, TypedHandler<Recorded<E>, Recorded<E, UnpositionedEvent>> | undefined][];
   for (const [type, handle] of typed) {
@@ -79,7 +90,48 @@ export function projector<E extends DomainEvent>(
       ? Object.assign(decoded, { statements: (event: UnpositionedEvent) => statements(events.decode(event)) })
       : decoded;
   }
-  return checked({ ...header, on: handlers, events });
+  const onBatch = setBased && inRuns(setBased, events, handlers);
+  return checked({ ...header, on: handlers, events, ...(onBatch ? { onBatch } : {}) });
+}
+
+/**
+ * The set-based form as an `onBatch`: statements go out without waiting for their answers (the
+ * transaction runs them in order), except before a barrier whose handler reads.
+ */
+function inRuns<E extends DomainEvent>(
+  form: SetBasedForm<E>,
+  events: EventDecoder<E>,
+  handlers: Readonly<Record<string, ProjectionHandler>>,
+): NonNullable<Projector['onBatch']> {
+  const gathered = new Set<string>(form.types);
+  return async (tx, batch) => {
+    const sent: Promise<unknown>[] = [];
+    const send = (statements: readonly Statement[]) => {
+      for (const [text, values] of statements) {
+        const answer = tx.query(text, values);
+        // Awaited below; should a decoder throw first, a failed write must not go unhandled meanwhile.
+        answer.catch(() => undefined);
+        sent.push(answer);
+      }
+    };
+    let run: Recorded<E>[] = [];
+    for (const event of batch) {
+      if (gathered.has(event.type)) {
+        run.push(events.decode(event));
+        continue;
+      }
+      send(form.statements(run));
+      run = [];
+      const handler = handlers[event.type]!;
+      if (handler.statements) send(handler.statements(event));
+      else {
+        await Promise.all(sent);
+        await handler(tx, event);
+      }
+    }
+    send(form.statements(run));
+    await Promise.all(sent);
+  };
 }
 
 /** A read model about the log itself (every event, whatever its family): it reads only the envelope. */

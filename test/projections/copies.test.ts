@@ -120,6 +120,28 @@ describe('copies read model: adoptions, pending or materialized, and every versi
       { org_version: 3, origin: 'copy', adoption_id: uuid(21), sealed_data: 'sealed-v3', name: 'Address' },
     ]));
 
+  it('each correction copies the chain as the version before it stands, through runs of corrections and a newer keep', () => {
+    const renamed = kept(3, 4, uuid(21), '2026-10-04T09:00:00.000Z');
+    return given(
+      copiesProjector,
+      kept(2, 1, uuid(20), '2026-10-02T09:00:00.000Z'),
+      corrected(2, uuid(20)),
+      corrected(3, uuid(20)),
+      { ...renamed, data: { ...renamed.data, name: 'Home address', slotId: uuid(7) } },
+      corrected(5, uuid(21)),
+      corrected(6, uuid(21)),
+      // Version 8 names a version 7 that was never written: as one handler alone, nothing to copy.
+      corrected(8, uuid(21)),
+    ).thenRows('SELECT org_version, origin, name, slot_id, sealed_data FROM copy_versions ORDER BY org_version', [
+      { org_version: 1, origin: 'copy', name: 'Address', slot_id: slot, sealed_data: 'sealed-v1' },
+      { org_version: 2, origin: 'correction', name: 'Address', slot_id: slot, sealed_data: 'corrected-v2' },
+      { org_version: 3, origin: 'correction', name: 'Address', slot_id: slot, sealed_data: 'corrected-v3' },
+      { org_version: 4, origin: 'copy', name: 'Home address', slot_id: uuid(7), sealed_data: 'sealed-v4' },
+      { org_version: 5, origin: 'correction', name: 'Home address', slot_id: uuid(7), sealed_data: 'corrected-v5' },
+      { org_version: 6, origin: 'correction', name: 'Home address', slot_id: uuid(7), sealed_data: 'corrected-v6' },
+    ]);
+  });
+
   it("CopyDeleted drops the chain's versions and marks its adoptions deleted; other chains stay", () =>
     given(
       copiesProjector,

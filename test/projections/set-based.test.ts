@@ -7,6 +7,7 @@ import { ProjectorEventError } from '../../src/projections/stall.js';
 import { RecentEvents } from '../../src/events/recent-events.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { newEvent, uniqueStream } from '../support/events.js';
+import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector } from '../support/projectors.js';
 
 describe(`set-based projection: a failing onBatch falls back to the per-event handlers (${mainBackend})`, function () {
   this.timeout(60_000);
@@ -41,6 +42,17 @@ describe(`set-based projection: a failing onBatch falls back to the per-event ha
     await replay({ db: t.db, store, projectors: [counted()] });
     const rows = await t.db.query<{ event_id: string }>('SELECT event_id::text AS event_id FROM rm.counted ORDER BY 1');
     expect(rows.rows.map((r) => r.event_id)).to.deep.equal(events.map((e) => e.metadata.eventId).sort());
+  });
+
+  it("a page one read model cannot apply at once is applied again read model by read model: every other's rows once", async () => {
+    const stream = uniqueStream('order');
+    const events = Array.from({ length: 5 }, (_, i) => newEvent('Placed', { i }));
+    await store.appendToStream(stream, events, 'no_stream');
+    await replay({ db: t.db, store, projectors: [recordingProjector('seen_beside'), counted()] });
+    const ids = events.map((e) => e.metadata.eventId);
+    expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_beside'), ids)).to.equal(null);
+    const counts = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM rm.counted');
+    expect(counts.rows[0]?.n).to.equal(5);
   });
 
   it('an event no handler can apply is named, as without a set-based form', async () => {

@@ -5,7 +5,7 @@ import type { SqlDb } from '../../src/db/sql.js';
 import type { NewEvent, RecordedEvent } from '../../src/events/envelope.js';
 import { linkEvent } from '../../src/events/hash-chain.js';
 import { START, type Position } from '../../src/events/position.js';
-import { applyBatch } from '../../src/projections/apply-batch.js';
+import { applyBatch, handlerFor } from '../../src/projections/apply-batch.js';
 import { useSchema } from '../../src/projections/checkpoints.js';
 import type { Projector } from '../../src/projections/projector.js';
 import { installReadModels } from '../../src/projections/read-model-schema.js';
@@ -53,7 +53,9 @@ export type Given = (projector: Projector, ...events: readonly GivenEvent[]) => 
  * Given-events / then-rows specs of one read model alone, on the suite's backend. Call inside a
  * describe: it opens one test database for the suite; each given() installs only that projector's
  * tables in a fresh schema and applies the events as the engine does (one batch through
- * applyBatch, from the start of the log, envelopes hash-linked per stream).
+ * applyBatch, from the start of the log, envelopes hash-linked per stream). A read model with a
+ * set-based form is given the events twice, into two schemas: as one batch in that form, and one by
+ * one through its handlers as an inline append does; every then holds for both.
  */
 export function projectorSpecs(): Given {
   let t: TestDatabase | undefined;
@@ -67,37 +69,59 @@ export function projectorSpecs(): Given {
     if (!t) throw new Error('projectorSpecs() must be called inside a describe, and given() inside a test');
     const db = t.db;
     const schema = `spec_${randomBytes(6).toString('hex')}`;
+    const log = recorded(projector, events);
+    const { onBatch } = projector;
     const applied = (async () => {
-      await installReadModels(db, [projector], schema);
-      const outcome = await applyBatch(db, schema, projector, START, recorded(projector, events));
-      expect(outcome.applied, 'the batch was applied').to.equal(true);
+      if (!onBatch) return applyAsTheEngineDoes(db, schema, projector, [log]);
+      // Called directly, not under the engine's savepoint: a set-based form that fails must fail the spec.
+      await installReadModels(db, [projector], `${schema}_set`);
+      await db.transaction(async (tx) => {
+        await useSchema(tx, `${schema}_set`);
+        await onBatch(
+          tx,
+          log.filter((e) => handlerFor(projector, e)),
+        );
+      });
+      await applyAsTheEngineDoes(
+        db,
+        `${schema}_one`,
+        { ...projector, onBatch: undefined },
+        log.map((e) => [e]),
+      );
     })();
-    return then(db, schema, applied);
+    return then(db, onBatch ? [`${schema}_set`, `${schema}_one`] : [schema], applied);
   };
 }
 
-function then(db: SqlDb, schema: string, done: Promise<void>): Then {
-  const read = async (sql: string) => {
-    const rows = await db.transaction(async (tx) => {
-      await useSchema(tx, schema);
-      return (await tx.query(sql)).rows;
-    });
-    return rows.map(plain);
-  };
+/** Installs the projector's tables in `schema` and applies `batches` through applyBatch, in order. */
+async function applyAsTheEngineDoes(db: SqlDb, schema: string, projector: Projector, batches: readonly RecordedEvent[][]): Promise<void> {
+  await installReadModels(db, [projector], schema);
+  let after = START;
+  for (const batch of batches) {
+    const outcome = await applyBatch(db, schema, projector, after, batch);
+    expect(outcome.applied, 'the batch was applied').to.equal(true);
+    after = outcome.checkpoint;
+  }
+}
+
+function then(db: SqlDb, schemas: readonly string[], done: Promise<void>): Then {
+  const readEach = (sql: string) => Promise.all(schemas.map((schema) => read(db, schema, sql)));
   return {
     thenRows: (sql, expected) =>
       then(
         db,
-        schema,
+        schemas,
         done.then(async () => {
-          expect(await read(sql), sql).to.deep.equal(expected);
+          for (const [i, rows] of (await readEach(sql)).entries()) expect(rows, `${schemas[i]}: ${sql}`).to.deep.equal(expected);
         }),
       ),
     thenRowsSatisfy: (sql, check) =>
       then(
         db,
-        schema,
-        done.then(async () => check(await read(sql))),
+        schemas,
+        done.then(async () => {
+          for (const rows of await readEach(sql)) check(rows);
+        }),
       ),
     then: (onFulfilled, onRejected) => done.then(onFulfilled, onRejected),
   };
@@ -127,6 +151,14 @@ function recorded(projector: Projector, events: readonly GivenEvent[]): Recorded
     heads.set(stream, { revision, hash: metadata.hash });
     return { streamId: stream, revision, position: positionOf(i), type, data, metadata };
   });
+}
+
+async function read(db: SqlDb, schema: string, sql: string): Promise<Record<string, unknown>[]> {
+  const rows = await db.transaction(async (tx) => {
+    await useSchema(tx, schema);
+    return (await tx.query(sql)).rows;
+  });
+  return rows.map(plain);
 }
 
 function plain(row: Record<string, unknown>): Record<string, unknown> {

@@ -1,6 +1,57 @@
 import { readFileSync } from 'node:fs';
-import { documentEvents } from '../../events/document-events.js';
-import { projector, writes } from '../projector.js';
+import type { Recorded } from '../../events/decoder.js';
+import { documentEvents, type DocumentCreated, type DocumentEvent, type DocumentUpdated } from '../../events/document-events.js';
+import type { UnpositionedEvent } from '../../events/envelope.js';
+import { projector, writes, type Statement } from '../projector.js';
+import { insertInto, updateOf, type Row } from '../set-based.js';
+
+const created = insertInto('documents', [
+  'resource_id',
+  'vault_id',
+  'name',
+  'description',
+  'schema_ref',
+  'document_schema',
+  'unique_per_vault',
+  'version',
+  'sealed_data',
+  'created_at',
+  'updated_at',
+]);
+const updated = updateOf('documents', 'resource_id', ['name', 'description', 'version', 'sealed_data', 'updated_at']);
+
+const createdRow = ({ data: d, metadata }: Recorded<DocumentCreated, UnpositionedEvent>): Row => ({
+  resource_id: d.resourceId,
+  vault_id: d.vaultId,
+  name: d.name,
+  description: d.description,
+  schema_ref: d.schemaRef,
+  document_schema: d.documentSchema,
+  unique_per_vault: d.uniquePerVault,
+  version: d.version,
+  sealed_data: d.sealedData,
+  created_at: metadata.occurredAt,
+  updated_at: metadata.occurredAt,
+});
+const updatedRow = ({ data: d, metadata }: Recorded<DocumentUpdated, UnpositionedEvent>): Row => ({
+  resource_id: d.resourceId,
+  name: d.name,
+  description: d.description,
+  version: d.version,
+  sealed_data: d.sealedData,
+  updated_at: metadata.occurredAt,
+});
+
+/** A document's stream holds its creation before its updates, so a run's inserts go before its updates. */
+function runStatements(run: readonly Recorded<DocumentEvent>[]): Statement[] {
+  const createdRows: Row[] = [];
+  const updatedRows: Row[] = [];
+  for (const e of run) {
+    if (e.type === 'DocumentCreated') createdRows.push(createdRow(e));
+    else if (e.type === 'DocumentUpdated') updatedRows.push(updatedRow(e));
+  }
+  return [...created.many(createdRows), ...updated.many(updatedRows)];
+}
 
 export const documentsProjector = projector({
   name: 'documents',
@@ -8,33 +59,11 @@ export const documentsProjector = projector({
   schemaSql: readFileSync(new URL('./documents.sql', import.meta.url), 'utf8'),
   events: documentEvents,
   on: {
-    DocumentCreated: writes((e) => [
-      [
-        `INSERT INTO documents (resource_id, vault_id, name, description, schema_ref, document_schema, unique_per_vault, version,
-                                sealed_data, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
-        [
-          e.data.resourceId,
-          e.data.vaultId,
-          e.data.name,
-          e.data.description,
-          e.data.schemaRef,
-          e.data.documentSchema === null ? null : JSON.stringify(e.data.documentSchema),
-          e.data.uniquePerVault,
-          e.data.version,
-          e.data.sealedData,
-          e.metadata.occurredAt,
-        ],
-      ],
-    ]),
-    DocumentUpdated: writes((e) => [
-      [
-        `UPDATE documents SET name = $2, description = $3, version = $4, sealed_data = $5, updated_at = $6 WHERE resource_id = $1`,
-        [e.data.resourceId, e.data.name, e.data.description, e.data.version, e.data.sealedData, e.metadata.occurredAt],
-      ],
-    ]),
+    DocumentCreated: writes((e) => [created.one(createdRow(e))]),
+    DocumentUpdated: writes((e) => [updated.one(updatedRow(e))]),
     DocumentDeleted: writes((e) => [
       [`UPDATE documents SET deleted_at = $2 WHERE resource_id = $1`, [e.data.resourceId, e.metadata.occurredAt]],
     ]),
   },
+  setBased: { types: ['DocumentCreated', 'DocumentUpdated'], statements: runStatements },
 });

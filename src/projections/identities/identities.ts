@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { eitherOf } from '../../events/decoder.js';
-import { emailEvents, userEvents } from '../../events/identity-events.js';
+import { eitherOf, type Recorded } from '../../events/decoder.js';
+import type { UnpositionedEvent } from '../../events/envelope.js';
+import { emailEvents, userEvents, type EmailClaimed } from '../../events/identity-events.js';
 import { projector, writes } from '../projector.js';
+import { insertInto } from '../set-based.js';
+
+const claimed = insertInto('identities', ['identity_id', 'email', 'created_at']);
+const claimedRow = (e: Recorded<EmailClaimed, UnpositionedEvent>) => ({
+  identity_id: e.data.identityId,
+  email: e.data.email,
+  created_at: e.metadata.occurredAt,
+});
 
 export const identitiesProjector = projector({
   name: 'identities',
@@ -9,12 +18,7 @@ export const identitiesProjector = projector({
   schemaSql: readFileSync(new URL('./identities.sql', import.meta.url), 'utf8'),
   events: eitherOf(emailEvents, userEvents),
   on: {
-    EmailClaimed: writes((e) => [
-      [
-        `INSERT INTO identities (identity_id, email, created_at) VALUES ($1, $2, $3)`,
-        [e.data.identityId, e.data.email, e.metadata.occurredAt],
-      ],
-    ]),
+    EmailClaimed: writes((e) => [claimed.one(claimedRow(e))]),
     UserRegistered: writes((e) => [
       [
         `UPDATE identities SET registered_at = $2, display_name = $3 WHERE identity_id = $1`,
@@ -29,5 +33,9 @@ export const identitiesProjector = projector({
     ]),
     // The address and names go with the account; the address may then be claimed by a new one.
     AccountErased: writes((e) => [[`DELETE FROM identities WHERE identity_id = $1`, [e.data.identityId]]]),
+  },
+  setBased: {
+    types: ['EmailClaimed'],
+    statements: (run) => claimed.many(run.flatMap((e) => (e.type === 'EmailClaimed' ? [claimedRow(e)] : []))),
   },
 });

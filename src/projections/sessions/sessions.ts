@@ -1,7 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { eitherOf } from '../../events/decoder.js';
-import { sessionEvents, userEvents } from '../../events/identity-events.js';
+import { eitherOf, type Recorded } from '../../events/decoder.js';
+import type { UnpositionedEvent } from '../../events/envelope.js';
+import { sessionEvents, userEvents, type SessionStarted } from '../../events/identity-events.js';
 import { projector, writes } from '../projector.js';
+import { insertInto } from '../set-based.js';
+
+const started = insertInto('sessions', ['session_id', 'identity_id', 'created_at', 'expires_at']);
+const startedRow = (e: Recorded<SessionStarted, UnpositionedEvent>) => ({
+  session_id: e.data.sessionId,
+  identity_id: e.data.identityId,
+  created_at: e.metadata.occurredAt,
+  expires_at: e.data.expiresAt,
+});
 
 export const sessionsProjector = projector({
   name: 'sessions',
@@ -9,12 +19,7 @@ export const sessionsProjector = projector({
   schemaSql: readFileSync(new URL('./sessions.sql', import.meta.url), 'utf8'),
   events: eitherOf(sessionEvents, userEvents),
   on: {
-    SessionStarted: writes((e) => [
-      [
-        `INSERT INTO sessions (session_id, identity_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-        [e.data.sessionId, e.data.identityId, e.metadata.occurredAt, e.data.expiresAt],
-      ],
-    ]),
+    SessionStarted: writes((e) => [started.one(startedRow(e))]),
     SessionRenewed: writes((e) => [[`UPDATE sessions SET expires_at = $2 WHERE session_id = $1`, [e.data.sessionId, e.data.expiresAt]]]),
     SessionRevoked: writes((e) => [
       [`UPDATE sessions SET revoked_at = $2 WHERE session_id = $1 AND revoked_at IS NULL`, [e.data.sessionId, e.metadata.occurredAt]],
@@ -37,5 +42,9 @@ export const sessionsProjector = projector({
         [e.data.identityId, e.metadata.occurredAt],
       ],
     ]),
+  },
+  setBased: {
+    types: ['SessionStarted'],
+    statements: (run) => started.many(run.flatMap((e) => (e.type === 'SessionStarted' ? [startedRow(e)] : []))),
   },
 });
