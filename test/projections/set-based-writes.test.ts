@@ -1,0 +1,62 @@
+import { expect } from 'chai';
+import { insertInto, updateOf } from '../../src/projections/set-based.js';
+import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { uuid } from '../support/projector-spec.js';
+
+describe(`a table write in both forms: per event and for a run (${mainBackend})`, function () {
+  this.timeout(60_000);
+  let t: TestDatabase;
+  beforeEach(async () => {
+    t = await openTestDatabase();
+    await t.db.exec(`CREATE TABLE notes (id uuid PRIMARY KEY, body text NOT NULL, meta jsonb, at timestamptz NOT NULL)`);
+  });
+  afterEach(() => t.drop());
+
+  const insert = insertInto('notes', ['id', 'body', 'meta', 'at']);
+  const update = updateOf('notes', 'id', ['body', 'at']);
+  const rows = async () =>
+    (await t.db.query(`SELECT id::text, body, meta, to_char(at AT TIME ZONE 'UTC', 'HH24:MI') AS at FROM notes ORDER BY id`)).rows;
+  const run = async (statements: readonly (readonly [string, readonly unknown[]])[]) => {
+    for (const [text, values] of statements) await t.db.query(text, values);
+  };
+
+  it('a run of inserts and updates leaves the rows the same writes one by one leave: jsonb as JSON, the last update of a row', async () => {
+    const written = [
+      { id: uuid(1), body: 'first', meta: { tags: ['a', 'b'] }, at: '2026-01-01T09:00:00.000Z' },
+      { id: uuid(2), body: 'second', meta: null, at: '2026-01-01T09:01:00.000Z' },
+    ];
+    const updates = [
+      { id: uuid(1), body: 'first, edited', at: '2026-01-01T10:00:00.000Z' },
+      { id: uuid(2), body: 'second, edited', at: '2026-01-01T10:01:00.000Z' },
+      { id: uuid(1), body: 'first, edited again', at: '2026-01-01T11:00:00.000Z' },
+    ];
+    await run([...written.map((r) => insert.one(r)), ...updates.map((r) => update.one(r))]);
+    const oneByOne = await rows();
+    expect(oneByOne).to.deep.equal([
+      { id: uuid(1), body: 'first, edited again', meta: { tags: ['a', 'b'] }, at: '11:00' },
+      { id: uuid(2), body: 'second, edited', meta: null, at: '10:01' },
+    ]);
+    await t.db.exec('TRUNCATE notes');
+    await run([...insert.many(written), ...update.many(updates)]);
+    expect(await rows()).to.deep.equal(oneByOne);
+  });
+
+  it('an empty run writes nothing: no statement', () => {
+    expect(insert.many([])).to.deep.equal([]);
+    expect(update.many([])).to.deep.equal([]);
+  });
+
+  it("a run's update finds its rows through the table's index, even in a plan made for any run", async () => {
+    await t.db.exec(`INSERT INTO notes SELECT gen_random_uuid(), 'x', NULL, now() FROM generate_series(1, 20000); ANALYZE notes`);
+    const [[text, values]] = update.many([{ id: uuid(1), body: 'y', at: '2026-01-01T10:00:00.000Z' }]) as [[string, unknown[]]];
+    const plan = await t.db.transaction(async (tx) => {
+      await tx.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
+      await tx.query(`PREPARE run_update (json, uuid[]) AS ${text}`);
+      const explained = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE run_update ('${String(values[0])}', '{${uuid(1)}}')`);
+      await tx.query('DEALLOCATE run_update');
+      return explained.rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).to.match(/Index/);
+    expect(plan).not.to.match(/Seq Scan on notes/);
+  });
+});
