@@ -105,19 +105,27 @@ export async function appliedAtOnce(
   skips: ReadonlyMap<string, ReadonlySet<string>>,
 ): Promise<boolean> {
   await tx.query('SAVEPOINT apply_page');
-  const last = events[events.length - 1]!.position;
-  const outcomes = await Promise.allSettled(
-    projectors.map((p) => {
-      const skipped = skips.get(p.name);
-      const handled = events.filter((e) => handlerFor(p, e) && !skipped?.has(e.metadata.eventId));
-      const written = handled.length === 0 ? null : p.onBatch ? p.onBatch(tx, handled) : applyOneByOne(tx, p, handled);
-      const advanced = tx.query(checkpointSql.advance, [p.name, last.commit.toString(), last.prepare.toString(), events.length]);
-      return Promise.all([written, advanced]);
-    }),
-  );
+  const outcomes = await Promise.allSettled(projectors.map((p) => writeBatch(tx, p, events, skips.get(p.name))));
   const applied = outcomes.every((o) => o.status === 'fulfilled');
   await tx.query(applied ? 'RELEASE SAVEPOINT apply_page' : 'ROLLBACK TO SAVEPOINT apply_page');
   return applied;
+}
+
+/**
+ * A read model's writes of a batch and its checkpoint's move, its set-based form first, with no
+ * savepoint and no fallback: for callers that roll back and apply again should it fail.
+ */
+export async function writeBatch(
+  tx: SqlExecutor,
+  p: Projector,
+  events: readonly RecordedEvent[],
+  skipped: ReadonlySet<string> | undefined,
+): Promise<void> {
+  const last = events[events.length - 1]!.position;
+  const handled = events.filter((e) => handlerFor(p, e) && !skipped?.has(e.metadata.eventId));
+  const written = handled.length === 0 ? null : p.onBatch ? p.onBatch(tx, handled) : applyOneByOne(tx, p, handled);
+  const advanced = tx.query(checkpointSql.advance, [p.name, last.commit.toString(), last.prepare.toString(), events.length]);
+  await Promise.all([written, advanced]);
 }
 
 /**

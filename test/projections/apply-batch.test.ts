@@ -6,9 +6,11 @@ import { applyEvents } from '../../src/projections/apply-batch.js';
 import { useSchema } from '../../src/projections/checkpoints.js';
 import { writes, type Projector } from '../../src/projections/projector.js';
 import { installReadModels } from '../../src/projections/read-model-schema.js';
+import { replay } from '../../src/projections/replay.js';
 import { ProjectorEventError } from '../../src/projections/stall.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { newEvent, uniqueStream } from '../support/events.js';
+import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector } from '../support/projectors.js';
 
 describe(`applying a batch: the writes of many events share round trips (${mainBackend})`, function () {
   this.timeout(60_000);
@@ -66,6 +68,19 @@ describe(`applying a batch: the writes of many events share round trips (${mainB
     const counted = await t.db.query<{ at: number; placed_before: string }>('SELECT at, placed_before::text FROM rm.counted');
     expect(counted.rows).to.deep.equal([{ at: 12, placed_before: '12' }]);
     expect((await t.db.query('SELECT n FROM rm.placed')).rows).to.have.length(20);
+  });
+
+  it("a replay writes pages without waiting for each other's commit, and a handler that reads still sees every write of the pages before", async () => {
+    const events = Array.from({ length: 60 }, (_, i) => (i % 7 === 6 ? newEvent('Counted', { at: i }) : newEvent('Placed', { n: i })));
+    await store.appendToStream(uniqueStream('order'), events, 'no_stream');
+    const report = await replay({ db: t.db, store, projectors: [placedAndCounted, recordingProjector('seen_beside')], batchSize: 4 });
+    expect(report.events).to.equal(60);
+    const counted = await t.db.query<{ at: number; placed_before: number }>('SELECT at, placed_before::int FROM rm.counted ORDER BY at');
+    expect(counted.rows).to.deep.equal(
+      events.flatMap((e, i) => (e.type === 'Counted' ? [{ at: i, placed_before: i - Math.floor((i + 1) / 7) + 1 }] : [])),
+    );
+    const ids = events.map((e) => e.metadata.eventId);
+    expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_beside'), ids)).to.equal(null);
   });
 
   it('a write that fails is pinned on its own event, not on the later ones that found the transaction aborted', async () => {

@@ -39,7 +39,7 @@ describe(`set-based projection: a failing onBatch falls back to the per-event ha
     const stream = uniqueStream('order');
     const events = Array.from({ length: 5 }, (_, i) => newEvent('Placed', { i }));
     await store.appendToStream(stream, events, 'no_stream');
-    await replay({ db: t.db, store, projectors: [counted()] });
+    await replay({ db: t.db, store, projectors: [counted()], batchSize: 2 });
     const rows = await t.db.query<{ event_id: string }>('SELECT event_id::text AS event_id FROM rm.counted ORDER BY 1');
     expect(rows.rows.map((r) => r.event_id)).to.deep.equal(events.map((e) => e.metadata.eventId).sort());
   });
@@ -48,7 +48,7 @@ describe(`set-based projection: a failing onBatch falls back to the per-event ha
     const stream = uniqueStream('order');
     const events = Array.from({ length: 5 }, (_, i) => newEvent('Placed', { i }));
     await store.appendToStream(stream, events, 'no_stream');
-    await replay({ db: t.db, store, projectors: [recordingProjector('seen_beside'), counted()] });
+    await replay({ db: t.db, store, projectors: [recordingProjector('seen_beside'), counted()], batchSize: 2 });
     const ids = events.map((e) => e.metadata.eventId);
     expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_beside'), ids)).to.equal(null);
     const counts = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM rm.counted');
@@ -59,7 +59,7 @@ describe(`set-based projection: a failing onBatch falls back to the per-event ha
     const stream = uniqueStream('order');
     const poison = newEvent('Poison', {});
     await store.appendToStream(stream, [newEvent('Placed', {}), poison, newEvent('Placed', {})], 'no_stream');
-    const failure = await replay({ db: t.db, store, projectors: [counted('Poison')] }).catch((e: unknown) => e);
+    const failure = await replay({ db: t.db, store, projectors: [counted('Poison')], batchSize: 2 }).catch((e: unknown) => e);
     expect(failure).to.be.instanceOf(ProjectorEventError);
     expect((failure as ProjectorEventError).event.metadata.eventId).to.equal(poison.metadata.eventId);
   });
