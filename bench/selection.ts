@@ -1,6 +1,6 @@
 /**
  * Which parts of `npm run bench` run: all of them unless the environment narrows it. A full run
- * takes about 23 minutes; one row (say keep at 16 clients) takes a minute, which is what a
+ * takes 15 to 25 minutes; one row (say keep at 16 clients) takes a minute, which is what a
  * change to one command's path needs measured, again and again.
  */
 

@@ -67,8 +67,9 @@ export function handlerFor(p: Projector, event: RecordedEvent): ProjectionHandle
 }
 
 /**
- * Runs the handlers of a batch and moves the checkpoint, inside the caller's transaction.
- * `skipped` holds the ids of events an operator recorded as skipped for this projector.
+ * Runs the handlers of a batch and moves the checkpoint, inside the caller's transaction: the
+ * set-based form under a savepoint first, and should it fail, the per-event handlers, which name the
+ * failing event. `skipped` holds the ids of events an operator recorded as skipped for this projector.
  */
 export async function applyEvents(
   tx: SqlExecutor,
@@ -76,19 +77,11 @@ export async function applyEvents(
   events: readonly RecordedEvent[],
   skipped?: ReadonlySet<string>,
 ): Promise<Position> {
-  if (!(
-    p.onBatch &&
-    (await appliedAsSet(
-      tx,
-      p.onBatch,
-      events.filter((e) => handlerFor(p, e) && !skipped?.has(e.metadata.eventId)),
-    ))
-  )) {
-    await applyOneByOne(tx, p, events, skipped);
-  }
-  const last = events[events.length - 1]!.position;
-  await tx.query(checkpointSql.advance, [p.name, last.commit.toString(), last.prepare.toString(), events.length]);
-  return last;
+  const { onBatch } = p;
+  const handled = handledBy(p, events, skipped);
+  const asSet = onBatch !== undefined && handled.length > 0 && (await allOrNothing(tx, () => [onBatch(tx, handled)]));
+  if (!asSet) await applyOneByOne(tx, p, events, skipped);
+  return advancePast(tx, p, events);
 }
 
 /**
@@ -98,17 +91,13 @@ export async function applyEvents(
  * when any failed and all were rolled back: then the caller applies the batch read model by read
  * model (applyEvents), where a failure falls back to the handlers and names its event.
  */
-export async function appliedAtOnce(
+export function appliedAtOnce(
   tx: SqlExecutor,
   projectors: readonly Projector[],
   events: readonly RecordedEvent[],
   skips: ReadonlyMap<string, ReadonlySet<string>>,
 ): Promise<boolean> {
-  await tx.query('SAVEPOINT apply_page');
-  const outcomes = await Promise.allSettled(projectors.map((p) => writeBatch(tx, p, events, skips.get(p.name))));
-  const applied = outcomes.every((o) => o.status === 'fulfilled');
-  await tx.query(applied ? 'RELEASE SAVEPOINT apply_page' : 'ROLLBACK TO SAVEPOINT apply_page');
-  return applied;
+  return allOrNothing(tx, () => projectors.map((p) => writeBatch(tx, p, events, skips.get(p.name))));
 }
 
 /**
@@ -121,32 +110,37 @@ export async function writeBatch(
   events: readonly RecordedEvent[],
   skipped: ReadonlySet<string> | undefined,
 ): Promise<void> {
-  const last = events[events.length - 1]!.position;
-  const handled = events.filter((e) => handlerFor(p, e) && !skipped?.has(e.metadata.eventId));
+  const handled = handledBy(p, events, skipped);
   const written = handled.length === 0 ? null : p.onBatch ? p.onBatch(tx, handled) : applyOneByOne(tx, p, handled);
-  const advanced = tx.query(checkpointSql.advance, [p.name, last.commit.toString(), last.prepare.toString(), events.length]);
-  await Promise.all([written, advanced]);
+  await Promise.all([written, advancePast(tx, p, events)]);
 }
 
 /**
- * The set-based form under a savepoint: true when it applied them; false when it failed and was
- * rolled back, so the per-event handlers run instead and a failure names its event.
+ * Runs the writes `start` sends under a savepoint: true when every one succeeded; false when any
+ * failed, everything since the savepoint rolled back. Each write's failure is awaited, so none is
+ * left unhandled, and none is thrown: the caller applies again, by a path that names the failure.
  */
-async function appliedAsSet(
+export async function allOrNothing(
   tx: SqlExecutor,
-  onBatch: NonNullable<Projector['onBatch']>,
-  events: readonly RecordedEvent[],
+  start: () => Iterable<Promise<unknown>> | Promise<Iterable<Promise<unknown>>>,
 ): Promise<boolean> {
-  if (events.length === 0) return true;
-  await tx.query('SAVEPOINT apply_set');
-  try {
-    await onBatch(tx, events);
-  } catch {
-    await tx.query('ROLLBACK TO SAVEPOINT apply_set');
-    return false;
-  }
-  await tx.query('RELEASE SAVEPOINT apply_set');
-  return true;
+  await tx.query('SAVEPOINT apply_at_once');
+  const outcomes = await Promise.allSettled(await start());
+  const applied = outcomes.every((o) => o.status === 'fulfilled');
+  await tx.query(applied ? 'RELEASE SAVEPOINT apply_at_once' : 'ROLLBACK TO SAVEPOINT apply_at_once');
+  return applied;
+}
+
+/** The events of a batch the projector applies: those it has a handler for, less those skipped. */
+function handledBy(p: Projector, events: readonly RecordedEvent[], skipped: ReadonlySet<string> | undefined): RecordedEvent[] {
+  return events.filter((e) => handlerFor(p, e) && !skipped?.has(e.metadata.eventId));
+}
+
+/** Moves the projector's checkpoint past the batch, in the caller's transaction; answers where it now stands. */
+async function advancePast(tx: SqlExecutor, p: Projector, events: readonly RecordedEvent[]): Promise<Position> {
+  const last = events[events.length - 1]!.position;
+  await tx.query(checkpointSql.advance, [p.name, last.commit.toString(), last.prepare.toString(), events.length]);
+  return last;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { SqlDb, SqlExecutor } from '../db/sql.js';
 import type { RecordedEvent } from '../events/envelope.js';
 import { START, type Position } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
-import { appliedAtOnce, applyEvents, writeBatch } from './apply-batch.js';
+import { allOrNothing, appliedAtOnce, applyEvents, writeBatch } from './apply-batch.js';
 import { quoteIdent, useSchema } from './checkpoints.js';
 import type { Projector } from './projector.js';
 import { installReadModels } from './read-model-schema.js';
@@ -87,31 +87,27 @@ async function writePages(
   next: () => Promise<readonly RecordedEvent[] | null>,
 ): Promise<{ pages: (readonly RecordedEvent[])[]; ended: boolean }> {
   await useSchema(tx, o.schema);
-  await tx.query('SAVEPOINT apply_pages');
   const pages: (readonly RecordedEvent[])[] = [];
-  const written = new Map<Projector, Promise<void>>();
   let ended = false;
-  const most = pagesPerTransaction(o.db);
-  while (pages.length < most && !ended) {
-    const page = await next();
-    if (page === null) ended = true;
-    else {
-      pages.push(page);
-      for (const p of o.projectors) {
-        const after = (written.get(p) ?? Promise.resolve()).then(() => writeBatch(tx, p, page, o.skips.get(p.name)));
-        // Awaited below; should the next page's read fail first, a failed write must not go unhandled meanwhile.
-        after.catch(() => undefined);
-        written.set(p, after);
+  const applied = await allOrNothing(tx, async () => {
+    const written = new Map<Projector, Promise<void>>();
+    const most = pagesPerTransaction(o.db);
+    while (pages.length < most && !ended) {
+      const page = await next();
+      if (page === null) ended = true;
+      else {
+        pages.push(page);
+        for (const p of o.projectors) {
+          const after = (written.get(p) ?? Promise.resolve()).then(() => writeBatch(tx, p, page, o.skips.get(p.name)));
+          // Awaited by allOrNothing; should the next page's read fail first, a failed write must not go unhandled meanwhile.
+          after.catch(() => undefined);
+          written.set(p, after);
+        }
       }
     }
-  }
-  const outcomes = await Promise.allSettled(written.values());
-  if (outcomes.every((outcome) => outcome.status === 'fulfilled')) {
-    await tx.query('RELEASE SAVEPOINT apply_pages');
-    return { pages, ended };
-  }
-  await tx.query('ROLLBACK TO SAVEPOINT apply_pages');
-  for (const page of pages) await applyToAll(tx, o.schema, o.projectors, page, o.skips);
+    return written.values();
+  });
+  if (!applied) for (const page of pages) await applyToAll(tx, o.schema, o.projectors, page, o.skips);
   return { pages, ended };
 }
 
