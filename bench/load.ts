@@ -18,7 +18,7 @@ export type LoadResult = {
   /** Answers received (any status). */
   readonly responses: number;
   readonly ok: number;
-  /** Non-2xx answers, socket errors and timeouts. */
+  /** Non-2xx answers, GraphQL answers with errors, socket errors and timeouts. */
   readonly errors: number;
   /** Requests written; those beyond the answers were in flight when the run stopped, and the service may still have done them. */
   readonly sent: number;
@@ -51,6 +51,7 @@ export async function runLoad(options: {
   const started = performance.now();
   let lastAnswer = started;
   const refused = new Map<string, number>();
+  let refusedWith200 = 0;
   const result = await autocannon({
     ...withUrls(options.urls),
     connections: options.scripts.length,
@@ -73,7 +74,12 @@ export async function runLoad(options: {
           },
           onResponse: (status, body) => {
             lastAnswer = performance.now();
+            const graphqlRefusal = status >= 200 && status <= 299 ? graphqlErrorCode(body) : null;
             if (status < 200 || status > 299) tally(refused, `${status} ${problemCode(body)}`.trim());
+            else if (graphqlRefusal !== null) {
+              refusedWith200++;
+              tally(refused, `${status} GraphQL ${graphqlRefusal}`.trim());
+            }
             script.answered?.(status, body);
           },
         },
@@ -86,11 +92,11 @@ export async function runLoad(options: {
   const seconds = (lastAnswer - started) / 1000 || result.duration;
   return {
     responses,
-    ok: result['2xx'],
-    errors: result.non2xx + result.errors,
+    ok: result['2xx'] - refusedWith200,
+    errors: result.non2xx + result.errors + refusedWith200,
     sent,
     seconds,
-    perSecond: result['2xx'] / seconds,
+    perSecond: (result['2xx'] - refusedWith200) / seconds,
     p50ms: result.latency.p50,
     p99ms: result.latency.p99,
     exhausted: options.perConnection ? sentBy.filter((n) => n >= options.perConnection!).length : 0,
@@ -113,6 +119,22 @@ export function problemCode(body: string): string {
     return typeof parsed.code === 'string' ? parsed.code : '';
   } catch {
     return '';
+  }
+}
+
+/**
+ * The `extensions.code` of a GraphQL answer's first error ('' without one), null for an answer
+ * without errors: GraphQL answers its refusals with 200. Only a body that names `errors` is parsed.
+ */
+export function graphqlErrorCode(body: string): string | null {
+  if (!body.includes('"errors"')) return null;
+  try {
+    const parsed = JSON.parse(body) as { errors?: Array<{ extensions?: { code?: unknown } }> };
+    if (!Array.isArray(parsed.errors) || parsed.errors.length === 0) return null;
+    const code = parsed.errors[0]?.extensions?.code;
+    return typeof code === 'string' ? code : '';
+  } catch {
+    return null;
   }
 }
 
