@@ -74,11 +74,13 @@ export async function runLoad(options: {
           },
           onResponse: (status, body) => {
             lastAnswer = performance.now();
-            const graphqlRefusal = status >= 200 && status <= 299 ? graphqlErrorCode(body) : null;
             if (status < 200 || status > 299) tally(refused, `${status} ${problemCode(body)}`.trim());
-            else if (graphqlRefusal !== null) {
-              refusedWith200++;
-              tally(refused, `${status} GraphQL ${graphqlRefusal}`.trim());
+            else {
+              const code = graphqlErrorCode(body);
+              if (code !== null) {
+                refusedWith200++;
+                tally(refused, `${status} GraphQL ${code}`.trim());
+              }
             }
             script.answered?.(status, body);
           },

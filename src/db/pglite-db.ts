@@ -24,7 +24,7 @@ export class PgliteDb implements SqlDb {
    * PGlite runs each statement synchronously on this thread and hands its lock to the next waiter in
    * a promise job, so a queue of waiters would run back to back without the event loop ever reading
    * a socket: under load, requests already in flight kept the process and a new connection waited
-   * for its first answer for seconds (the embedded crash-safety test saw 25 s at 64 clients). So a
+   * for its first answer for seconds (the embedded crash-safety test saw 24 to 29 s at 64 clients). So a
    * statement, or a transaction, first waits one turn of the event loop, behind the sockets' reads.
    */
   async query<R extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
