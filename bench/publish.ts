@@ -1,4 +1,3 @@
-import autocannon from 'autocannon';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { MailUnavailableError, type MailMessage, type Mailer } from '../src/mail
 import { createMetrics } from '../src/observability/metrics.js';
 import { allProjectors, ProjectionEngine } from '../src/projections/index.js';
 import { SqlJobQueue } from '../src/workers/queue/sql-queue.js';
-import { graphqlErrorCode } from './load.js';
+import { runLoad, type Script } from './load.js';
 import type { Row } from './measure.js';
 import { UNLIMITED } from './service-process.js';
 
@@ -75,49 +74,36 @@ export async function benchPublish(db: SqlDb, options: { seconds: number; client
       };
       documents.push(created.data.user.document.create.id);
     }
-    const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
     const rows: Row[] = [];
-    const load = async (name: string, section: Row['section'], clients: number, request: autocannon.Request) => {
-      // GraphQL answers its refusals with 200: those count as errors too (graphqlErrorCode).
-      let refused = 0;
-      const counted: autocannon.Request = {
-        ...request,
-        onResponse: (status, body) => {
-          if (status >= 200 && status < 300 && graphqlErrorCode(body) !== null) refused++;
-        },
-      };
-      const r = await autocannon({ url: `${url}/graphql`, connections: clients, duration: options.seconds, requests: [counted] });
+    // runLoad counts a GraphQL answer with errors as an error, as it does for the service children.
+    const load = async (name: string, section: Row['section'], scripts: readonly Script[]) => {
+      const r = await runLoad({ urls: [url], scripts, seconds: options.seconds });
       rows.push({
         section,
         name,
-        clients,
-        count: r.requests.total,
-        perSecond: r.requests.total / options.seconds,
-        p50ms: r.latency.p50,
-        p99ms: r.latency.p99,
-        errors: r.errors + r.non2xx + r.timeouts + refused,
+        clients: scripts.length,
+        count: r.responses,
+        perSecond: r.perSecond,
+        p50ms: r.p50ms,
+        p99ms: r.p99ms,
+        errors: r.errors,
       });
     };
-    for (const clients of options.clients) {
-      let next = 0;
-      const own = new WeakMap<object, { id: string; n: number }>();
-      await load('document publish (GraphQL update)', 'commands', clients, {
-        method: 'POST',
-        headers,
-        // Each connection takes a document of its own on its first request and publishes a new version every call.
-        setupRequest: (req, context) => {
-          let mine = own.get(context);
-          if (!mine) own.set(context, (mine = { id: documents[next++ % documents.length]!, n: 0 }));
-          mine.n++;
-          return { ...req, body: JSON.stringify({ query: UPDATE, variables: { id: mine.id, input: { data: { n: mine.n } } } }) };
-        },
-      });
-    }
-    await load('token check (GraphQL user.me)', 'identity', 16, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ query: '{ user { me { userId } } }' }),
-    });
+    // Each connection publishes a new version of a document of its own every call.
+    const publishing = (id: string): Script => {
+      let n = 0;
+      return {
+        next: () => ({ method: 'POST', path: '/graphql', token, body: { query: UPDATE, variables: { id, input: { data: { n: ++n } } } } }),
+      };
+    };
+    for (const clients of options.clients)
+      await load('document publish (GraphQL update)', 'commands', documents.slice(0, clients).map(publishing));
+    const checking: Script = { next: () => ({ method: 'POST', path: '/graphql', token, body: { query: '{ user { me { userId } } }' } }) };
+    await load(
+      'token check (GraphQL user.me)',
+      'identity',
+      Array.from({ length: 16 }, () => checking),
+    );
     return rows;
   } finally {
     await server.close();
