@@ -13,6 +13,10 @@ export type Limit = {
 /** The limit that keeps a call out longest, and how long: every limit must have room again. */
 export type Blocked<L extends Limit> = { readonly limit: L; readonly retryAfter: number };
 
+const MAXTH_NEWEST = `SELECT (SELECT h.expires_at FROM limits.hits h WHERE h.bucket = t.b AND h.expires_at > $3
+                                ORDER BY h.expires_at DESC OFFSET t.m - 1 LIMIT 1) AS expires_at
+                        FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS t(b, m, i) ORDER BY t.i`;
+
 const q = {
   // An upsert locks a row whether it inserts or finds it; the rows in the order given, which is
   // the same for every caller. A statement of its own: a statement's snapshot is taken before it
@@ -21,12 +25,10 @@ const q = {
          ON CONFLICT (bucket) DO UPDATE SET bucket = EXCLUDED.bucket`,
   // Per bucket, the max-th newest hit still in the window: it alone decides, and fetching the newer
   // ones too would ship a generous limit's whole window (thousands of hits an hour from one address)
-  // to the service under the bucket's lock. The expired hits go in the same statement; the query
-  // does not see that deletion, hence its own bound on expires_at.
-  maxthNewest: `WITH pruned AS (DELETE FROM limits.hits WHERE bucket = ANY($1::text[]) AND expires_at <= $3)
-                SELECT (SELECT h.expires_at FROM limits.hits h WHERE h.bucket = t.b AND h.expires_at > $3
-                        ORDER BY h.expires_at DESC OFFSET t.m - 1 LIMIT 1) AS expires_at
-                FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS t(b, m, i) ORDER BY t.i`,
+  // to the service under the bucket's lock. Under the lock the expired hits go in the same
+  // statement; the query does not see that deletion, hence its own bound on expires_at.
+  maxthNewest: `WITH pruned AS (DELETE FROM limits.hits WHERE bucket = ANY($1::text[]) AND expires_at <= $3) ${MAXTH_NEWEST}`,
+  maxthNewestUnlocked: MAXTH_NEWEST,
   record: `INSERT INTO limits.hits (bucket, hit_id, expires_at)
            SELECT b, $2::uuid, e FROM unnest($1::text[], $3::timestamptz[]) AS t(b, e)`,
   forget: `DELETE FROM limits.hits WHERE hit_id = $1`,
@@ -54,10 +56,29 @@ export class SlidingWindows {
   async check<L extends Limit>(tx: SqlExecutor, limits: readonly L[], at: Date): Promise<Blocked<L> | null> {
     if (limits.length === 0) return null;
     const sorted = this.sorted(limits);
-    const buckets = sorted.map((s) => s.bucket);
-    await tx.query(q.lock, [[...new Set(buckets)]]);
-    const maxths = (await tx.query<{ expires_at: Date | string | null }>(q.maxthNewest, [buckets, sorted.map((s) => s.limit.max), at]))
-      .rows;
+    await tx.query(q.lock, [[...new Set(sorted.map((s) => s.bucket))]]);
+    return this.blockedBy(tx, q.maxthNewest, sorted, at);
+  }
+
+  /**
+   * What keeps the call out, as `check` answers, without locking the buckets or waiting for those
+   * who hold them: for a call that will not be counted, so that such calls from one address do not
+   * queue behind each other. Read before a concurrent counted call commits, it answers as if the
+   * uncounted call came first.
+   */
+  async peek<L extends Limit>(tx: SqlExecutor, limits: readonly L[], at: Date): Promise<Blocked<L> | null> {
+    return limits.length === 0 ? null : this.blockedBy(tx, q.maxthNewestUnlocked, this.sorted(limits), at);
+  }
+
+  private async blockedBy<L extends Limit>(
+    tx: SqlExecutor,
+    maxthNewest: string,
+    sorted: ReadonlyArray<{ limit: L; bucket: string }>,
+    at: Date,
+  ): Promise<Blocked<L> | null> {
+    const maxths = (
+      await tx.query<{ expires_at: Date | string | null }>(maxthNewest, [sorted.map((s) => s.bucket), sorted.map((s) => s.limit.max), at])
+    ).rows;
     let blocked: Blocked<L> | null = null;
     for (const [i, { limit }] of sorted.entries()) {
       const maxth = maxths[i]?.expires_at;

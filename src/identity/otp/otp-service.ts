@@ -120,24 +120,29 @@ export class OtpService {
     // Hash before taking the lock, and for every input, so timing says nothing about the row.
     const offered = secrets.codeHash(subject, purpose, hasCodeShape(code) ? code : '\u0000invalid');
     return db.transaction(async (tx) => {
-      const blocked = await windows.check(tx, [perAddress, perClient], at);
-      if (blocked) return refuse('too_many_attempts', blocked.limit.message, blocked.retryAfter);
+      // The code's row first: verifications of one address queue here, those of others do not.
       const row = (
         await tx.query<{ code_hash: string; expires_at: Date | string; attempts: number; used_at: unknown }>(q.lockCode, [subject, purpose])
       ).rows[0];
+      const live = row !== undefined && row.used_at === null && new Date(row.expires_at).getTime() > at.getTime();
+      const right = live && hasCodeShape(code) && OtpSecrets.matches(row.code_hash, offered);
+      // Only a failure is counted, so only failures lock the failure counts and wait for each other
+      // (R-AUTH-20); a right code reads them, so the logins of one network address do not queue.
+      const limits = [perAddress, perClient];
+      const blocked = right ? await windows.peek(tx, limits, at) : await windows.check(tx, limits, at);
+      if (blocked) return refuse('too_many_attempts', blocked.limit.message, blocked.retryAfter);
       const wrong = async (countedAgainst: OtpLimit[]) => {
         await windows.record(tx, countedAgainst, randomUUID(), at);
         return refuse('invalid_code', 'the code is invalid or has expired');
       };
       // Without a live code nothing can be guessed, and counting it against the address would let
       // anyone lock anyone out: it counts against the caller's network address only.
-      if (!row || row.used_at !== null || new Date(row.expires_at).getTime() <= at.getTime()) return wrong([perClient]);
+      if (!live) return wrong([perClient]);
       if (row.attempts >= OTP_LIMITS.attemptsPerCode) {
         return refuse('too_many_attempts', 'too many attempts for this code; request a new one', secondsUntil(row.expires_at, at));
       }
       // Counted whatever the answer, under the lock: a concurrent guess waits for this transaction, so
       // guesses cannot exceed the limit. A right code is used by the same statement.
-      const right = hasCodeShape(code) && OtpSecrets.matches(row.code_hash, offered);
       await (right ? tx.query(q.countAttemptAndUse, [subject, purpose, at]) : tx.query(q.countAttempt, [subject, purpose]));
       return right ? null : wrong([perAddress, perClient]);
     });

@@ -142,6 +142,38 @@ describe(`one-time codes (spec 4.1, 8; ${mainBackend})`, function () {
     expect(results.filter((r) => r?.code === 'too_many_attempts')).to.have.length(5);
   });
 
+  it("a right code is not held up by another address's failure in flight from the same network address; a wrong code is", async function () {
+    if (mainBackend === 'pglite') this.skip(); // one connection: the held transaction holds every statement there
+    const [email, other] = [freshEmail(), freshEmail()];
+    await otp.send(email, 'login', CLIENT);
+    await otp.send(other, 'login', CLIENT);
+    const right = mailer.lastCodeFor(email);
+    const wrongForOther = mailer.lastCodeFor(other) === '000000' ? '000001' : '000000';
+    // Held as a failed verification from CLIENT holds it until its transaction ends (the bucket's name is the service's).
+    const failuresFromClient = { bucket: `otp-failure-client:${CLIENT}`, max: 1000, windowMs: OTP_LIMITS.windowMs };
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      void t.db.transaction(async (tx) => {
+        await (await SlidingWindows.open(t.db, rootKey)).check(tx, [failuresFromClient], clock.now());
+        resolve();
+        await new Promise<void>((r) => (release = r));
+      });
+    });
+    await held;
+    const within = (p: Promise<Refusal | null>) =>
+      Promise.race([p.then(code), new Promise<string>((resolve) => setTimeout(() => resolve('held up'), 1500))]);
+    try {
+      const wrongVerify = otp.verify(other, 'login', wrongForOther, CLIENT);
+      expect(await within(wrongVerify)).to.equal('held up');
+      expect(await within(otp.verify(email, 'login', right, CLIENT))).to.equal('ok');
+      release();
+      // The wrong code waited its turn, then was judged and counted.
+      expect(code(await wrongVerify)).to.equal('invalid_code');
+    } finally {
+      release();
+    }
+  });
+
   it('of two concurrent correct verifies exactly one wins', async () => {
     const email = freshEmail();
     await otp.send(email, 'login', CLIENT);
