@@ -136,6 +136,16 @@ export async function recallFolded<State, Event extends DomainEvent>(
   return { ...(await readFolded(store, stream, fold)), fromMemory: false };
 }
 
+/**
+ * A stream named by an id the caller has just drawn at random (a new session, request, document):
+ * nothing can be in it yet, so its first command decides on the empty state without a read. Taken as
+ * memory is (recallFolded): should the stream hold anything after all, the append's compare-and-set
+ * refuses the decision and the command reads.
+ */
+export function freshStream<State, Event extends DomainEvent>(fold: Fold<State, Event>): Recalled<State> {
+  return { state: fold.initialState, revision: -1, fromMemory: true };
+}
+
 /** Memory was behind the stream: another instance writes it too, so its commands read first from now on. */
 export function contestFolded<State, Event extends DomainEvent>(
   store: Pick<EventStore, 'readStream'>,

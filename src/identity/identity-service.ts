@@ -10,6 +10,7 @@ import { verifySecondaryEmail } from '../commands/identity/verify-secondary-emai
 import { fold } from '../commands/decider.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
+import { freshStream } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import { readDecoded } from '../events/decoder.js';
 import type { EventContext } from '../events/envelope.js';
@@ -68,7 +69,7 @@ export class IdentityService {
       streams.session(sessionId),
       startSession,
       { sessionId, identityId, email, now: this.deps.now() },
-      { context: context({ kind: 'user', id: identityId }) },
+      { context: context({ kind: 'user', id: identityId }), known: freshStream(startSession) },
     );
     if (isRefusal(started) || started.state.status !== 'active') return refuse('conflict', 'the session could not be started');
     const { expiresAt } = started.state;
@@ -80,10 +81,13 @@ export class IdentityService {
   /** The address's identity; an erased account's address is claimed anew, for a new empty account. */
   private async claim(email: Email, context: EventContext): Promise<string | Refusal> {
     const stream = streams.email(this.deps.secrets.subject(email));
-    const claimed = await handle(this.deps, stream, claimEmail, { email, newIdentityId: randomUUID(), erased: null }, { context });
+    const newIdentityId = randomUUID();
+    const claimed = await handle(this.deps, stream, claimEmail, { email, newIdentityId, erased: null }, { context });
     if (isRefusal(claimed)) return claimed;
     const identityId = claimed.state.identityId!;
-    if (!fold(eraseAccount, await readDecoded(this.deps.store, streams.user(identityId))).erased) return identityId;
+    // An identity this claim allocated has no account stream yet, so nothing of it can be erased.
+    if (identityId === newIdentityId || !fold(eraseAccount, await readDecoded(this.deps.store, streams.user(identityId))).erased)
+      return identityId;
     const reclaimed = await handle(this.deps, stream, claimEmail, { email, newIdentityId: randomUUID(), erased: identityId }, { context });
     return isRefusal(reclaimed) ? reclaimed : reclaimed.state.identityId!;
   }

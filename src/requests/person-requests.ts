@@ -14,6 +14,7 @@ import { suspendRequest } from '../commands/requests/suspend-request.js';
 import { withdrawSlot } from '../commands/requests/withdraw-slot.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
+import { freshStream } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { requestStream, type RequestEvent } from '../events/request-events.js';
@@ -125,7 +126,7 @@ export class PersonRequests {
         initiatingClientId: client,
         now: this.deps.now(),
       },
-      { context },
+      { context, known: freshStream(sendRequest) },
     );
     return isRefusal(done) ? done : this.view(caller, requestId);
   }
