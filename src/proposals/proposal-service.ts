@@ -63,10 +63,13 @@ type ProposalRow = {
   state: 'open' | 'closed';
 };
 
+const proposalRows = `SELECT proposal_id::text AS proposal_id, slot_id::text AS slot_id, resource_id::text AS resource_id, new_version,
+                        participant, proposed_at, state FROM rm.proposals`;
+
+/** A request gathers a closed proposal for every version it was offered: the reads take the open ones, or one. */
 const sql = {
-  ofRequest: `SELECT proposal_id::text AS proposal_id, slot_id::text AS slot_id, resource_id::text AS resource_id, new_version,
-                participant, proposed_at, state
-              FROM rm.proposals WHERE request_id = $1 ORDER BY proposed_at, proposal_id`,
+  openOf: `${proposalRows} WHERE request_id = $1 AND state = 'open' ORDER BY proposed_at, proposal_id`,
+  oneOf: `${proposalRows} WHERE request_id = $1 AND proposal_id = $2`,
 };
 
 /** Update proposals (R-PROP-*): opened by the new-version reaction, decided by members. */
@@ -127,7 +130,7 @@ export class ProposalService {
     const row = await this.owned(organizationId, requestId);
     if (isRefusal(row)) return row;
     const slots = new Map(slotsOf(row).map((s) => [s.slotId, s]));
-    const open = (await this.rows(row.request_id)).filter((p) => p.state === 'open');
+    const open = await this.openRows(row.request_id);
     return {
       proposals: open.map((p) => ({
         ...summaryOf(p),
@@ -139,7 +142,7 @@ export class ProposalService {
 
   /** The request detail's open proposals. */
   async summaries(requestId: string): Promise<ProposalSummary[]> {
-    return (await this.rows(requestId)).filter((p) => p.state === 'open').map(summaryOf);
+    return (await this.openRows(requestId)).map(summaryOf);
   }
 
   /**
@@ -247,10 +250,14 @@ export class ProposalService {
   ): Promise<{ row: RequestRow; proposal: ProposalRow } | Refusal> {
     if (!isUuid(requestId)) return refuse('not_found', 'no such request');
     const id = requestId.toLowerCase();
-    // The proposals are read with the request, in the same round trip; they are used only if the organization owns it.
-    const [row, proposals] = await Promise.all([this.deps.reads.oneOfOrganization(organizationId, id), this.rows(id)]);
+    // The proposal is read with the request, in the same round trip; it is used only if the organization owns the request.
+    const [row, proposal] = await Promise.all([
+      this.deps.reads.oneOfOrganization(organizationId, id),
+      isUuid(proposalId)
+        ? this.deps.readModels.query<ProposalRow>(sql.oneOf, [id, proposalId.toLowerCase()]).then((r) => r.rows[0])
+        : undefined,
+    ]);
     if (!row) return refuse('not_found', 'no such request');
-    const proposal = isUuid(proposalId) ? proposals.find((p) => p.proposal_id === proposalId.toLowerCase()) : undefined;
     return proposal ? { row, proposal } : refuse('not_found', 'no such proposal');
   }
 
@@ -259,8 +266,8 @@ export class ProposalService {
     return row ?? refuse('not_found', 'no such request');
   }
 
-  private async rows(requestId: string): Promise<ProposalRow[]> {
-    return (await this.deps.readModels.query<ProposalRow>(sql.ofRequest, [requestId])).rows;
+  private async openRows(requestId: string): Promise<ProposalRow[]> {
+    return (await this.deps.readModels.query<ProposalRow>(sql.openOf, [requestId])).rows;
   }
 }
 
