@@ -61,8 +61,9 @@ export class IdentityService {
   ): Promise<(SessionToken & { isNewUser: boolean }) | Refusal> {
     const wrong = await this.deps.otp.verify(email, 'login', code, client);
     if (wrong) return wrong;
-    const identityId = await this.claim(email, context({ kind: 'system', id: 'login' }));
-    if (isRefusal(identityId)) return identityId;
+    const claimed = await this.claim(email, context({ kind: 'system', id: 'login' }));
+    if (isRefusal(claimed)) return claimed;
+    const { identityId, allocated } = claimed;
     const sessionId = randomUUID();
     const started = await handle(
       this.deps,
@@ -74,22 +75,30 @@ export class IdentityService {
     if (isRefusal(started) || started.state.status !== 'active') return refuse('conflict', 'the session could not be started');
     const { expiresAt } = started.state;
     const token = await this.deps.issuer.userToken({ identityId, sessionId, email, expiresAt: new Date(expiresAt) });
+    // An identity allocated by this login cannot have registered yet.
+    if (allocated) return { token, expiresAt, isNewUser: true };
     const row = (await this.deps.readModels.query<{ registered_at: unknown }>(q.identity, [identityId])).rows[0];
     return { token, expiresAt, isNewUser: !row?.registered_at };
   }
 
-  /** The address's identity; an erased account's address is claimed anew, for a new empty account. */
-  private async claim(email: Email, context: EventContext): Promise<string | Refusal> {
+  /**
+   * The address's identity, and whether this claim allocated it; an erased account's address is
+   * claimed anew, for a new empty account.
+   */
+  private async claim(email: Email, context: EventContext): Promise<{ identityId: string; allocated: boolean } | Refusal> {
     const stream = streams.email(this.deps.secrets.subject(email));
     const newIdentityId = randomUUID();
     const claimed = await handle(this.deps, stream, claimEmail, { email, newIdentityId, erased: null }, { context });
     if (isRefusal(claimed)) return claimed;
     const identityId = claimed.state.identityId!;
     // An identity this claim allocated has no account stream yet, so nothing of it can be erased.
-    if (identityId === newIdentityId || !fold(eraseAccount, await readDecoded(this.deps.store, streams.user(identityId))).erased)
-      return identityId;
-    const reclaimed = await handle(this.deps, stream, claimEmail, { email, newIdentityId: randomUUID(), erased: identityId }, { context });
-    return isRefusal(reclaimed) ? reclaimed : reclaimed.state.identityId!;
+    if (identityId === newIdentityId) return { identityId, allocated: true };
+    if (!fold(eraseAccount, await readDecoded(this.deps.store, streams.user(identityId))).erased) return { identityId, allocated: false };
+    const reclaimedId = randomUUID();
+    const reclaimed = await handle(this.deps, stream, claimEmail, { email, newIdentityId: reclaimedId, erased: identityId }, { context });
+    return isRefusal(reclaimed)
+      ? reclaimed
+      : { identityId: reclaimed.state.identityId!, allocated: reclaimed.state.identityId === reclaimedId };
   }
 
   /** Same session, expiresAt = now + 72 h, a new token; the old token lives to its own exp. */
