@@ -7,7 +7,7 @@ import type { EventStore } from '../events/store.js';
 import type { Decider, DomainEvent } from './decider.js';
 import { deterministicUuid } from './deterministic-id.js';
 import { isRefusal, refuse, type Refusal } from './refusal.js';
-import { contestFolded, readFolded, recallFolded, rememberFolded, type Folded, type Recalled } from './stream-folds.js';
+import { contestFolded, emptyStream, readFolded, recallFolded, rememberFolded, type Folded, type Recalled } from './stream-folds.js';
 
 export type CommandDeps = {
   readonly store: EventStore;
@@ -30,6 +30,12 @@ export type HandleOptions = {
   /** Decisions again on a fresh read after a concurrent writer moved the stream (default 3). */
   readonly retries?: number;
   readonly onClash?: Refusal;
+  /**
+   * The stream is named by an id the caller has just drawn at random (a new session, request,
+   * document): nothing can be in it yet, so the first decision takes the empty state without a read.
+   * It is taken as memory is: should the stream hold anything, the append is refused and the command reads.
+   */
+  readonly newStream?: boolean;
 };
 
 /**
@@ -67,7 +73,8 @@ export async function handle<State, Command, Event extends DomainEvent>(
 ): Promise<Handled<Event, State> | Refusal> {
   const commandId = options.commandId ?? randomUUID();
   const attempts = options.expectedRevision === undefined ? 1 + (options.retries ?? 3) : 1;
-  let next: Folded<State> | Recalled<State> | null = options.known ?? (await recallFolded(deps.store, stream, decider));
+  let next: Folded<State> | Recalled<State> | null =
+    options.known ?? (options.newStream ? emptyStream(decider) : await recallFolded(deps.store, stream, decider));
   for (let clashes = 0; ;) {
     const folded = next ?? (await readFolded(deps.store, stream, decider));
     next = null;

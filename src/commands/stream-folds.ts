@@ -136,13 +136,8 @@ export async function recallFolded<State, Event extends DomainEvent>(
   return { ...(await readFolded(store, stream, fold)), fromMemory: false };
 }
 
-/**
- * A stream named by an id the caller has just drawn at random (a new session, request, document):
- * nothing can be in it yet, so its first command decides on the empty state without a read. Taken as
- * memory is (recallFolded): should the stream hold anything after all, the append's compare-and-set
- * refuses the decision and the command reads.
- */
-export function freshStream<State, Event extends DomainEvent>(fold: Fold<State, Event>): Recalled<State> {
+/** A stream with no event yet, as memory would hold it (HandleOptions.newStream). */
+export function emptyStream<State, Event extends DomainEvent>(fold: Fold<State, Event>): Recalled<State> {
   return { state: fold.initialState, revision: -1, fromMemory: true };
 }
 

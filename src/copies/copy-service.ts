@@ -7,7 +7,7 @@ import { pendAdoption } from '../commands/requests/pend-adoption.js';
 import { closeKeptProposals } from '../commands/requests/close-proposal.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
-import { freshStream, readFolded, recallFolded } from '../commands/stream-folds.js';
+import { readFolded, recallFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import { adoptionIdOf, chainStream, orgResourceIdOf, type ChainEvent, type KeptFile, type Participant } from '../events/copy-events.js';
 import { readDecoded, type StreamRef } from '../events/decoder.js';
@@ -278,7 +278,7 @@ export class CopyService {
         fileSize: upload.size,
         addedAt: this.deps.now().toISOString(),
       },
-      { context, known: freshStream(addAttachment) },
+      { context, newStream: true },
     );
     if (isRefusal(added)) {
       await this.deps.blobs.delete(blobId);

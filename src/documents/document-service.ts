@@ -8,7 +8,7 @@ import { updateDocument } from '../commands/documents/update-document.js';
 import { vaultIndex } from '../commands/documents/vault-index.js';
 import { isRefusal, refuse, refuseWith, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
-import { freshStream, recallFolded } from '../commands/stream-folds.js';
+import { recallFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import { canonicalJson } from '../events/canonical-json.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
@@ -102,7 +102,7 @@ export class DocumentService {
         uniquePerVault,
         sealedData: seal(Buffer.from(JSON.stringify(input.data)), documentSealContext(resourceId, 1)).toString('base64'),
       },
-      { context, known: freshStream(createDocument) },
+      { context, newStream: true },
     );
     if (isRefusal(created)) return created;
     return { id: resourceId, version: 1 };

@@ -8,7 +8,6 @@ import { removeEntityMember } from '../commands/entities/remove-entity-member.js
 import { setEntityMember } from '../commands/entities/set-entity-member.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps, type Handled } from '../commands/shell.js';
-import { freshStream } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { entityStreams as streams, type EntityEvent, type EntityRole } from '../events/entity-events.js';
@@ -28,7 +27,7 @@ export class EntityService {
       streams.entity(entityId),
       createEntity,
       { entityId, name, createdBy: caller.identityId, managerEmail: caller.email },
-      { context, known: freshStream(createEntity) },
+      { context, newStream: true },
     );
     return answer(done, caller);
   }

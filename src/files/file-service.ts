@@ -5,7 +5,7 @@ import { addFileVersion } from '../commands/files/add-file-version.js';
 import { uploadFile } from '../commands/files/upload-file.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
-import { freshStream, readFolded } from '../commands/stream-folds.js';
+import { readFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { resourceStream } from '../events/resource-events.js';
@@ -66,7 +66,7 @@ export class FileService {
         fileSize: upload.size,
         label: input.label,
       },
-      { context, known: freshStream(uploadFile) },
+      { context, newStream: true },
     );
     if (isRefusal(uploaded)) return this.discard(blobId, uploaded);
     return { fileId, version: 1 };

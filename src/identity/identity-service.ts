@@ -10,7 +10,6 @@ import { verifySecondaryEmail } from '../commands/identity/verify-secondary-emai
 import { fold } from '../commands/decider.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
-import { freshStream } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import { readDecoded } from '../events/decoder.js';
 import type { EventContext } from '../events/envelope.js';
@@ -70,7 +69,7 @@ export class IdentityService {
       streams.session(sessionId),
       startSession,
       { sessionId, identityId, email, now: this.deps.now() },
-      { context: context({ kind: 'user', id: identityId }), known: freshStream(startSession) },
+      { context: context({ kind: 'user', id: identityId }), newStream: true },
     );
     if (isRefusal(started) || started.state.status !== 'active') return refuse('conflict', 'the session could not be started');
     const { expiresAt } = started.state;

@@ -5,7 +5,6 @@ import type { ManifestState, SlotDraft } from '../commands/manifests/manifest-st
 import { publishManifestVersion } from '../commands/manifests/publish-manifest-version.js';
 import { isRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps, type Handled } from '../commands/shell.js';
-import { freshStream } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { manifestStreams as streams, type ManifestEvent, type Slot } from '../events/manifest-events.js';
@@ -31,7 +30,7 @@ export class ManifestService {
       streams.manifest(manifestId),
       createManifest,
       { manifestId, organizationId, ...input, freshSlotIds: input.slots.map(() => randomUUID()), now: this.deps.now() },
-      { context, known: freshStream(createManifest) },
+      { context, newStream: true },
     );
     return this.published(done);
   }

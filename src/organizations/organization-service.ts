@@ -6,7 +6,6 @@ import { removeMember } from '../commands/organizations/remove-member.js';
 import { setMember } from '../commands/organizations/set-member.js';
 import { isRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
-import { freshStream } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { isPermission, organizationStreams as streams, type Permission } from '../events/organization-events.js';
@@ -41,7 +40,7 @@ export class OrganizationService {
       streams.organization(organizationId),
       createOrganization,
       { organizationId, name, createdBy: caller.identityId, creatorEmail: caller.email },
-      { context, known: freshStream(createOrganization) },
+      { context, newStream: true },
     );
     if (isRefusal(created)) return created;
     return { organizationId, name, createdAt: context.occurredAt };

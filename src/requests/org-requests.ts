@@ -5,7 +5,6 @@ import { cancelRequest } from '../commands/requests/cancel-request.js';
 import { sendRequest } from '../commands/requests/send-request.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
-import { freshStream } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { requestStream } from '../events/request-events.js';
@@ -80,7 +79,7 @@ export class OrgRequests {
         initiatingClientId: null,
         now: this.deps.now(),
       },
-      { context, known: freshStream(sendRequest) },
+      { context, newStream: true },
     );
     if (isRefusal(done)) {
       await this.deps.invitations.release(requestId);

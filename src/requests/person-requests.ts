@@ -14,7 +14,6 @@ import { suspendRequest } from '../commands/requests/suspend-request.js';
 import { withdrawSlot } from '../commands/requests/withdraw-slot.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
-import { freshStream } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { requestStream, type RequestEvent } from '../events/request-events.js';
@@ -126,7 +125,7 @@ export class PersonRequests {
         initiatingClientId: client,
         now: this.deps.now(),
       },
-      { context, known: freshStream(sendRequest) },
+      { context, newStream: true },
     );
     return isRefusal(done) ? done : this.view(caller, requestId);
   }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '../../src/commands/decider.js';
 import { isRefusal, refuse } from '../../src/commands/refusal.js';
 import { handle, type CommandDeps } from '../../src/commands/shell.js';
-import { FOLDS_KEPT, freshStream, readFolded, recallFolded, rememberFolded } from '../../src/commands/stream-folds.js';
+import { FOLDS_KEPT, readFolded, recallFolded, rememberFolded } from '../../src/commands/stream-folds.js';
 import { eventDecoder, streamOf, type StreamRef } from '../../src/events/decoder.js';
 import type { EventContext } from '../../src/events/envelope.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
@@ -69,6 +69,9 @@ describe(`folded streams: a command reads only what follows the revision this pr
   });
 
   const depsOf = (store: EventStore): CommandDeps => ({ store, waitFor: async () => undefined });
+  /** A note appended as the caller's first on a stream it takes to be new. */
+  const noteOnNew = (deps: CommandDeps, stream: string, text: string) =>
+    handle(deps, notesIn(stream), notes, { text }, { context: context(), newStream: true });
   const note = async (deps: CommandDeps, stream: string, text: string) => {
     const r = await handle(deps, notesIn(stream), notes, { text }, { context: context() });
     if (isRefusal(r)) expect.fail(r.message);
@@ -116,35 +119,16 @@ describe(`folded streams: a command reads only what follows the revision this pr
 
   it('a stream the caller has just named at random is created without a read', async () => {
     const { store, reads } = readsRecorded(await SqlEventStore.open(t.db));
-    const stream = uniqueStream('notes');
-    const created = await handle(
-      depsOf(store),
-      notesIn(stream),
-      notes,
-      { text: 'first' },
-      { context: context(), known: freshStream(notes) },
-    );
+    const created = await noteOnNew(depsOf(store), uniqueStream('notes'), 'first');
     expect(isRefusal(created) ? created.message : created.state).to.deep.equal(['first']);
     expect(reads).to.deep.equal([]);
   });
 
   it('a stream taken as new that holds events after all: the append refuses, the command reads and decides on them', async () => {
     const { mine, stream } = await behindAnother('theirs');
-    const refused = await handle(
-      depsOf(mine.store),
-      notesIn(stream),
-      notes,
-      { text: 'theirs' },
-      { context: context(), known: freshStream(notes) },
-    );
+    const refused = await noteOnNew(depsOf(mine.store), stream, 'theirs');
     expect(isRefusal(refused) && refused.message).to.equal('theirs is noted already');
-    const noted = await handle(
-      depsOf(mine.store),
-      notesIn(stream),
-      notes,
-      { text: 'later' },
-      { context: context(), known: freshStream(notes) },
-    );
+    const noted = await noteOnNew(depsOf(mine.store), stream, 'later');
     expect(isRefusal(noted) ? noted.message : noted.state).to.deep.equal(['mine', 'theirs', 'later']);
     expect((await mine.store.readStream(stream)).map((e) => e.data.text)).to.deep.equal(['mine', 'theirs', 'later']);
   });

@@ -104,6 +104,8 @@ describe(`login and sessions over HTTP (spec 4.1, 7, 8; ${mainBackend})`, functi
       expect(first.token.split('.')).to.have.length(3);
       const me1 = await api.graphql(first.token, '{ user { me { email userId } } }');
       const second = await login(email);
+      // Not registered yet: the identity is new to the second login too.
+      expect(second.isNewUser).to.equal(true);
       const me2 = await api.graphql(second.token, '{ user { me { email userId } } }');
       expect(me1.body).to.deep.equal(me2.body);
       expect((me1.body.data as { user: { me: { email: string } } }).user.me.email).to.equal(email);
