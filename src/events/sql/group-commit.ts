@@ -18,7 +18,7 @@ export class GroupCommit<Item extends { readonly key: string }, Result> {
 
   constructor(
     private readonly write: (items: readonly Item[]) => Promise<ReadonlyArray<Result | Error>>,
-    private readonly options: { readonly maxInFlight: () => number; readonly maxBatch: number },
+    private readonly options: { readonly maxInFlight: number; readonly maxBatch: number },
   ) {}
 
   submit(item: Item): Promise<Result> {
@@ -39,7 +39,7 @@ export class GroupCommit<Item extends { readonly key: string }, Result> {
   }
 
   private next(): void {
-    for (let free = this.options.maxInFlight() - this.inFlight; free > 0; free--) {
+    for (let free = this.options.maxInFlight - this.inFlight; free > 0; free--) {
       const batch = this.take(Math.min(this.options.maxBatch, Math.ceil(this.waiting.length / free)));
       if (batch.length === 0) return;
       this.inFlight++;

@@ -18,7 +18,7 @@ describe('group commit: how batches form', () => {
         await new Promise((resolve) => setTimeout(resolve, 1));
         return items.map((i) => i.key);
       },
-      { maxInFlight: () => maxInFlight, maxBatch: 64 },
+      { maxInFlight, maxBatch: 64 },
     );
     return { batches, queue };
   };
@@ -111,6 +111,19 @@ describe(`group commit: appends that arrive together are written together, each 
     expect((await store.readStream(moved)).map((e) => e.type)).to.deep.equal(['A', 'B']);
   });
 
+  it('with inline read models, appends that arrive together share a commit: sixteen at once take one transaction per slot', async () => {
+    const seen = recordingProjector('seen_shared');
+    engine = new ProjectionEngine({ db: t.db, store, projectors: [seen], idlePollMs: 20, inline: store });
+    await engine.start();
+
+    const streams = Array.from({ length: 16 }, () => uniqueStream('shared'));
+    const events = streams.map((_, i) => newEvent('Placed', { i }));
+    await Promise.all(streams.map((s, i) => store.appendToStream(s, [events[i]!], 'no_stream')));
+    expect(await transactionsOf(streams)).to.equal(2);
+    const landed = events.map((e) => e.metadata.eventId);
+    expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_shared'), landed)).to.equal(null);
+  });
+
   it('with inline read models, an event a read model refuses fails only its own append; the batch around it lands with its rows', async () => {
     const seen = recordingProjector('seen_group');
     const refusing = logProjector({
@@ -124,7 +137,7 @@ describe(`group commit: appends that arrive together are written together, each 
     engine = new ProjectionEngine({ db: t.db, store, projectors: [seen, refusing], idlePollMs: 20, inline: store });
     await engine.start();
 
-    // Inline, 24 at once are spread over eight slots, three to a batch: the refused one is inside a batch.
+    // Inline, 24 at once are spread over two slots, twelve to a batch: the refused one is inside a batch.
     const streams = Array.from({ length: 24 }, () => uniqueStream('inline'));
     const events = streams.map((_, i) => (i === 12 ? newEvent('Poison', {}) : newEvent('Placed', { i })));
     const settled = await Promise.allSettled(streams.map((s, i) => store.appendToStream(s, [events[i]!], 'no_stream')));
