@@ -20,6 +20,16 @@ const BUDGET = 16 * 1024 * 1024;
 export const FOLDS_KEPT = 2048;
 /** A state larger than this (a document with a large embedded schema) is folded anew each time instead. */
 const LARGEST = 256 * 1024;
+/**
+ * A state is weighed whole when it is first kept, then by the events each command folds on top (a
+ * state may hold less than its events, never much more), and whole again this many revisions on, or
+ * once that estimate passes LARGEST: weighing a request's state whole at every command took 3% of
+ * the service's CPU under proposal adopts (docs/performance.md).
+ */
+const REWEIGH_AFTER = 16;
+
+/** What a folded state grew from: the state it was folded on and the events folded on top. */
+export type Growth = { readonly from: Folded<unknown>; readonly added: readonly { readonly data: unknown }[] };
 
 /**
  * Folded states of the streams this process read or wrote, least recently used first. A stream is
@@ -30,7 +40,10 @@ const LARGEST = 256 * 1024;
  * behind it: from then on its commands read its tail first (recallFolded).
  */
 class FoldCache {
-  private readonly entries = new Map<string, { readonly folded: Folded<unknown>; readonly weight: number; contested: boolean }>();
+  private readonly entries = new Map<
+    string,
+    { readonly folded: Folded<unknown>; readonly weight: number; readonly weighedAt: number; contested: boolean }
+  >();
   private weight = 0;
   /** Each evolve function folds into its own state shape: entries are kept per function. */
   private readonly ids = new WeakMap<object, number>();
@@ -57,12 +70,19 @@ class FoldCache {
     if (entry) entry.contested = true;
   }
 
-  set(key: string, folded: Folded<unknown>): void {
-    const contested = this.entries.get(key)?.contested ?? false;
+  set(key: string, folded: Folded<unknown>, growth?: Growth): void {
+    const entry = this.entries.get(key);
     this.drop(key);
-    const weight = weightOf(folded.state);
+    // Grown from the entry kept: its weight plus what was added, while the last whole weighing is recent.
+    const grown =
+      entry && growth && entry.folded.state === growth.from.state && folded.revision - entry.weighedAt < REWEIGH_AFTER
+        ? entry.weight + weightOf(growth.added.map((e) => e.data))
+        : null;
+    const whole = grown === null || grown > LARGEST;
+    const weight = whole ? weightOf(folded.state) : grown;
     if (weight > LARGEST) return;
-    this.entries.set(key, { folded, weight, contested });
+    const weighedAt = whole || !entry ? folded.revision : entry.weighedAt;
+    this.entries.set(key, { folded, weight, weighedAt, contested: entry?.contested ?? false });
     this.weight += weight;
     for (const [oldest] of this.entries) {
       if (this.weight <= BUDGET && this.entries.size <= FOLDS_KEPT) break;
@@ -112,7 +132,7 @@ export async function readFolded<State, Event extends DomainEvent>(
   const tail = known.revision < 0 ? await readDecoded(store, stream) : await readDecoded(store, stream, known.revision + 1);
   if (tail.length === 0) return known;
   const folded = { state: tail.reduce(fold.evolve, known.state), revision: tail[tail.length - 1]!.revision };
-  cache.set(key, folded);
+  cache.set(key, folded, { from: known, added: tail });
   return folded;
 }
 
@@ -157,7 +177,8 @@ export function rememberFolded<State, Event extends DomainEvent>(
   streamId: string,
   fold: Fold<State, Event>,
   folded: Folded<State>,
+  growth?: Growth,
 ): void {
   const cache = cacheOf(store);
-  cache.set(cache.key(fold.evolve, streamId), folded);
+  cache.set(cache.key(fold.evolve, streamId), folded, growth);
 }

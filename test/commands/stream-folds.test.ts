@@ -209,4 +209,15 @@ describe(`folded streams: a command reads only what follows the revision this pr
     expect(folded.state.map((s) => s.length)).to.deep.equal([150_000, 150_000]);
     expect(reads.at(-1)).to.deep.equal({ from: 0, got: 2 });
   });
+
+  it('a state that grows past 256 KiB a little at a time stops being kept: each command after reads it whole', async () => {
+    const { store, reads } = readsRecorded(await SqlEventStore.open(t.db));
+    const stream = uniqueStream('notes');
+    for (let i = 0; i < 20; i++) await note(depsOf(store), stream, `${i}:`.padEnd(15_000, 'x'));
+    // Eighteen notes are 270,000 characters: from the nineteenth on, each command reads every note before it.
+    expect(reads.slice(-2)).to.deep.equal([
+      { from: 0, got: 18 },
+      { from: 0, got: 19 },
+    ]);
+  });
 });
