@@ -21,10 +21,10 @@ export const FOLDS_KEPT = 2048;
 /** A state larger than this (a document with a large embedded schema) is folded anew each time instead. */
 const LARGEST = 256 * 1024;
 /**
- * A state is weighed whole when it is first kept, then by the events each command folds on top (a
- * state may hold less than its events, never much more), and whole again this many revisions on, or
- * once that estimate passes LARGEST: weighing a request's state whole at every command took 3% of
- * the service's CPU under proposal adopts (docs/performance.md).
+ * A state is weighed whole when it is first kept, then by the JSON of the events each command folds
+ * on top, and whole again this many revisions on (so an estimate off either way is set right) or once
+ * the estimate passes LARGEST: weighing a request's state whole at every command took 3% of the
+ * service's CPU under proposal adopts (docs/performance.md).
  */
 const REWEIGH_AFTER = 16;
 
