@@ -219,16 +219,17 @@ export class CopyService {
 
   /**
    * Proposal adopt (R-PROP-04): keeps exactly the proposed version of one record, warm only.
-   * Null when that version can no longer be read.
+   * Null when that version can no longer be read. `grants`: the slot's, read by the caller with the proposal.
    */
   async keepProposed(
     row: RequestRow,
     slotId: string,
     resourceId: string,
     version: number,
+    grants: readonly GrantRow[],
     context: EventContext,
   ): Promise<Adoption | Refusal | null> {
-    const found = await this.viewOf(row, slotId, await this.deps.reads.grantsOfSlot(row.request_id, slotId));
+    const found = await this.viewOf(row, slotId, grants);
     if (isRefusal(found)) return found;
     const record = found.records.find((r) => r.resourceId === resourceId);
     if (!record) return refuse('adoption_refused', 'the resource is no longer granted on this slot');

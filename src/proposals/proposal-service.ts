@@ -210,10 +210,23 @@ export class ProposalService {
    * closes the proposal. 423 with the key cold, 403 on an inactive connection, 409 once decided.
    */
   async adopt(organizationId: string, requestId: string, proposalId: string, context: EventContext): Promise<Adoption | Refusal> {
+    // The slot's grants are read in the proposal's round trip; they are used only once the request is found the organization's.
+    const grants =
+      isUuid(requestId) && isUuid(proposalId)
+        ? this.deps.reads.grantsOfProposal(requestId.toLowerCase(), proposalId.toLowerCase())
+        : Promise.resolve([]);
+    grants.catch(() => undefined);
     const found = await this.decidable(organizationId, requestId, proposalId);
     if (isRefusal(found)) return found;
     const { row, proposal } = found;
-    const kept = await this.deps.copies.keepProposed(row, proposal.slot_id, proposal.resource_id, proposal.new_version, context);
+    const kept = await this.deps.copies.keepProposed(
+      row,
+      proposal.slot_id,
+      proposal.resource_id,
+      proposal.new_version,
+      await grants,
+      context,
+    );
     if (isRefusal(kept)) return kept;
     if (!kept) return refuse('adoption_refused', 'the proposed version can no longer be read');
     const decided = await handle(

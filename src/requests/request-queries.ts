@@ -26,6 +26,10 @@ export const requestSql = {
   oneOfRecipient: `SELECT ${summary} FROM ${from} WHERE r.recipient_email = $1 AND r.request_id = $2`,
   grantsOf: `${grant} WHERE g.request_id = ANY($1::uuid[]) AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
   grantsOfSlot: `${grant} WHERE g.request_id = $1 AND g.slot_id = $2 AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
+  /** The grants of the slot a proposal of the request is on: read with the proposal, before its slot is known. */
+  grantsOfProposal: `${grant} WHERE g.request_id = $1 AND g.withdrawn_at IS NULL
+    AND g.slot_id = (SELECT slot_id FROM rm.proposals WHERE request_id = $1 AND proposal_id = $2)
+    ORDER BY g.granted_at, g.resource_id`,
   /** Where a resource stands now: a live document or a file, with the vault that holds it. */
   resource: `SELECT 'document' AS kind, vault_id::text AS vault_id, version, schema_ref FROM rm.documents
              WHERE resource_id = $1 AND deleted_at IS NULL

@@ -32,4 +32,9 @@ export class RequestReads {
   async grantsOfSlot(requestId: string, slotId: string): Promise<GrantRow[]> {
     return (await this.readModels.query<GrantRow>(q.grantsOfSlot, [requestId, slotId])).rows;
   }
+
+  /** The grants of the slot a proposal is on; both ids are uuids (a caller validates them first). */
+  async grantsOfProposal(requestId: string, proposalId: string): Promise<GrantRow[]> {
+    return (await this.readModels.query<GrantRow>(q.grantsOfProposal, [requestId, proposalId])).rows;
+  }
 }
