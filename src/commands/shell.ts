@@ -95,7 +95,7 @@ export async function handle<State, Command, Event extends DomainEvent>(
     try {
       const appended = await deps.store.appendToStream(stream.id, envelopes, revision === -1 ? 'no_stream' : revision);
       const after = { state: decision.reduce(decider.evolve, state), revision: appended.nextExpectedRevision };
-      rememberFolded(deps.store, stream.id, decider, after, { from: folded, added: decision });
+      rememberFolded(deps.store, stream.id, decider, after, { from: state, added: decision });
       await deps.waitFor(
         appended.position,
         decision.map((e) => e.type),

@@ -29,7 +29,7 @@ const LARGEST = 256 * 1024;
 const REWEIGH_AFTER = 16;
 
 /** What a folded state grew from: the state it was folded on and the events folded on top. */
-export type Growth = { readonly from: Folded<unknown>; readonly added: readonly { readonly data: unknown }[] };
+export type Growth = { readonly from: unknown; readonly added: readonly { readonly data: unknown }[] };
 
 /**
  * Folded states of the streams this process read or wrote, least recently used first. A stream is
@@ -75,7 +75,7 @@ class FoldCache {
     this.drop(key);
     // Grown from the entry kept: its weight plus what was added, while the last whole weighing is recent.
     const grown =
-      entry && growth && entry.folded.state === growth.from.state && folded.revision - entry.weighedAt < REWEIGH_AFTER
+      entry && growth && entry.folded.state === growth.from && folded.revision - entry.weighedAt < REWEIGH_AFTER
         ? entry.weight + weightOf(growth.added.map((e) => e.data))
         : null;
     const whole = grown === null || grown > LARGEST;
@@ -132,7 +132,7 @@ export async function readFolded<State, Event extends DomainEvent>(
   const tail = known.revision < 0 ? await readDecoded(store, stream) : await readDecoded(store, stream, known.revision + 1);
   if (tail.length === 0) return known;
   const folded = { state: tail.reduce(fold.evolve, known.state), revision: tail[tail.length - 1]!.revision };
-  cache.set(key, folded, { from: known, added: tail });
+  cache.set(key, folded, { from: known.state, added: tail });
   return folded;
 }
 

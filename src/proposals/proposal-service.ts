@@ -16,7 +16,7 @@ import type { KeyRow, KeyState } from '../organizations/index.js';
 import { iso } from '../organizations/member.js';
 import type { RecordReader } from '../requests/request-records.js';
 import type { RequestReads } from '../requests/request-reads.js';
-import type { RequestRow } from '../requests/request-queries.js';
+import type { GrantRow, RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 
 export type ProposalDeps = CommandDeps & {
@@ -62,6 +62,9 @@ type ProposalRow = {
   proposed_at: Date | string;
   state: 'open' | 'closed';
 };
+
+/** A proposal with its request; `grants`: its slot's, when asked for, else none. */
+type Found = { readonly row: RequestRow; readonly proposal: ProposalRow; readonly grants: readonly GrantRow[] };
 
 const proposalRows = `SELECT proposal_id::text AS proposal_id, slot_id::text AS slot_id, resource_id::text AS resource_id, new_version,
                         participant, proposed_at, state FROM rm.proposals`;
@@ -210,23 +213,10 @@ export class ProposalService {
    * closes the proposal. 423 with the key cold, 403 on an inactive connection, 409 once decided.
    */
   async adopt(organizationId: string, requestId: string, proposalId: string, context: EventContext): Promise<Adoption | Refusal> {
-    // The slot's grants are read in the proposal's round trip; they are used only once the request is found the organization's.
-    const grants =
-      isUuid(requestId) && isUuid(proposalId)
-        ? this.deps.reads.grantsOfProposal(requestId.toLowerCase(), proposalId.toLowerCase())
-        : Promise.resolve([]);
-    grants.catch(() => undefined);
-    const found = await this.decidable(organizationId, requestId, proposalId);
+    const found = await this.decidable(organizationId, requestId, proposalId, true);
     if (isRefusal(found)) return found;
-    const { row, proposal } = found;
-    const kept = await this.deps.copies.keepProposed(
-      row,
-      proposal.slot_id,
-      proposal.resource_id,
-      proposal.new_version,
-      await grants,
-      context,
-    );
+    const { row, proposal, grants } = found;
+    const kept = await this.deps.copies.keepProposed(row, proposal.slot_id, proposal.resource_id, proposal.new_version, grants, context);
     if (isRefusal(kept)) return kept;
     if (!kept) return refuse('adoption_refused', 'the proposed version can no longer be read');
     const decided = await handle(
@@ -241,12 +231,8 @@ export class ProposalService {
   }
 
   /** Candidate and adopt, in contract §8's order: 404, then 423 with the key cold, 403 inactive, 409 decided. */
-  private async decidable(
-    organizationId: string,
-    requestId: string,
-    proposalId: string,
-  ): Promise<{ row: RequestRow; proposal: ProposalRow } | Refusal> {
-    const found = await this.proposal(organizationId, requestId, proposalId);
+  private async decidable(organizationId: string, requestId: string, proposalId: string, withGrants = false): Promise<Found | Refusal> {
+    const found = await this.proposal(organizationId, requestId, proposalId, withGrants);
     if (isRefusal(found)) return found;
     if (this.deps.keyStateOf(found.row).state !== 'warm')
       return refuse('org_sealed', 'the organization key is cold: a member must sign in first');
@@ -256,22 +242,21 @@ export class ProposalService {
     return found;
   }
 
-  private async proposal(
-    organizationId: string,
-    requestId: string,
-    proposalId: string,
-  ): Promise<{ row: RequestRow; proposal: ProposalRow } | Refusal> {
+  /**
+   * The request and its proposal; `withGrants`, also the grants of the proposal's slot (for an adopt's
+   * keep). All are read in the same round trip, and used only if the organization owns the request.
+   */
+  private async proposal(organizationId: string, requestId: string, proposalId: string, withGrants = false): Promise<Found | Refusal> {
     if (!isUuid(requestId)) return refuse('not_found', 'no such request');
     const id = requestId.toLowerCase();
-    // The proposal is read with the request, in the same round trip; it is used only if the organization owns the request.
-    const [row, proposal] = await Promise.all([
+    const pid = isUuid(proposalId) ? proposalId.toLowerCase() : null;
+    const [row, proposal, grants] = await Promise.all([
       this.deps.reads.oneOfOrganization(organizationId, id),
-      isUuid(proposalId)
-        ? this.deps.readModels.query<ProposalRow>(sql.oneOf, [id, proposalId.toLowerCase()]).then((r) => r.rows[0])
-        : undefined,
+      pid === null ? undefined : this.deps.readModels.query<ProposalRow>(sql.oneOf, [id, pid]).then((r) => r.rows[0]),
+      pid !== null && withGrants ? this.deps.reads.grantsOfProposal(id, pid) : [],
     ]);
     if (!row) return refuse('not_found', 'no such request');
-    return proposal ? { row, proposal } : refuse('not_found', 'no such proposal');
+    return proposal ? { row, proposal, grants } : refuse('not_found', 'no such proposal');
   }
 
   private async owned(organizationId: string, requestId: string): Promise<RequestRow | Refusal> {
