@@ -5,7 +5,7 @@ import { START, type Position } from '../events/position.js';
 import type { InlineProjection, SqlEventStore } from '../events/sql/sql-event-store.js';
 import { applyEvents } from './apply-batch.js';
 import { quoteIdent, readCheckpoints, toPosition, useSchema } from './checkpoints.js';
-import type { ProjectionHandler, Projector } from './projector.js';
+import type { ProjectionHandler, Projector, Statement } from './projector.js';
 import { recordedSkips } from './skip.js';
 
 /**
@@ -40,34 +40,45 @@ export function inlineProjection(projectors: readonly Projector[], schema: strin
 
   /**
    * Writes `events`' rows in `tx`. Statements whose answers nobody reads go out without waiting,
-   * COMMIT behind them (SqlExecutor); any other handler runs through `wait`. The first failure is
-   * the cause: the statements after it only find the transaction aborted.
+   * COMMIT behind them (SqlExecutor); any other handler runs through `wait`. A read model that
+   * `together` gives statements for its events writes them in those, not event by event. The first
+   * failure is the cause: the statements after it only find the transaction aborted.
    */
   const writeRows = async <E extends UnpositionedEvent>(
     tx: SqlExecutor,
     events: readonly E[],
     wait: (handler: ProjectionHandler, event: E) => Promise<unknown>,
+    together: (p: Projector, handled: readonly E[]) => readonly Statement[] | null = () => null,
   ): Promise<void> => {
     let cause: { err: unknown } | null = null;
-    const refused = (p: Projector, event: E) => (err: unknown) => {
+    const refused = (p: Projector, refusedEvents: readonly E[]) => (err: unknown) => {
       if (cause) return cause;
       // The append rolls back with it: the command fails and no event is stored that a read model refused.
-      logger?.error({ err, projector: p.name, eventType: event.type }, 'inline read model refused an event; the append rolled back');
+      const eventType = [...new Set(refusedEvents.map((e) => e.type))].join(', ');
+      logger?.error({ err, projector: p.name, eventType }, 'inline read model refused an event; the append rolled back');
       return (cause = { err });
     };
     // A statement sent ahead of the append's answer fails too when the append does (its head moved,
     // the connection was lost): only the database refusing the statement itself is the read model's.
-    const sentAndRefused = (p: Projector, event: E) => (err: unknown) => (isRefusalOfItsOwn(err) ? refused(p, event)(err) : null);
+    const sentAndRefused = (p: Projector, refusedEvents: readonly E[]) => (err: unknown) =>
+      isRefusalOfItsOwn(err) ? refused(p, refusedEvents)(err) : null;
+    const send = (p: Projector, statements: readonly Statement[], of: readonly E[]) => {
+      for (const statement of statements) void tx.query(...statement).catch(sentAndRefused(p, of));
+    };
     for (const p of projectors) {
-      for (const event of events) {
-        const handler = handlerOf(p, event.type);
-        if (!handler) continue;
+      const handled = events.filter((e) => handlerOf(p, e.type));
+      const statements = handled.length > 1 ? togetherOrNull(() => together(p, handled)) : null;
+      if (statements) {
+        send(p, statements, handled);
+        continue;
+      }
+      for (const event of handled) {
+        const handler = handlerOf(p, event.type)!;
         try {
-          if (handler.statements)
-            for (const statement of handler.statements(event)) void tx.query(...statement).catch(sentAndRefused(p, event));
+          if (handler.statements) send(p, handler.statements(event), [event]);
           else await wait(handler, event);
         } catch (err) {
-          throw refused(p, event)(err).err;
+          throw refused(p, [event])(err).err;
         }
       }
     }
@@ -78,8 +89,24 @@ export function inlineProjection(projectors: readonly Projector[], schema: strin
     prelude: `SELECT set_config('search_path', '${path}', true), pg_advisory_xact_lock_shared(hashtextextended('${fenceName(schema)}', 0))`,
     // goesAhead: every handler is statements, so all are sent before this returns.
     sendAhead: (tx, events) => (events.every((e) => goesAhead(e.type)) ? writeRows(tx, events, cannotWait) : null),
-    apply: (tx, events) => writeRows(tx, events, (handler, event) => handler(tx, event)),
+    // Positioned, a run of events can take a read model's set-based form: one statement for a batch of commands' rows.
+    apply: (tx, events) =>
+      writeRows(
+        tx,
+        events,
+        (handler, event) => handler(tx, event),
+        (p, handled) => p.batchStatements?.(handled) ?? null,
+      ),
   };
+}
+
+/** A batch's statements; null, so that its events go one by one and the failing one is named, should building them fail. */
+function togetherOrNull(build: () => readonly Statement[] | null): readonly Statement[] | null {
+  try {
+    return build();
+  } catch {
+    return null;
+  }
 }
 
 /** The database's answer to this statement (a SQLSTATE), not to one before it nor a lost connection. */

@@ -33,6 +33,12 @@ export type Projector = {
    * rows as its per-event handlers would. A failure falls back to them, which name the event.
    */
   readonly onBatch?: (tx: SqlExecutor, events: readonly RecordedEvent[]) => Promise<unknown>;
+  /**
+   * The set-based form as statements built from the events alone, whose answers nobody reads: what
+   * onBatch would send, for a caller that sends them itself (inline, a batch of appends' rows ahead
+   * of its COMMIT). Null when a handler the events reach must read.
+   */
+  readonly batchStatements?: (events: readonly RecordedEvent[]) => readonly Statement[] | null;
   /** The decoder its handlers read through (absent for a read model of the log itself). */
   readonly events?: Pick<EventDecoder<DomainEvent>, 'versionOf'>;
 };
@@ -90,8 +96,31 @@ export function projector<E extends DomainEvent>(
       ? Object.assign(decoded, { statements: (event: UnpositionedEvent) => statements(events.decode(event)) })
       : decoded;
   }
-  const onBatch = setBased && inRuns(setBased, events, handlers);
-  return checked({ ...header, on: handlers, events, ...(onBatch ? { onBatch } : {}) });
+  const forms = setBased && {
+    onBatch: inRuns(setBased, events, handlers),
+    batchStatements: runsAsStatements(setBased, events, handlers),
+  };
+  return checked({ ...header, on: handlers, events, ...forms });
+}
+
+/** A batch cut into the set-based form's runs (each possibly empty) and the events between them, in log order. */
+function* runsOf<E extends DomainEvent>(
+  form: SetBasedForm<E>,
+  events: EventDecoder<E>,
+  batch: readonly RecordedEvent[],
+): Generator<{ readonly run: readonly Recorded<E>[] } | { readonly barrier: RecordedEvent }> {
+  const gathered = new Set<string>(form.types);
+  let run: Recorded<E>[] = [];
+  for (const event of batch) {
+    if (gathered.has(event.type)) {
+      run.push(events.decode(event));
+      continue;
+    }
+    yield { run };
+    run = [];
+    yield { barrier: event };
+  }
+  yield { run };
 }
 
 /**
@@ -103,7 +132,6 @@ function inRuns<E extends DomainEvent>(
   events: EventDecoder<E>,
   handlers: Readonly<Record<string, ProjectionHandler>>,
 ): NonNullable<Projector['onBatch']> {
-  const gathered = new Set<string>(form.types);
   return async (tx, batch) => {
     const sent: Promise<unknown>[] = [];
     const send = (statements: readonly Statement[]) => {
@@ -114,31 +142,52 @@ function inRuns<E extends DomainEvent>(
         sent.push(answer);
       }
     };
-    let run: Recorded<E>[] = [];
-    for (const event of batch) {
-      if (gathered.has(event.type)) {
-        run.push(events.decode(event));
+    for (const part of runsOf(form, events, batch)) {
+      if ('run' in part) {
+        send(form.statements(part.run));
         continue;
       }
-      send(form.statements(run));
-      run = [];
-      const handler = handlers[event.type]!;
-      if (handler.statements) send(handler.statements(event));
+      const handler = handlers[part.barrier.type]!;
+      if (handler.statements) send(handler.statements(part.barrier));
       else {
         await Promise.all(sent);
-        await handler(tx, event);
+        await handler(tx, part.barrier);
       }
     }
-    send(form.statements(run));
     await Promise.all(sent);
+  };
+}
+
+/** The set-based form as `batchStatements`: null when a barrier's handler reads. */
+function runsAsStatements<E extends DomainEvent>(
+  form: SetBasedForm<E>,
+  events: EventDecoder<E>,
+  handlers: Readonly<Record<string, ProjectionHandler>>,
+): NonNullable<Projector['batchStatements']> {
+  return (batch) => {
+    const statements: Statement[] = [];
+    for (const part of runsOf(form, events, batch)) {
+      const built = 'run' in part ? form.statements(part.run) : handlers[part.barrier.type]?.statements?.(part.barrier);
+      if (!built) return null;
+      statements.push(...built);
+    }
+    return statements;
   };
 }
 
 /** A read model about the log itself (every event, whatever its family): it reads only the envelope. */
 export function logProjector(
-  definition: Header & { readonly onAny: ProjectionHandler; readonly onBatch?: Projector['onBatch'] },
+  definition: Header & {
+    readonly onAny: ProjectionHandler;
+    readonly onBatch?: Projector['onBatch'];
+    /** Without an onBatch of its own, its onBatch sends these. */
+    readonly batchStatements?: (events: readonly RecordedEvent[]) => readonly Statement[];
+  },
 ): Projector {
-  return checked({ ...definition, on: {} });
+  const { batchStatements } = definition;
+  const onBatch: Projector['onBatch'] =
+    definition.onBatch ?? (batchStatements && ((tx, events) => Promise.all(batchStatements(events).map((s) => tx.query(...s)))));
+  return checked({ ...definition, on: {}, ...(onBatch ? { onBatch } : {}) });
 }
 
 function checked(definition: Projector): Projector {

@@ -7,7 +7,7 @@ import { linkEvent } from '../../src/events/hash-chain.js';
 import { START, type Position } from '../../src/events/position.js';
 import { applyBatch, handlerFor } from '../../src/projections/apply-batch.js';
 import { useSchema } from '../../src/projections/checkpoints.js';
-import type { Projector } from '../../src/projections/projector.js';
+import type { Projector, Statement } from '../../src/projections/projector.js';
 import { installReadModels } from '../../src/projections/read-model-schema.js';
 import { openTestDatabase, type TestDatabase } from './databases.js';
 
@@ -55,7 +55,8 @@ export type Given = (projector: Projector, ...events: readonly GivenEvent[]) => 
  * tables in a fresh schema and applies the events as the engine does (one batch through
  * applyBatch, from the start of the log, envelopes hash-linked per stream). A read model with a
  * set-based form is given the events twice, into two schemas: as one batch in that form, and one by
- * one through its handlers as an inline append does; every then holds for both.
+ * one through its handlers as an inline append does; and a third time, as the statements an inline
+ * batch of appends sends (Projector.batchStatements), when it gives them. Every then holds for each.
  */
 export function projectorSpecs(): Given {
   let t: TestDatabase | undefined;
@@ -70,18 +71,24 @@ export function projectorSpecs(): Given {
     const db = t.db;
     const schema = `spec_${randomBytes(6).toString('hex')}`;
     const log = recorded(projector, events);
+    const handled = log.filter((e) => handlerFor(projector, e));
     const { onBatch } = projector;
+    const statements = batchStatementsOf(projector, handled);
     const applied = (async () => {
       if (!onBatch) return applyAsTheEngineDoes(db, schema, projector, [log]);
       // Called directly, not under the engine's savepoint: a set-based form that fails must fail the spec.
       await installReadModels(db, [projector], `${schema}_set`);
       await db.transaction(async (tx) => {
         await useSchema(tx, `${schema}_set`);
-        await onBatch(
-          tx,
-          log.filter((e) => handlerFor(projector, e)),
-        );
+        await onBatch(tx, handled);
       });
+      if (statements) {
+        await installReadModels(db, [projector], `${schema}_sent`);
+        await db.transaction(async (tx) => {
+          await useSchema(tx, `${schema}_sent`);
+          for (const statement of statements) await tx.query(...statement);
+        });
+      }
       await applyAsTheEngineDoes(
         db,
         `${schema}_one`,
@@ -89,8 +96,25 @@ export function projectorSpecs(): Given {
         log.map((e) => [e]),
       );
     })();
-    return then(db, onBatch ? [`${schema}_set`, `${schema}_one`] : [schema], applied);
+    const schemas = !onBatch
+      ? [schema]
+      : statements
+        ? [`${schema}_set`, `${schema}_sent`, `${schema}_one`]
+        : [`${schema}_set`, `${schema}_one`];
+    return then(db, schemas, applied);
   };
+}
+
+/**
+ * The statements an inline batch of appends sends for these events (Projector.batchStatements), when
+ * the projector gives them; a form that cannot be built for them leaves the spec to its onBatch.
+ */
+function batchStatementsOf(projector: Projector, events: readonly RecordedEvent[]): readonly Statement[] | null {
+  try {
+    return projector.batchStatements?.(events) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Installs the projector's tables in `schema` and applies `batches` through applyBatch, in order. */

@@ -35,17 +35,22 @@ export const streamHeadsProjector = logProjector({
   version: 1,
   schemaSql: readFileSync(new URL('./stream-heads.sql', import.meta.url), 'utf8'),
   onAny: writes((e: UnpositionedEvent) => [[upsert, [e.streamId, streamCategory(e.streamId), e.revision, e.type, e.metadata.occurredAt]]]),
-  onBatch: (tx, events) => {
+  batchStatements: (events) => {
     const heads = [...headsOf(events)];
-    return tx.query(upsertMany, [
-      heads.map(([id]) => id),
-      heads.map(([id]) => streamCategory(id)),
-      heads.map(([, h]) => h.revision),
-      heads.map(([, h]) => h.count),
-      heads.map(([, h]) => h.firstType),
-      heads.map(([, h]) => h.lastType),
-      heads.map(([, h]) => h.createdAt),
-      heads.map(([, h]) => h.lastAt),
-    ]);
+    return [
+      [
+        upsertMany,
+        [
+          heads.map(([id]) => id),
+          heads.map(([id]) => streamCategory(id)),
+          heads.map(([, h]) => h.revision),
+          heads.map(([, h]) => h.count),
+          heads.map(([, h]) => h.firstType),
+          heads.map(([, h]) => h.lastType),
+          heads.map(([, h]) => h.createdAt),
+          heads.map(([, h]) => h.lastAt),
+        ],
+      ],
+    ];
   },
 });

@@ -124,6 +124,64 @@ describe(`group commit: appends that arrive together are written together, each 
     expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_shared'), landed)).to.equal(null);
   });
 
+  it("with inline read models, a batch of appends writes a read model's rows in its set-based statements, not event by event", async () => {
+    // Each row records how many events the statement that wrote it carried.
+    const batched = logProjector({
+      name: 'batched_rows',
+      version: 1,
+      schemaSql: 'CREATE TABLE IF NOT EXISTS batched_rows (event_id uuid PRIMARY KEY, statement_events int NOT NULL)',
+      onAny: async (tx, e) => {
+        await tx.query('INSERT INTO batched_rows (event_id, statement_events) VALUES ($1, 1)', [e.metadata.eventId]);
+      },
+      batchStatements: (events) => [
+        [
+          'INSERT INTO batched_rows (event_id, statement_events) SELECT id, cardinality($1::uuid[]) FROM unnest($1::uuid[]) AS id',
+          [events.map((e) => e.metadata.eventId)],
+        ],
+      ],
+    });
+    engine = new ProjectionEngine({ db: t.db, store, projectors: [batched], idlePollMs: 20, inline: store });
+    await engine.start();
+
+    // Sixteen at once: two batches of eight, one per slot.
+    const streams = Array.from({ length: 16 }, () => uniqueStream('batched'));
+    const events = streams.map((_, i) => newEvent('Placed', { i }));
+    await Promise.all(streams.map((s, i) => store.appendToStream(s, [events[i]!], 'no_stream')));
+    const rows = await t.db.query<{ event_id: string; statement_events: number }>(
+      'SELECT event_id::text AS event_id, statement_events FROM rm.batched_rows ORDER BY event_id',
+    );
+    expect(rows.rows).to.deep.equal(events.map((e) => ({ event_id: e.metadata.eventId, statement_events: 8 })).sort(byEventId));
+  });
+
+  it("with inline read models, a batch's set-based statement that a read model refuses fails only the append of the event it refused", async () => {
+    // The table refuses Poison rows, whichever statement carries them.
+    const typed = logProjector({
+      name: 'typed_rows',
+      version: 1,
+      schemaSql: "CREATE TABLE IF NOT EXISTS typed_rows (event_id uuid PRIMARY KEY, type text NOT NULL CHECK (type <> 'Poison'))",
+      onAny: async (tx, e) => {
+        await tx.query('INSERT INTO typed_rows (event_id, type) VALUES ($1, $2)', [e.metadata.eventId, e.type]);
+      },
+      batchStatements: (events) => [
+        [
+          'INSERT INTO typed_rows (event_id, type) SELECT * FROM unnest($1::uuid[], $2::text[])',
+          [events.map((e) => e.metadata.eventId), events.map((e) => e.type)],
+        ],
+      ],
+    });
+    engine = new ProjectionEngine({ db: t.db, store, projectors: [typed], idlePollMs: 20, inline: store });
+    await engine.start();
+
+    const streams = Array.from({ length: 16 }, () => uniqueStream('typed'));
+    const events = streams.map((_, i) => (i === 5 ? newEvent('Poison', {}) : newEvent('Placed', { i })));
+    const settled = await Promise.allSettled(streams.map((s, i) => store.appendToStream(s, [events[i]!], 'no_stream')));
+    expect(settled.map((r) => r.status)).to.deep.equal(streams.map((_, i) => (i === 5 ? 'rejected' : 'fulfilled')));
+    expect(await store.readStream(streams[5]!)).to.deep.equal([]);
+    const rows = await t.db.query<{ event_id: string }>('SELECT event_id::text AS event_id FROM rm.typed_rows ORDER BY event_id');
+    const landed = events.filter((_, i) => i !== 5).map((e) => e.metadata.eventId);
+    expect(rows.rows.map((r) => r.event_id)).to.deep.equal([...landed].sort());
+  });
+
   it('with inline read models, an event a read model refuses fails only its own append; the batch around it lands with its rows', async () => {
     const seen = recordingProjector('seen_group');
     const refusing = logProjector({
@@ -147,3 +205,5 @@ describe(`group commit: appends that arrive together are written together, each 
     expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_group'), landed)).to.equal(null);
   });
 });
+
+const byEventId = (a: { event_id: string }, b: { event_id: string }) => (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0);
