@@ -8,6 +8,15 @@ export const copySql = {
   adoptionsOf: `${adoption} WHERE request_id = $1 AND deleted_at IS NULL ORDER BY adopted_at, source_resource_id, source_version`,
   /** One adoption of the request, as adoptionsOf lists it (a command's answer reads only its own). */
   adoptionOf: `${adoption} WHERE request_id = $1 AND adoption_id = $2 AND deleted_at IS NULL`,
+  /**
+   * A keep's answer in one statement: its adoption as adoptionOf reads it (every column null
+   * without one), and R-KEEP-13's question: is an open proposal of the record (slot $3, resource
+   * $4) asking for a version the keep ($5) reached.
+   */
+  keptAnswer: `SELECT a.*, EXISTS (SELECT 1 FROM rm.proposals p WHERE p.request_id = $1 AND p.slot_id = $3 AND p.resource_id = $4
+                 AND p.state = 'open' AND p.new_version <= $5) AS reaches_open_proposal
+               FROM (VALUES (1)) AS answer (one)
+               LEFT JOIN (${adoption} WHERE request_id = $1 AND adoption_id = $2 AND deleted_at IS NULL) a ON true`,
   versionsOf: `SELECT org_resource_id::text AS org_resource_id, org_version, origin, adoption_id::text AS adoption_id, resource_type,
                  name, schema_ref, sealed_data, blob_id::text AS blob_id, file_name, mime_type, file_size, label, created_at
                FROM rm.copy_versions WHERE request_id = $1 ORDER BY org_resource_id, org_version`,
@@ -26,6 +35,9 @@ export type AdoptionRow = {
   adopted_at: Date | string;
   materialized_at: Date | string | null;
 };
+
+/** A keep's answer (copySql.keptAnswer): adoption_id null when it has no adoption. */
+export type KeptAnswerRow = { [K in keyof AdoptionRow]: AdoptionRow[K] | null } & { reaches_open_proposal: boolean };
 
 export type CopyVersionRow = {
   org_resource_id: string;
@@ -52,9 +64,6 @@ export const copyWorkSql = {
                      WHERE resource_id = $1 AND withdrawn_at IS NULL`,
   grantedAmong: `SELECT DISTINCT resource_id::text AS resource_id FROM rm.request_grants
                  WHERE resource_id = ANY($1::uuid[]) AND withdrawn_at IS NULL`,
-  /** R-KEEP-13: an open proposal of the record that a keep of version $4 reaches. */
-  openProposalReached: `SELECT 1 FROM rm.proposals
-                        WHERE request_id = $1 AND slot_id = $2 AND resource_id = $3 AND state = 'open' AND new_version <= $4 LIMIT 1`,
   /** The newest version of the record kept or pended on the slot, if any (a copy deleted since counts: it takes no update). */
   newestAdopted: `SELECT max(source_version) AS version FROM rm.adoptions
                   WHERE request_id = $1 AND slot_id = $2 AND source_resource_id = $3`,

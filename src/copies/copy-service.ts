@@ -34,6 +34,7 @@ import {
   orgFileSql as f,
   type AdoptionRow,
   type CopyVersionRow,
+  type KeptAnswerRow,
   type OrgFileVersionRow,
 } from './copy-queries.js';
 import { orgFilesOf, type OrgFile } from './org-files.js';
@@ -493,10 +494,9 @@ export class CopyService {
     const recorded = written ?? (await this.recorded(requestId, chain, sourceVersion, adoptionId));
     // Read models are read once they hold the keep's event, and every proposal opened before it.
     if (recorded) await this.deps.waitFor(recorded.position, closesProposals ? [recorded.type, 'ProposalOpened'] : [recorded.type]);
-    const [adoption, reached] = await Promise.all([
-      recorded ? this.adoptionRow(requestId, recorded.adoptionId) : null,
-      closesProposals && this.reachesOpenProposal(requestId, slot.slotId, record.resourceId, sourceVersion),
-    ]);
+    const { adoption, reached } = closesProposals
+      ? await this.keptAnswer(requestId, recorded?.adoptionId ?? null, slot.slotId, record.resourceId, sourceVersion)
+      : { adoption: recorded ? await this.adoptionRow(requestId, recorded.adoptionId) : null, reached: false };
     if (reached) {
       const closing = await this.closeKept(requestId, slot.slotId, record.resourceId, sourceVersion, context);
       if (closing) return closing;
@@ -505,13 +505,21 @@ export class CopyService {
   }
 
   /**
-   * R-KEEP-13: whether an open proposal of the record asks for a version the keep reached. A
-   * proposal opened after this read is closed by the new-version reaction, which looks for a keep
-   * again once it has opened one (ProposalService.notice): each side reads after its own write, so
-   * one of the two always sees the other.
+   * The keep's adoption, and R-KEEP-13: whether an open proposal of the record asks for a version
+   * the keep reached, both in one statement. A proposal opened after this read is closed by the
+   * new-version reaction, which looks for a keep again once it has opened one
+   * (ProposalService.notice): each side reads after its own write, so one of the two always sees the other.
    */
-  private async reachesOpenProposal(requestId: string, slotId: string, resourceId: string, keptVersion: number): Promise<boolean> {
-    return (await this.deps.readModels.query(w.openProposalReached, [requestId, slotId, resourceId, keptVersion])).rows.length > 0;
+  private async keptAnswer(
+    requestId: string,
+    adoptionId: string | null,
+    slotId: string,
+    resourceId: string,
+    keptVersion: number,
+  ): Promise<{ adoption: AdoptionRow | null; reached: boolean }> {
+    const params = [requestId.toLowerCase(), adoptionId, slotId, resourceId, keptVersion];
+    const { reaches_open_proposal: reached, ...row } = (await this.deps.readModels.query<KeptAnswerRow>(q.keptAnswer, params)).rows[0]!;
+    return { adoption: row.adoption_id === null ? null : (row as AdoptionRow), reached };
   }
 
   /**

@@ -120,7 +120,7 @@ export class ProposalService {
     if (isRefusal(opened)) throw new Error(`a proposal could not be noticed: ${opened.message}`);
     if (!opened.position) return;
     // R-KEEP-13: a keep of this version that looked for open proposals before this one was opened
-    // did not see it (CopyService.reachesOpenProposal). Looking for the keep again, after opening,
+    // did not see it (CopyService.keptAnswer). Looking for the keep again, after opening,
     // closes the gap: each side reads after its own write, so one of the two sees the other.
     const keptSince = await this.deps.copies.newestAdopted(requestId, slotId, resourceId, opened.position);
     if (keptSince < version) return;
