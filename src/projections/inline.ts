@@ -5,7 +5,7 @@ import { START, type Position } from '../events/position.js';
 import type { InlineProjection, SqlEventStore } from '../events/sql/sql-event-store.js';
 import { applyEvents } from './apply-batch.js';
 import { quoteIdent, readCheckpoints, toPosition, useSchema } from './checkpoints.js';
-import type { ProjectionHandler, Projector, Statement } from './projector.js';
+import { batchStatementsOf, type ProjectionHandler, type Projector, type Statement } from './projector.js';
 import { recordedSkips } from './skip.js';
 
 /**
@@ -67,7 +67,7 @@ export function inlineProjection(projectors: readonly Projector[], schema: strin
     };
     for (const p of projectors) {
       const handled = events.filter((e) => handlerOf(p, e.type));
-      const statements = handled.length > 1 ? togetherOrNull(() => together(p, handled)) : null;
+      const statements = handled.length > 1 ? together(p, handled) : null;
       if (statements) {
         send(p, statements, handled);
         continue;
@@ -90,23 +90,8 @@ export function inlineProjection(projectors: readonly Projector[], schema: strin
     // goesAhead: every handler is statements, so all are sent before this returns.
     sendAhead: (tx, events) => (events.every((e) => goesAhead(e.type)) ? writeRows(tx, events, cannotWait) : null),
     // Positioned, a run of events can take a read model's set-based form: one statement for a batch of commands' rows.
-    apply: (tx, events) =>
-      writeRows(
-        tx,
-        events,
-        (handler, event) => handler(tx, event),
-        (p, handled) => p.batchStatements?.(handled) ?? null,
-      ),
+    apply: (tx, events) => writeRows(tx, events, (handler, event) => handler(tx, event), batchStatementsOf),
   };
-}
-
-/** A batch's statements; null, so that its events go one by one and the failing one is named, should building them fail. */
-function togetherOrNull(build: () => readonly Statement[] | null): readonly Statement[] | null {
-  try {
-    return build();
-  } catch {
-    return null;
-  }
 }
 
 /** The database's answer to this statement (a SQLSTATE), not to one before it nor a lost connection. */

@@ -175,6 +175,19 @@ function runsAsStatements<E extends DomainEvent>(
   };
 }
 
+/**
+ * The statements of the projector's set-based form for these events (Projector.batchStatements);
+ * null without one, when a handler they reach reads, or when building them fails (a decoder's
+ * error), so that the caller applies them one by one and the failing event is named.
+ */
+export function batchStatementsOf(p: Projector, events: readonly RecordedEvent[]): readonly Statement[] | null {
+  try {
+    return p.batchStatements?.(events) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** A read model about the log itself (every event, whatever its family): it reads only the envelope. */
 export function logProjector(
   definition: Header & {

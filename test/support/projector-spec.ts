@@ -7,7 +7,7 @@ import { linkEvent } from '../../src/events/hash-chain.js';
 import { START, type Position } from '../../src/events/position.js';
 import { applyBatch, handlerFor } from '../../src/projections/apply-batch.js';
 import { useSchema } from '../../src/projections/checkpoints.js';
-import type { Projector, Statement } from '../../src/projections/projector.js';
+import { batchStatementsOf, type Projector } from '../../src/projections/projector.js';
 import { installReadModels } from '../../src/projections/read-model-schema.js';
 import { openTestDatabase, type TestDatabase } from './databases.js';
 
@@ -96,25 +96,9 @@ export function projectorSpecs(): Given {
         log.map((e) => [e]),
       );
     })();
-    const schemas = !onBatch
-      ? [schema]
-      : statements
-        ? [`${schema}_set`, `${schema}_sent`, `${schema}_one`]
-        : [`${schema}_set`, `${schema}_one`];
+    const schemas = onBatch ? [`${schema}_set`, ...(statements ? [`${schema}_sent`] : []), `${schema}_one`] : [schema];
     return then(db, schemas, applied);
   };
-}
-
-/**
- * The statements an inline batch of appends sends for these events (Projector.batchStatements), when
- * the projector gives them; a form that cannot be built for them leaves the spec to its onBatch.
- */
-function batchStatementsOf(projector: Projector, events: readonly RecordedEvent[]): readonly Statement[] | null {
-  try {
-    return projector.batchStatements?.(events) ?? null;
-  } catch {
-    return null;
-  }
 }
 
 /** Installs the projector's tables in `schema` and applies `batches` through applyBatch, in order. */

@@ -22,6 +22,38 @@ export function recordingProjector(name: string, hooks: { before?: (eventId: str
   });
 }
 
+/**
+ * A read model that writes one row per event, by its handler or by its set-based statement for a
+ * batch (Projector.batchStatements): each row records how many events the statement that wrote it
+ * carried. Its table refuses Poison events, whichever statement carries them.
+ */
+export function batchedRowsProjector(name: string): Projector {
+  const columns = `${name} (event_id, type, statement_events)`;
+  return logProjector({
+    name,
+    version: 1,
+    schemaSql: `CREATE TABLE IF NOT EXISTS ${name} (
+      event_id uuid PRIMARY KEY, type text NOT NULL CHECK (type <> 'Poison'), statement_events int NOT NULL)`,
+    onAny: async (tx, e) => {
+      await tx.query(`INSERT INTO ${columns} VALUES ($1, $2, 1)`, [e.metadata.eventId, e.type]);
+    },
+    batchStatements: (events) => [
+      [
+        `INSERT INTO ${columns} SELECT id, type, cardinality($1::uuid[]) FROM unnest($1::uuid[], $2::text[]) AS r(id, type)`,
+        [events.map((e) => e.metadata.eventId), events.map((e) => e.type)],
+      ],
+    ],
+  });
+}
+
+/** batchedRowsProjector's rows, by event id. */
+export async function batchedRows(db: SqlDb, name: string): Promise<{ event_id: string; statement_events: number }[]> {
+  const r = await db.query<{ event_id: string; statement_events: number }>(
+    `SELECT event_id::text AS event_id, statement_events FROM rm.${name}`,
+  );
+  return r.rows.sort((a, b) => (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0));
+}
+
 export type RecordedRow = { seq: number; event_id: string; stream_id: string; revision: number };
 
 export async function recordedRows(db: SqlDb, name: string, schema = 'rm'): Promise<RecordedRow[]> {

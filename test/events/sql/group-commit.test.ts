@@ -6,7 +6,13 @@ import { ProjectionEngine } from '../../../src/projections/engine.js';
 import { logProjector } from '../../../src/projections/projector.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../../support/databases.js';
 import { newEvent, uniqueStream } from '../../support/events.js';
-import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector } from '../../support/projectors.js';
+import {
+  assertExactlyOnceInStreamOrder,
+  batchedRows,
+  batchedRowsProjector,
+  recordedRows,
+  recordingProjector,
+} from '../../support/projectors.js';
 
 describe('group commit: how batches form', () => {
   /** A queue whose write takes a timer's turn and records each batch's keys. */
@@ -72,6 +78,19 @@ describe(`group commit: appends that arrive together are written together, each 
       ).rows[0]!.n,
     );
 
+  /**
+   * `count` appends at once, each to a new stream, the one at `poison` a Poison event: it alone is
+   * refused and its stream stays empty. Answers the event ids of the others, which all land.
+   */
+  const appendsWithPoisonAt = async (count: number, poison: number): Promise<string[]> => {
+    const streams = Array.from({ length: count }, () => uniqueStream('poisoned'));
+    const events = streams.map((_, i) => (i === poison ? newEvent('Poison', {}) : newEvent('Placed', { i })));
+    const settled = await Promise.allSettled(streams.map((s, i) => store.appendToStream(s, [events[i]!], 'no_stream')));
+    expect(settled.map((r) => r.status)).to.deep.equal(streams.map((_, i) => (i === poison ? 'rejected' : 'fulfilled')));
+    expect(await store.readStream(streams[poison]!)).to.deep.equal([]);
+    return events.filter((_, i) => i !== poison).map((e) => e.metadata.eventId);
+  };
+
   it('64 appends at once to 64 new streams all land, in fewer commits than appends, each stream in order in the log', async () => {
     const streams = Array.from({ length: 64 }, () => uniqueStream('batch'));
     const results = await Promise.all(
@@ -125,63 +144,23 @@ describe(`group commit: appends that arrive together are written together, each 
   });
 
   it("with inline read models, a batch of appends writes a read model's rows in its set-based statements, not event by event", async () => {
-    // Each row records how many events the statement that wrote it carried.
-    const batched = logProjector({
-      name: 'batched_rows',
-      version: 1,
-      schemaSql: 'CREATE TABLE IF NOT EXISTS batched_rows (event_id uuid PRIMARY KEY, statement_events int NOT NULL)',
-      onAny: async (tx, e) => {
-        await tx.query('INSERT INTO batched_rows (event_id, statement_events) VALUES ($1, 1)', [e.metadata.eventId]);
-      },
-      batchStatements: (events) => [
-        [
-          'INSERT INTO batched_rows (event_id, statement_events) SELECT id, cardinality($1::uuid[]) FROM unnest($1::uuid[]) AS id',
-          [events.map((e) => e.metadata.eventId)],
-        ],
-      ],
-    });
-    engine = new ProjectionEngine({ db: t.db, store, projectors: [batched], idlePollMs: 20, inline: store });
+    engine = new ProjectionEngine({ db: t.db, store, projectors: [batchedRowsProjector('batched_rows')], idlePollMs: 20, inline: store });
     await engine.start();
 
     // Sixteen at once: two batches of eight, one per slot.
     const streams = Array.from({ length: 16 }, () => uniqueStream('batched'));
     const events = streams.map((_, i) => newEvent('Placed', { i }));
     await Promise.all(streams.map((s, i) => store.appendToStream(s, [events[i]!], 'no_stream')));
-    const rows = await t.db.query<{ event_id: string; statement_events: number }>(
-      'SELECT event_id::text AS event_id, statement_events FROM rm.batched_rows',
-    );
-    expect([...rows.rows].sort(byEventId)).to.deep.equal(
-      events.map((e) => ({ event_id: e.metadata.eventId, statement_events: 8 })).sort(byEventId),
-    );
+    const ids = events.map((e) => e.metadata.eventId).sort();
+    expect(await batchedRows(t.db, 'batched_rows')).to.deep.equal(ids.map((id) => ({ event_id: id, statement_events: 8 })));
   });
 
   it("with inline read models, a batch's set-based statement that a read model refuses fails only the append of the event it refused", async () => {
-    // The table refuses Poison rows, whichever statement carries them.
-    const typed = logProjector({
-      name: 'typed_rows',
-      version: 1,
-      schemaSql: "CREATE TABLE IF NOT EXISTS typed_rows (event_id uuid PRIMARY KEY, type text NOT NULL CHECK (type <> 'Poison'))",
-      onAny: async (tx, e) => {
-        await tx.query('INSERT INTO typed_rows (event_id, type) VALUES ($1, $2)', [e.metadata.eventId, e.type]);
-      },
-      batchStatements: (events) => [
-        [
-          'INSERT INTO typed_rows (event_id, type) SELECT * FROM unnest($1::uuid[], $2::text[])',
-          [events.map((e) => e.metadata.eventId), events.map((e) => e.type)],
-        ],
-      ],
-    });
-    engine = new ProjectionEngine({ db: t.db, store, projectors: [typed], idlePollMs: 20, inline: store });
+    engine = new ProjectionEngine({ db: t.db, store, projectors: [batchedRowsProjector('typed_rows')], idlePollMs: 20, inline: store });
     await engine.start();
 
-    const streams = Array.from({ length: 16 }, () => uniqueStream('typed'));
-    const events = streams.map((_, i) => (i === 5 ? newEvent('Poison', {}) : newEvent('Placed', { i })));
-    const settled = await Promise.allSettled(streams.map((s, i) => store.appendToStream(s, [events[i]!], 'no_stream')));
-    expect(settled.map((r) => r.status)).to.deep.equal(streams.map((_, i) => (i === 5 ? 'rejected' : 'fulfilled')));
-    expect(await store.readStream(streams[5]!)).to.deep.equal([]);
-    const rows = await t.db.query<{ event_id: string }>('SELECT event_id::text AS event_id FROM rm.typed_rows');
-    const landed = events.filter((_, i) => i !== 5).map((e) => e.metadata.eventId);
-    expect(rows.rows.map((r) => r.event_id).sort()).to.deep.equal([...landed].sort());
+    const landed = await appendsWithPoisonAt(16, 5);
+    expect((await batchedRows(t.db, 'typed_rows')).map((r) => r.event_id)).to.deep.equal([...landed].sort());
   });
 
   it('with inline read models, an event a read model refuses fails only its own append; the batch around it lands with its rows', async () => {
@@ -198,14 +177,7 @@ describe(`group commit: appends that arrive together are written together, each 
     await engine.start();
 
     // Inline, 24 at once are spread over two slots, twelve to a batch: the refused one is inside a batch.
-    const streams = Array.from({ length: 24 }, () => uniqueStream('inline'));
-    const events = streams.map((_, i) => (i === 12 ? newEvent('Poison', {}) : newEvent('Placed', { i })));
-    const settled = await Promise.allSettled(streams.map((s, i) => store.appendToStream(s, [events[i]!], 'no_stream')));
-    expect(settled.map((r) => r.status)).to.deep.equal(streams.map((_, i) => (i === 12 ? 'rejected' : 'fulfilled')));
-    expect(await store.readStream(streams[12]!)).to.deep.equal([]);
-    const landed = events.filter((_, i) => i !== 12).map((e) => e.metadata.eventId);
+    const landed = await appendsWithPoisonAt(24, 12);
     expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_group'), landed)).to.equal(null);
   });
 });
-
-const byEventId = (a: { event_id: string }, b: { event_id: string }) => (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0);
