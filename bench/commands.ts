@@ -11,7 +11,7 @@ import { CpuMeter, cpuNote } from './cpu-spent.js';
 import { commandWorkloads, identityWorkloads, type BenchWorld, type Workload } from './command-workloads.js';
 import { readLog, type LoggedEvent } from './domain-log.js';
 import { instanceChecks } from './instance-checks.js';
-import { runLoad, type LoadResult } from './load.js';
+import { runLoad, type LoadResult, type Script } from './load.js';
 import { startMailSink } from './mail-sink.js';
 import type { Row } from './measure.js';
 import { reactorLag } from './reactor-lag.js';
@@ -32,6 +32,8 @@ export type CommandBenchOptions = {
 
 /** Identity figures are taken at this many connections whatever `clients` says. */
 const IDENTITY_CLIENTS = 16;
+/** A workload's warm-up runs at this many connections (the targets' row) for a run's length. */
+const WARM_UP_CLIENTS = 16;
 /** Requests of a trial run, spread over its connections (at least TRIAL_MIN each). */
 const TRIAL_REQUESTS = 200;
 const TRIAL_MIN = 10;
@@ -71,9 +73,14 @@ export async function benchCommands(options: CommandBenchOptions): Promise<Row[]
       };
       const rows: Row[] = [];
       const chosen = (w: Workload) => options.workloads?.has(w.key) ?? true;
-      for (const w of commandWorkloads(world).filter(chosen))
+      for (const w of commandWorkloads(world).filter(chosen)) {
+        await warmUp(ctx, w);
         for (const clients of options.clients) rows.push(await measure(ctx, w, clients));
-      for (const w of identityWorkloads(world).filter(chosen)) rows.push(await measure(ctx, w, IDENTITY_CLIENTS));
+      }
+      for (const w of identityWorkloads(world).filter(chosen)) {
+        await warmUp(ctx, w);
+        rows.push(await measure(ctx, w, IDENTITY_CLIENTS));
+      }
       if (!options.workloads) rows.push(await reactorLag(world, ctx.label, () => untilQuiet(ctx)));
       if (instances === 2) rows.push(...(await instanceChecks(world, services.clients, db)));
       rows.push(...(await memoryRows(services.processes, ctx.label)));
@@ -113,18 +120,40 @@ export async function recordScenario(serverUrl: string, options: { clients: numb
   });
 }
 
+/** A run's load: its scripts and, for a workload that uses up records, how many each connection holds. */
+type Prepared = { readonly scripts: readonly Script[]; readonly perConnection?: number };
+
 /**
- * A trial (also the warm-up) measures the rate; a workload that uses up records then gets enough
- * for the run at that rate with headroom, and the run is checked against the log.
+ * A trial measures the rate; a workload that uses up records then gets enough for a run at that
+ * rate with headroom.
  */
-async function measure(ctx: Context, w: Workload, clients: number): Promise<Row> {
+async function prepare(ctx: Context, w: Workload, clients: number): Promise<Prepared> {
   const trialRequests = Math.max(TRIAL_MIN, Math.ceil(TRIAL_REQUESTS / clients));
-  const setupStarted = performance.now();
   const trialScripts = await w.scripts(clients, trialRequests);
   await untilQuiet(ctx);
   const trial = await runLoad({ urls: ctx.urls, scripts: trialScripts, seconds: ctx.seconds, perConnection: trialRequests });
   const perConnection = w.consumes ? Math.ceil((trial.perSecond / clients) * ctx.seconds * HEADROOM) + TRIAL_MIN : undefined;
-  const scripts = await w.scripts(clients, perConnection ?? 0);
+  return { scripts: await w.scripts(clients, perConnection ?? 0), ...(perConnection ? { perConnection } : {}) };
+}
+
+/**
+ * A workload's first run, not counted: a run's length at WARM_UP_CLIENTS, so that its rows measure
+ * the service as it runs all day, with V8's optimized code for the workload's path, not while V8
+ * compiles it. Cold, a row's first seconds ran the path's functions unoptimized while V8's compiler
+ * threads took a fifth of the service's CPU (docs/performance.md, "What changed", 2026-11-28, day).
+ * The bare HTTP line gets the same warm-up (limits.ts).
+ */
+async function warmUp(ctx: Context, w: Workload): Promise<void> {
+  const { scripts, perConnection } = await prepare(ctx, w, WARM_UP_CLIENTS);
+  await runLoad({ urls: ctx.urls, scripts, seconds: ctx.seconds, ...(perConnection ? { perConnection } : {}) });
+  await untilQuiet(ctx);
+  await settled(ctx, w);
+}
+
+/** After its trial, a run of the workload at `clients`, checked against the log. */
+async function measure(ctx: Context, w: Workload, clients: number): Promise<Row> {
+  const setupStarted = performance.now();
+  const { scripts, perConnection } = await prepare(ctx, w, clients);
   const before = await settled(ctx, w);
   await untilQuiet(ctx);
   const setupSeconds = (performance.now() - setupStarted) / 1000;
