@@ -12,9 +12,10 @@ import { percentile, type Row } from './measure.js';
  * The EventStoreDB-style path, forced on PostgreSQL: read models projected asynchronously from the
  * log. Appends arrive at `rate` per second for `seconds`, each its own stream; the lag of one is the
  * time from its append's answer until every read model has applied it, as a command waiting for its
- * read models would see it. The first second's appends warm the engine up and are not counted: the
- * first batches after a start ran 50–130 ms behind while the loops, the pools and the JIT warmed
- * (measured: every lag over 50 ms of a run fell in its first 200 ms), as every other row gets a trial run.
+ * read models would see it. A run's length of appends first warms the engine up, not counted, as
+ * every HTTP row's workload runs once first (commands.ts): the first batches after a start ran
+ * 50–130 ms behind while the loops, the pools and the JIT warmed, and with one second of warm-up
+ * the p99 of six runs was 33–56 ms, with a run's length 28–40 ms (docs/performance.md, 2026-11-28, day).
  */
 export async function benchAsyncLag(db: SqlDb, options: { rate: number; seconds: number; projectionsDb?: SqlDb }): Promise<Row[]> {
   const store = await SqlEventStore.open(db);
@@ -24,7 +25,7 @@ export async function benchAsyncLag(db: SqlDb, options: { rate: number; seconds:
   const lags: number[] = [];
   let errors = 0;
   const total = options.rate * options.seconds;
-  const warmUp = options.rate;
+  const warmUp = total;
   const started = performance.now();
   const inFlight: Promise<void>[] = [];
   try {
@@ -56,7 +57,7 @@ export async function benchAsyncLag(db: SqlDb, options: { rate: number; seconds:
       p50ms: percentile(lags, 50),
       p99ms: percentile(lags, 99),
       errors,
-      note: `${allProjectors.length} read models, their own loops; the first second (warm-up) not counted`,
+      note: `${allProjectors.length} read models, their own loops; the first ${options.seconds} s (warm-up) not counted`,
     },
   ];
 }
