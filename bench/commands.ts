@@ -11,7 +11,7 @@ import { CpuMeter, cpuNote } from './cpu-spent.js';
 import { commandWorkloads, identityWorkloads, type BenchWorld, type Workload } from './command-workloads.js';
 import { readLog, type LoggedEvent } from './domain-log.js';
 import { instanceChecks } from './instance-checks.js';
-import { runLoad, type LoadResult, type Script } from './load.js';
+import { runLoad, type LoadResult } from './load.js';
 import { startMailSink } from './mail-sink.js';
 import type { Row } from './measure.js';
 import { reactorLag } from './reactor-lag.js';
@@ -120,20 +120,18 @@ export async function recordScenario(serverUrl: string, options: { clients: numb
   });
 }
 
-/** A run's load: its scripts and, for a workload that uses up records, how many each connection holds. */
-type Prepared = { readonly scripts: readonly Script[]; readonly perConnection?: number };
-
 /**
- * A trial measures the rate; a workload that uses up records then gets enough for a run at that
- * rate with headroom.
+ * A run's load at `clients`: a trial measures the rate; a workload that uses up records then gets
+ * enough for a run at that rate with headroom.
  */
-async function prepare(ctx: Context, w: Workload, clients: number): Promise<Prepared> {
+async function prepare(ctx: Context, w: Workload, clients: number): Promise<Parameters<typeof runLoad>[0]> {
   const trialRequests = Math.max(TRIAL_MIN, Math.ceil(TRIAL_REQUESTS / clients));
   const trialScripts = await w.scripts(clients, trialRequests);
   await untilQuiet(ctx);
   const trial = await runLoad({ urls: ctx.urls, scripts: trialScripts, seconds: ctx.seconds, perConnection: trialRequests });
   const perConnection = w.consumes ? Math.ceil((trial.perSecond / clients) * ctx.seconds * HEADROOM) + TRIAL_MIN : undefined;
-  return { scripts: await w.scripts(clients, perConnection ?? 0), ...(perConnection ? { perConnection } : {}) };
+  const scripts = await w.scripts(clients, perConnection ?? 0);
+  return { urls: ctx.urls, scripts, seconds: ctx.seconds, ...(perConnection ? { perConnection } : {}) };
 }
 
 /**
@@ -144,8 +142,7 @@ async function prepare(ctx: Context, w: Workload, clients: number): Promise<Prep
  * The bare HTTP line gets the same warm-up (limits.ts).
  */
 async function warmUp(ctx: Context, w: Workload): Promise<void> {
-  const { scripts, perConnection } = await prepare(ctx, w, WARM_UP_CLIENTS);
-  await runLoad({ urls: ctx.urls, scripts, seconds: ctx.seconds, ...(perConnection ? { perConnection } : {}) });
+  await runLoad(await prepare(ctx, w, WARM_UP_CLIENTS));
   await untilQuiet(ctx);
   await settled(ctx, w);
 }
@@ -153,13 +150,13 @@ async function warmUp(ctx: Context, w: Workload): Promise<void> {
 /** After its trial, a run of the workload at `clients`, checked against the log. */
 async function measure(ctx: Context, w: Workload, clients: number): Promise<Row> {
   const setupStarted = performance.now();
-  const { scripts, perConnection } = await prepare(ctx, w, clients);
+  const load = await prepare(ctx, w, clients);
   const before = await settled(ctx, w);
   await untilQuiet(ctx);
   const setupSeconds = (performance.now() - setupStarted) / 1000;
   const queriesBefore = await queriesSent(ctx);
   const cpu = await CpuMeter.start(ctx.pids);
-  const run = await runLoad({ urls: ctx.urls, scripts, seconds: ctx.seconds, ...(perConnection ? { perConnection } : {}) });
+  const run = await runLoad(load);
   const ended = performance.now();
   // Before the workload settles: its reads of where each connection stands would count as the run's.
   await untilQuiet(ctx);
