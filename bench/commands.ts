@@ -13,7 +13,7 @@ import { readLog, type LoggedEvent } from './domain-log.js';
 import { instanceChecks } from './instance-checks.js';
 import { runLoad, type LoadResult } from './load.js';
 import { startMailSink } from './mail-sink.js';
-import type { Row } from './measure.js';
+import { WARM_UP_CLIENTS, type Row } from './measure.js';
 import { reactorLag } from './reactor-lag.js';
 import type { BenchWorkload } from './selection.js';
 import { withScratchDatabase } from './scratch-database.js';
@@ -32,8 +32,6 @@ export type CommandBenchOptions = {
 
 /** Identity figures are taken at this many connections whatever `clients` says. */
 const IDENTITY_CLIENTS = 16;
-/** A workload's warm-up runs at this many connections (the targets' row) for a run's length. */
-const WARM_UP_CLIENTS = 16;
 /** Requests of a trial run, spread over its connections (at least TRIAL_MIN each). */
 const TRIAL_REQUESTS = 200;
 const TRIAL_MIN = 10;

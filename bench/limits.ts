@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { startScript } from './child-process.js';
 import { CpuMeter, cpuNote } from './cpu-spent.js';
-import { percentile, type Row } from './measure.js';
+import { percentile, WARM_UP_CLIENTS, type Row } from './measure.js';
 import { adminQuery, withScratchDatabase } from './scratch-database.js';
 
 export const PGBENCH_INSERT = 'pgbench one-row insert';
@@ -20,8 +20,6 @@ export const BARE_HTTP_INSERT = 'bare express + pg insert (HTTP)';
 
 const PGBENCH_CLIENTS = [1, 8, 16];
 const HTTP_CLIENTS = [1, 16];
-/** The bare server's warm-up runs at this many connections for a run's length, as each command's does (commands.ts). */
-const HTTP_WARM_UP_CLIENTS = 16;
 const SERVER_START_MS = 30_000;
 /** node-postgres's own default pool size: what a plain server that sets nothing gets. */
 const BARE_SERVER_POOL = 10;
@@ -126,7 +124,7 @@ async function bareHttpInserts(url: string, seconds: number): Promise<Row[]> {
     const { port } = JSON.parse(await server.firstLine(SERVER_START_MS)) as { port: number };
     const target = `http://127.0.0.1:${port}/events`;
     // Its code paths compiled and its pool full before it is measured, as the service's are.
-    await autocannon({ ...request(target), connections: HTTP_WARM_UP_CLIENTS, duration: seconds });
+    await autocannon({ ...request(target), connections: WARM_UP_CLIENTS, duration: seconds });
     const rows: Row[] = [];
     for (const clients of HTTP_CLIENTS) rows.push(await httpRun(target, clients, seconds, server.pid));
     return rows;

@@ -13,6 +13,12 @@ export type Row = {
   readonly note?: string;
 };
 
+/**
+ * Connections of the uncounted run that warms a server up before its rows (the targets' 16): the
+ * service's workloads (commands.ts) and the bare HTTP server (limits.ts) warm up alike.
+ */
+export const WARM_UP_CLIENTS = 16;
+
 /** Seconds the function took. */
 export async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
