@@ -11,6 +11,14 @@ export const enqueue = `
  * died during its last attempt has none left: the same statement ends it failed (`lapsed`), so a
  * poll is one round trip. The two sets are apart (attempts left or not), so no row is written twice.
  * SKIP LOCKED lets workers on other connections claim other rows at the same moment.
+ *
+ * Each set is read on its own, in jobs_due's order: a plain index scan marks the index entries of
+ * rows it finds dead, so that the next poll skips them. Read together (an OR of both states), the
+ * planner took a bitmap scan, which never marks them, and every job's move from waiting to active
+ * to completed left dead entries that every later poll read again until a vacuum: 2 ms a poll after
+ * a few thousand jobs (docs/performance.md, "What changed", 2026-11-28, late). Each set is limited
+ * to $2 before the earliest $2 of both are taken; the few it locked and leaves are free again when
+ * the statement ends.
  */
 export const claim = `
   WITH lapsed AS (
@@ -18,14 +26,22 @@ export const claim = `
     SET state = 'failed', finished_at = now(), locked_until = NULL, lock_token = NULL,
         last_error = 'the worker stopped during the last attempt (its lease lapsed)'
     WHERE queue_name = $1 AND state = 'active' AND locked_until < now() AND attempt >= max_attempts),
-  due AS (
-    SELECT queue_name, job_id FROM queue.jobs
-    WHERE queue_name = $1
-      AND ((state = 'waiting' AND run_at <= now())
-        OR (state = 'active' AND locked_until < now() AND attempt < max_attempts))
+  waiting AS (
+    SELECT queue_name, job_id, run_at FROM queue.jobs
+    WHERE queue_name = $1 AND state = 'waiting' AND run_at <= now()
     ORDER BY run_at
     LIMIT $2
-    FOR UPDATE SKIP LOCKED)
+    FOR UPDATE SKIP LOCKED),
+  abandoned AS (
+    SELECT queue_name, job_id, run_at FROM queue.jobs
+    WHERE queue_name = $1 AND state = 'active' AND locked_until < now() AND attempt < max_attempts
+    ORDER BY run_at
+    LIMIT $2
+    FOR UPDATE SKIP LOCKED),
+  due AS (
+    SELECT queue_name, job_id FROM (SELECT * FROM waiting UNION ALL SELECT * FROM abandoned) AS either
+    ORDER BY run_at
+    LIMIT $2)
   UPDATE queue.jobs j
   SET state = 'active',
       attempt = j.attempt + 1,
