@@ -136,7 +136,7 @@ function then(db: SqlDb, schemas: readonly string[], done: Promise<void>): Then 
 }
 
 /** The envelopes the store would hand the engine: revisions per stream, rising positions, linked hashes. */
-function recorded(projector: Projector, events: readonly GivenEvent[]): RecordedEvent[] {
+export function recorded(projector: Projector, events: readonly GivenEvent[]): RecordedEvent[] {
   const heads = new Map<string, { revision: number; hash: string }>();
   return events.map((given, i) => {
     const { stream = 'given', occurredAt = minute(i), type, data } = given;

@@ -49,14 +49,22 @@ const kept = insertInto(
 );
 const version = insertInto('copy_versions', versionColumns);
 
-/** A correction copies what its chain names from its base version: only the sealed data is its own. */
+/**
+ * A correction copies what its chain names from its base version: only the sealed data is its own.
+ * Each base is looked up on its own (the LATERAL's OFFSET 0 keeps the planner from making it a
+ * join), so every plan of it reads the primary key. As a join, a plan cached while the table was
+ * small scanned all of it for every run once it had grown: the planner counts a JSON function's
+ * rows as 100, and hashing the whole table looked cheaper than 100 lookups (docs/performance.md,
+ * "What changed", 2026-11-28, late).
+ */
 const correctionOf = (corrections: string) =>
   `INSERT INTO copy_versions (org_resource_id, org_version, origin, adoption_id, request_id, organization_id, slot_id,
      source_resource_id, resource_type, name, schema_ref, sealed_data, created_at)
    SELECT b.org_resource_id, c.org_version, 'correction', NULL, b.request_id, b.organization_id, b.slot_id, b.source_resource_id,
      b.resource_type, b.name, b.schema_ref, c.sealed_data, c.created_at
    FROM ${corrections} AS c (org_resource_id, org_version, base_version, sealed_data, created_at)
-   JOIN copy_versions b ON b.org_resource_id = c.org_resource_id AND b.org_version = c.base_version`;
+   CROSS JOIN LATERAL (SELECT * FROM copy_versions b WHERE b.org_resource_id = c.org_resource_id AND b.org_version = c.base_version
+     OFFSET 0) b`;
 const correctionColumns = ['org_resource_id', 'org_version', 'base_version', 'sealed_data', 'created_at'];
 const oneCorrection = correctionOf('(VALUES ($1::uuid, $2::int, $3::int, $4::text, $5::timestamptz))');
 const manyCorrections = correctionOf(
