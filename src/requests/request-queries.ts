@@ -21,9 +21,17 @@ const newestFirst = `ORDER BY r.created_at DESC, r.sent_commit DESC, r.sent_prep
 export const requestSql = {
   ofOrganization: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 ${newestFirst}`,
   ofOrganizationFor: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 AND r.recipient_email = $2 ${newestFirst}`,
-  oneOfOrganization: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 AND r.request_id = $2`,
+  /**
+   * One request of its owner: found by its id, then checked against the owner. IS NOT DISTINCT FROM
+   * (the same test for these non-null values) is never an index condition, so the lookup always
+   * takes the primary key: with `=`, a table never analyzed (autovacuum off, or not yet come)
+   * costs both indexes alike, and the planner took the owner's, reading every request of the
+   * owner to find one (docs/performance.md, "What changed", 2026-11-28, late).
+   */
+  oneOfOrganization: `SELECT ${summary} FROM ${from} WHERE r.request_id = $2 AND r.organization_id IS NOT DISTINCT FROM $1::uuid`,
   ofRecipient: `SELECT ${summary} FROM ${from} WHERE r.recipient_email = $1 ${newestFirst}`,
-  oneOfRecipient: `SELECT ${summary} FROM ${from} WHERE r.recipient_email = $1 AND r.request_id = $2`,
+  /** As oneOfOrganization, for the recipient. */
+  oneOfRecipient: `SELECT ${summary} FROM ${from} WHERE r.request_id = $2 AND r.recipient_email IS NOT DISTINCT FROM $1::text`,
   grantsOf: `${grant} WHERE g.request_id = ANY($1::uuid[]) AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
   grantsOfSlot: `${grant} WHERE g.request_id = $1 AND g.slot_id = $2 AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
   /** The grants of the slot a proposal of the request is on: read with the proposal, before its slot is known. */

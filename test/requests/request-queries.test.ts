@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { installReadModels } from '../../src/projections/index.js';
+import { manifestsProjector } from '../../src/projections/manifests/manifests.js';
+import { organizationsProjector } from '../../src/projections/organizations/organizations.js';
+import { requestsProjector } from '../../src/projections/requests/requests.js';
+import { requestSql } from '../../src/requests/request-queries.js';
+import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { uuid } from '../support/projector-spec.js';
+
+describe(`one request of its owner (${mainBackend})`, () => {
+  let t: TestDatabase;
+  before(async () => {
+    t = await openTestDatabase();
+    await installReadModels(t.db, [requestsProjector, manifestsProjector, organizationsProjector], 'rm');
+    // An owner with a few hundred requests, in a table never analyzed, as a fresh deployment's is.
+    await t.db.exec(`INSERT INTO rm.requests (request_id, organization_id, manifest_id, manifest_version, recipient_email, initiated_by,
+                       invitation_expires_at, created_at, sent_commit, sent_prepare, phase)
+                     SELECT gen_random_uuid(), '${uuid(1)}', gen_random_uuid(), 1, 'person@example.test', 'someone', now(),
+                       now() + i * interval '1 ms', 1000 + i, i, 'pending'
+                     FROM generate_series(1, 300) AS i`);
+  });
+  after(() => t.drop());
+
+  /** The plan the lookup gets for these values. */
+  const planOf = (text: string, values: readonly string[]) =>
+    t.db.transaction(async (tx) => {
+      await tx.query(`PREPARE lookup AS ${text}`);
+      const explained = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE lookup ('${values[0]}', '${values[1]}')`);
+      await tx.query('DEALLOCATE lookup');
+      return explained.rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+
+  it("is read by the request's primary key, not found among all of its organization's or its recipient's", async () => {
+    const requestId = (await t.db.query<{ id: string }>('SELECT request_id::text AS id FROM rm.requests OFFSET 150 LIMIT 1')).rows[0]!.id;
+    for (const [text, owner] of [
+      [requestSql.oneOfOrganization, uuid(1)],
+      [requestSql.oneOfRecipient, 'person@example.test'],
+    ] as const) {
+      const plan = await planOf(text, [owner, requestId]);
+      expect(plan).to.match(/Index Scan using requests_pkey on requests r/);
+      expect(plan).not.to.match(/requests_organization|requests_recipient/);
+    }
+  });
+});
