@@ -9,11 +9,17 @@ const from = `rm.requests r
  * A grant with where its resource stands now (R-REQ-17): the version of the live document or the
  * file, null when it no longer resolves, and the vault holding it. Read with the grant, so a
  * record's status takes no query of its own, and grant and version come from one snapshot.
+ * The document is joined by id alone and a deleted one counts as absent in the select: with
+ * `deleted_at IS NULL` in the join, the planner could take the partial index of live documents,
+ * and on a table never analyzed it did, reading every live document for each grant
+ * (docs/performance.md, "What changed", 2026-11-28, late).
  */
 const grant = `SELECT g.request_id::text AS request_id, g.slot_id::text AS slot_id, g.resource_id::text AS resource_id,
-  g.entity_id::text AS entity_id, COALESCE(d.version, f.version) AS version, COALESCE(d.vault_id, f.vault_id)::text AS vault_id
+  g.entity_id::text AS entity_id,
+  COALESCE(CASE WHEN d.deleted_at IS NULL THEN d.version END, f.version) AS version,
+  COALESCE(CASE WHEN d.deleted_at IS NULL THEN d.vault_id END, f.vault_id)::text AS vault_id
   FROM rm.request_grants g
-  LEFT JOIN rm.documents d ON d.resource_id = g.resource_id AND d.deleted_at IS NULL
+  LEFT JOIN rm.documents d ON d.resource_id = g.resource_id
   LEFT JOIN rm.files f ON f.resource_id = g.resource_id`;
 const newestFirst = `ORDER BY r.created_at DESC, r.sent_commit DESC, r.sent_prepare DESC`;
 
