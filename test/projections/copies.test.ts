@@ -1,6 +1,6 @@
+import { expect } from 'chai';
 import type { CopyCorrected, CopyKept } from '../../src/events/copy-events.js';
 import type { AdoptionPended } from '../../src/events/request-events.js';
-import { expect } from 'chai';
 import { copiesProjector } from '../../src/projections/copies/copies.js';
 import { batchStatementsOf } from '../../src/projections/projector.js';
 import { installReadModels } from '../../src/projections/read-model-schema.js';

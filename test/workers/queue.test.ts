@@ -58,9 +58,8 @@ for (const backend of mainBackend === 'postgres' ? (['pglite', 'postgres'] as co
   describe(`the SQL queue after a burst of jobs (${backend})`, () => {
     it('a poll reads about as much of the table as on a queue that never ran a job', async () => {
       const t = await openTestDatabase(backend);
-      const options = { attempts: 1, backoffMs: 20, leaseMs: 5_000, pollMs: 25 };
+      const queue = await SqlJobQueue.open(t.db, { attempts: 1, backoffMs: 20, leaseMs: 5_000, pollMs: 25 });
       try {
-        const queue = await SqlJobQueue.open(t.db, options);
         // No vacuum in between, as autovacuum may not come for a long while: only the polls pass over what the jobs left.
         if (backend === 'postgres') await t.db.exec('ALTER TABLE queue.jobs SET (autovacuum_enabled = false)');
         let runs = 0;
@@ -75,6 +74,7 @@ for (const backend of mainBackend === 'postgres' ? (['pglite', 'postgres'] as co
           await Promise.all(Array.from({ length: 100 }, (_, j) => queue.enqueue('burst', `job-${i + j}`, {})));
         }
         await waitFor(async () => runs === BURST, 30_000);
+        // Closed before the probes, whose jobs its worker would otherwise take.
         await queue.close();
 
         const quiet = await pollCost(t.db, 'quiet');
@@ -83,6 +83,7 @@ for (const backend of mainBackend === 'postgres' ? (['pglite', 'postgres'] as co
         // A poll that reads the burst's dead row versions again reads about twice as many: 44-52 against 16.
         expect(await pollCost(t.db, 'burst')).to.be.at.most(quiet + 20);
       } finally {
+        await queue.close();
         await t.drop();
       }
     });
