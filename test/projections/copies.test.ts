@@ -5,6 +5,7 @@ import { copiesProjector } from '../../src/projections/copies/copies.js';
 import { batchStatementsOf } from '../../src/projections/projector.js';
 import { installReadModels } from '../../src/projections/read-model-schema.js';
 import { openTestDatabase } from '../support/databases.js';
+import { planOf } from '../support/plans.js';
 import { at, projectorSpecs, recorded, uuid } from '../support/projector-spec.js';
 
 const request = uuid(1);
@@ -235,14 +236,7 @@ describe('copies read model: adoptions, pending or materialized, and every versi
       const statements = batchStatementsOf(copiesProjector, recorded(copiesProjector, [corrected(2, uuid(20)), corrected(3, uuid(20))]));
       const [text, values] = statements!.at(-1)!;
       expect(text).to.match(/^INSERT INTO copy_versions/);
-      const plan = await t.db.transaction(async (tx) => {
-        await tx.query(`SET LOCAL search_path TO rm, public`);
-        await tx.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
-        await tx.query(`PREPARE run_corrections (json) AS ${text}`);
-        const explained = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE run_corrections ('${String(values[0])}')`);
-        await tx.query('DEALLOCATE run_corrections');
-        return explained.rows.map((r) => r['QUERY PLAN']).join('\n');
-      });
+      const plan = await planOf(t.db, text, [String(values[0])], { generic: true, schema: 'rm' });
       expect(plan).to.match(/Index Scan using copy_versions_pkey/);
       expect(plan).not.to.match(/Seq Scan on copy_versions/);
     } finally {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { insertInto, updateOf } from '../../src/projections/set-based.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { planOf } from '../support/plans.js';
 import { uuid } from '../support/projector-spec.js';
 
 describe(`a table write in both forms: per event and for a run (${mainBackend})`, function () {
@@ -49,13 +50,7 @@ describe(`a table write in both forms: per event and for a run (${mainBackend})`
   it("a run's update finds its rows through the table's index, even in a plan made for any run", async () => {
     await t.db.exec(`INSERT INTO notes SELECT gen_random_uuid(), 'x', NULL, now() FROM generate_series(1, 20000); ANALYZE notes`);
     const [[text, values]] = update.many([{ id: uuid(1), body: 'y', at: '2026-01-01T10:00:00.000Z' }]) as [[string, unknown[]]];
-    const plan = await t.db.transaction(async (tx) => {
-      await tx.query(`SET LOCAL plan_cache_mode = force_generic_plan`);
-      await tx.query(`PREPARE run_update (json, uuid[]) AS ${text}`);
-      const explained = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE run_update ('${String(values[0])}', '{${uuid(1)}}')`);
-      await tx.query('DEALLOCATE run_update');
-      return explained.rows.map((r) => r['QUERY PLAN']).join('\n');
-    });
+    const plan = await planOf(t.db, text, [String(values[0]), `{${uuid(1)}}`], { generic: true });
     expect(plan).to.match(/Index/);
     expect(plan).not.to.match(/Seq Scan on notes/);
   });

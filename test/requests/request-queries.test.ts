@@ -7,6 +7,7 @@ import { organizationsProjector } from '../../src/projections/organizations/orga
 import { requestsProjector } from '../../src/projections/requests/requests.js';
 import { requestSql } from '../../src/requests/request-queries.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { planOf } from '../support/plans.js';
 import { uuid } from '../support/projector-spec.js';
 
 describe(`the request lookups on tables never analyzed (${mainBackend})`, () => {
@@ -36,29 +37,20 @@ describe(`the request lookups on tables never analyzed (${mainBackend})`, () => 
   });
   after(() => t.drop());
 
-  /** The plan the lookup gets for these values. */
-  const planOf = (text: string, values: readonly string[]) =>
-    t.db.transaction(async (tx) => {
-      await tx.query(`PREPARE lookup AS ${text}`);
-      const explained = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE lookup ('${values[0]}', '${values[1]}')`);
-      await tx.query('DEALLOCATE lookup');
-      return explained.rows.map((r) => r['QUERY PLAN']).join('\n');
-    });
-
   it("is read by the request's primary key, not found among all of its organization's or its recipient's", async () => {
     const requestId = (await t.db.query<{ id: string }>('SELECT request_id::text AS id FROM rm.requests OFFSET 150 LIMIT 1')).rows[0]!.id;
     for (const [text, owner] of [
       [requestSql.oneOfOrganization, uuid(1)],
       [requestSql.oneOfRecipient, 'person@example.test'],
     ] as const) {
-      const plan = await planOf(text, [owner, requestId]);
+      const plan = await planOf(t.db, text, [owner, requestId]);
       expect(plan).to.match(/Index Scan using requests_pkey on requests r/);
       expect(plan).not.to.match(/requests_organization|requests_recipient/);
     }
   });
 
   it("a slot's grants find each document by its primary key, and a deleted one resolves to nothing", async () => {
-    const plan = await planOf(requestSql.grantsOfSlot, [uuid(20), uuid(21)]);
+    const plan = await planOf(t.db, requestSql.grantsOfSlot, [uuid(20), uuid(21)]);
     expect(plan).to.match(/Index Scan using documents_pkey on documents d/);
     expect(plan).not.to.match(/documents_vault/);
     const grants = (await t.db.query<{ resource_id: string; version: number | null }>(requestSql.grantsOfSlot, [uuid(20), uuid(21)])).rows;
