@@ -49,21 +49,35 @@ export const readStream = `
   SELECT ${columns} FROM es.events
   WHERE stream_id = $1 AND revision >= $2 ORDER BY events.revision LIMIT $3`;
 
-export const readAll = `
+/**
+ * A page of the log's global order holds `limit` events at most, written into the text rather than
+ * passed: the lag gauge reads pages of one event, the followers pages of hundreds, and a statement
+ * that took both as a parameter was planned anew on every run. Its generic plan, costed for an
+ * unknown limit as a tenth of the log, lost to the custom plans of the one-event pages, so
+ * PostgreSQL kept planning (about 190 µs a plan under adopting clients; docs/performance.md, "What
+ * changed", 2026-11-28, evening). Each limit is its own statement, whose generic plan reads that many.
+ */
+export const readAll = (limit: number): string => `
   SELECT ${columns} FROM es.events
   WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
     AND transaction_id < es.readable_below()
-  ORDER BY transaction_id, position LIMIT $3`;
+  ORDER BY transaction_id, position LIMIT ${pageLimit(limit)}`;
 
 /**
  * Every committed event after a position, also above the oldest running transaction. Only for a
  * reader that holds every appender off (a rebuild's swap, a switch to inline projection): no
  * append is then in flight, so nothing can later commit below what it read.
  */
-export const readAllCommitted = `
+export const readAllCommitted = (limit: number): string => `
   SELECT ${columns} FROM es.events
   WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
-  ORDER BY transaction_id, position LIMIT $3`;
+  ORDER BY transaction_id, position LIMIT ${pageLimit(limit)}`;
+
+/** A page's size as it goes into a statement's text: a positive whole number, or the read fails before it is sent. */
+function pageLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`a page holds a positive whole number of events, not ${limit}`);
+  return limit;
+}
 
 export const headPosition = `
   SELECT transaction_id::text AS commit, position::text AS prepare FROM es.events

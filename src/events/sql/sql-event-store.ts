@@ -396,12 +396,11 @@ export class SqlEventStore implements EventStore {
     return this.page(executor, q.readAllCommitted, options);
   }
 
-  private async page(executor: SqlExecutor, sql: string, options: ReadAllOptions): Promise<RecordedEvent[]> {
+  private async page(executor: SqlExecutor, sql: (limit: number) => string, options: ReadAllOptions): Promise<RecordedEvent[]> {
     const after = options.after ?? START;
-    const r = await executor.query<EventRow>(sql, [
+    const r = await executor.query<EventRow>(sql(options.maxCount ?? DEFAULT_PAGE), [
       String(after.commit < 0n ? 0n : after.commit),
       String(after.prepare),
-      options.maxCount ?? DEFAULT_PAGE,
     ]);
     return r.rows.map(toRecorded);
   }
