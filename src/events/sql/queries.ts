@@ -50,27 +50,19 @@ export const readStream = `
   WHERE stream_id = $1 AND revision >= $2 ORDER BY events.revision LIMIT $3`;
 
 /**
- * A page of the log's global order holds `limit` events at most, written into the text rather than
- * passed: the lag gauge reads pages of one event, the followers pages of hundreds, and a statement
- * that took both as a parameter was planned anew on every run. Its generic plan, costed for an
- * unknown limit as a tenth of the log, lost to the custom plans of the one-event pages, so
- * PostgreSQL kept planning (about 190 µs a plan under adopting clients; docs/performance.md, "What
- * changed", 2026-11-28, evening). Each limit is its own statement, whose generic plan reads that many.
+ * A page of the log's global order after a position, holding `limit` events at most, and only
+ * those `readable` admits. The limit is written into the text rather than passed: the lag gauge
+ * reads pages of one event, the followers pages of hundreds, and a statement that took both as a
+ * parameter was planned anew on every run. Its generic plan, costed for an unknown limit as a
+ * tenth of the log, lost to the custom plans of the one-event pages, so PostgreSQL kept planning
+ * (about 190 µs a plan under adopting clients; docs/performance.md, "What changed", 2026-11-28,
+ * evening). Each limit is its own statement, whose generic plan reads that many.
  */
-export const readAll = (limit: number): string => `
+const pageAfter =
+  (readable: string) =>
+  (limit: number): string => `
   SELECT ${columns} FROM es.events
-  WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
-    AND transaction_id < es.readable_below()
-  ORDER BY transaction_id, position LIMIT ${pageLimit(limit)}`;
-
-/**
- * Every committed event after a position, also above the oldest running transaction. Only for a
- * reader that holds every appender off (a rebuild's swap, a switch to inline projection): no
- * append is then in flight, so nothing can later commit below what it read.
- */
-export const readAllCommitted = (limit: number): string => `
-  SELECT ${columns} FROM es.events
-  WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
+  WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint) ${readable}
   ORDER BY transaction_id, position LIMIT ${pageLimit(limit)}`;
 
 /** A page's size as it goes into a statement's text: a positive whole number, or the read fails before it is sent. */
@@ -78,6 +70,16 @@ function pageLimit(limit: number): number {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`a page holds a positive whole number of events, not ${limit}`);
   return limit;
 }
+
+/** Only below the oldest running transaction, so an event never becomes visible behind a reader's checkpoint. */
+export const readAll = pageAfter('AND transaction_id < es.readable_below()');
+
+/**
+ * Every committed event after a position, also above the oldest running transaction. Only for a
+ * reader that holds every appender off (a rebuild's swap, a switch to inline projection): no
+ * append is then in flight, so nothing can later commit below what it read.
+ */
+export const readAllCommitted = pageAfter('');
 
 export const headPosition = `
   SELECT transaction_id::text AS commit, position::text AS prepare FROM es.events
