@@ -1,8 +1,7 @@
-import type { JsonObject } from '../events/envelope.js';
+import type { DomainEvent } from '../events/domain-event.js';
 import type { Refusal } from './refusal.js';
 
-/** What a decision produces: an event's type and data; the shell adds the envelope. */
-export type DomainEvent<T extends string = string, D extends JsonObject = JsonObject> = { readonly type: T; readonly data: D };
+export type { DomainEvent };
 
 /**
  * One aggregate's rules, pure: fold its stream with evolve, then decide a command against that

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../commands/decider.js';
+import type { DomainEvent } from './domain-event.js';
 import type { JsonObject, RecordedEvent, UnpositionedEvent } from './envelope.js';
 import type { EventStore } from './store.js';
 

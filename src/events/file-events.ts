@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../commands/decider.js';
+import type { DomainEvent } from './domain-event.js';
 import { eventDecoder } from './decoder.js';
 
 // A file is a resource like a document: `resource-<fileId>` (resource-events.ts), one event per version.

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../commands/decider.js';
+import type { DomainEvent } from './domain-event.js';
 import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
 
 /** Stream: `org-<organizationId>`, one organization with its members, key state and apps. */
