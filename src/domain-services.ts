@@ -27,8 +27,8 @@ import { SERVICE_VAULT_ID, VaultKeyring } from './vaults/keyring.js';
 import type { SqlDb } from './db/sql.js';
 import type { CommandDeps } from './commands/shell.js';
 import type { EventStore } from './events/store.js';
-import type { CopyService } from './copies/copy-service.js';
-import type { ProposalService } from './proposals/proposal-service.js';
+import { openCopies, type Copies } from './copies/index.js';
+import { ProposalService } from './proposals/proposal-service.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { openMailer, type Mailer } from './mail/index.js';
@@ -59,7 +59,7 @@ export type DomainServices = {
   readonly keyring: VaultKeyring;
   readonly entities: EntityService;
   /** Keeping copies; the copy workers (src/workers/copy-workers.ts) drive it too. */
-  readonly copies: CopyService;
+  readonly copies: Copies;
   readonly proposals: ProposalService;
   close(): Promise<void>;
 };
@@ -141,13 +141,33 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     logger: deps.logger,
     now,
     aliasRootKey: await keyring.dataKey(SERVICE_VAULT_ID),
-    copies: {
-      keyring,
-      blobs,
-      validator,
-      keyStateOf: (row) => organizationPlane.key.stateOf(row),
-      maxBytes: deps.config.maxFileBytes,
-    },
+    // The request detail shows the copies' and the proposals' rows; both features are opened below.
+    adoptions: (requestId) => copies.reads.adoptionsOf(requestId),
+    proposals: (requestId) => proposals.summaries(requestId),
+  });
+  const copies = openCopies({
+    store: deps.store,
+    waitFor: deps.waitFor,
+    readModels: deps.db,
+    reads: requests.reads,
+    records: requests.records,
+    keyring,
+    blobs,
+    validator,
+    keyStateOf: (row) => organizationPlane.key.stateOf(row),
+    maxBytes: deps.config.maxFileBytes,
+    now,
+  });
+  const proposals = new ProposalService({
+    store: deps.store,
+    waitFor: deps.waitFor,
+    readModels: deps.db,
+    reads: requests.reads,
+    records: requests.records,
+    access: copies.access,
+    keeping: copies.keeping,
+    source: { store: deps.store, keyring, blobs },
+    now,
   });
   const files = new FileService({
     store: deps.store,
@@ -183,8 +203,8 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     documents,
     keyring,
     entities,
-    copies: requests.copies,
-    proposals: requests.proposals,
+    copies,
+    proposals,
     routes: (app) => {
       app.use(jwksRoute(keys.jwks));
       app.use(openApiRoutes());
@@ -193,7 +213,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       // Each plane's router is entered only by requests under its prefix (underPrefix).
       app.use(underPrefix('/auth/', authRoutes(identities, auth, now)));
       // JSON per route (jsonBody() inside): later /org/v1 upload routes take raw bytes.
-      app.use(underPrefix('/org/', orgRoutes(organizationPlane, auth, now, { ...requests, uploadSlot })));
+      app.use(underPrefix('/org/', orgRoutes(organizationPlane, auth, now, { org: requests.org, copies, proposals, uploadSlot })));
       // Raw bytes, streamed: never behind jsonBody().
       app.use(underPrefix('/vault/', fileRoutes(files, auth, uploadSlot, now)));
       app.use(

@@ -9,7 +9,7 @@ import { createMetrics } from './observability/metrics.js';
 import { SqlEventStore } from './events/sql/sql-event-store.js';
 import { installAnalyticsViews } from './projections/analytics/analytics.js';
 import { allProjectors, ProjectionEngine } from './projections/index.js';
-import { COPY_QUEUES, startCopyWorkers } from './workers/copy-workers.js';
+import { COPY_QUEUES, copyWorkOf, startCopyWorkers } from './workers/copy-workers.js';
 import { LogCheckpointer } from './workers/log-checkpointer.js';
 import { missingV8Flags } from './v8-tuning.js';
 import { openJobQueue } from './workers/queue/open-queue.js';
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     db: backends.db,
     store,
     queue,
-    copies: domain.copies,
+    copies: copyWorkOf(domain.copies),
     proposals: domain.proposals,
     logger,
     now: () => new Date(),

@@ -5,7 +5,7 @@ import { isWrongExpectedVersion } from '../events/errors.js';
 import type { Position } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
 import type { Decider, DomainEvent } from './decider.js';
-import { deterministicUuid } from './deterministic-id.js';
+import { deterministicUuid } from '../events/deterministic-id.js';
 import { isRefusal, refuse, type Refusal } from './refusal.js';
 import { contestFolded, emptyStream, readFolded, recallFolded, rememberFolded, type Folded, type Recalled } from './stream-folds.js';
 

@@ -13,6 +13,9 @@ export function hasVersion(set: VersionSet, version: number): boolean {
   return rangeHolding(set, version) !== -1;
 }
 
+/** The highest version of the set; 0 when it is empty. */
+export const newestOf = (set: VersionSet): number => set.at(-1)?.[1] ?? 0;
+
 /** The set with `version` in it: next to a range it extends it, between two it joins them. */
 export function withVersion(set: VersionSet, version: number): VersionSet {
   if (hasVersion(set, version)) return set;
@@ -24,6 +27,17 @@ export function withVersion(set: VersionSet, version: number): VersionSet {
   const joinsAfter = after !== undefined && after[0] === version + 1;
   const range = [joinsBefore ? before[0] : version, joinsAfter ? after[1] : version] as const;
   return [...set.slice(0, joinsBefore ? at - 1 : at), range, ...set.slice(joinsAfter ? at + 1 : at)];
+}
+
+/** The set without `version`: a range holding it shrinks, or splits in two around it. */
+export function withoutVersion(set: VersionSet, version: number): VersionSet {
+  const at = rangeHolding(set, version);
+  if (at === -1) return set;
+  const [first, last] = set[at]!;
+  const parts: (readonly [number, number])[] = [];
+  if (first < version) parts.push([first, version - 1]);
+  if (version < last) parts.push([version + 1, last]);
+  return [...set.slice(0, at), ...parts, ...set.slice(at + 1)];
 }
 
 /** Binary search: the index of the range that holds `version`, or -1. */

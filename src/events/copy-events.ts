@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../commands/decider.js';
-import { deterministicUuid } from '../commands/deterministic-id.js';
+import type { DomainEvent } from './domain-event.js';
+import { deterministicUuid } from './deterministic-id.js';
 import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
 
 /** The party a kept record answers for (R-REQ-16): null is the recipient's own item. */
@@ -50,7 +50,7 @@ export type CopyKept = DomainEvent<
     materializedAt: string;
     name: string;
     schemaRef: string | null;
-    /** Documents: the data sealed with the organization's key; null for files. */
+    /** Documents: the data sealed with the chain's own key (its orgResourceId in the keyring); null for files. */
     sealedData: string | null;
     file: KeptFile | null;
   }

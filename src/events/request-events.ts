@@ -1,7 +1,8 @@
-import type { DomainEvent } from '../commands/decider.js';
+import type { DomainEvent } from './domain-event.js';
 import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
 import { acceptedWithBoundedRetention } from './upcasters/request-accepted-v1.js';
 import type { KeptKind, Participant } from './copy-events.js';
+import type { ConsentLapse } from './consent.js';
 
 /** Stream: `request-<requestId>`: invitation, consent, grants and state changes (DESIGN.md). */
 export const requestStream = (requestId: string): StreamRef<RequestEvent> => streamOf(requestEvents, `request-${requestId}`);
@@ -62,6 +63,24 @@ export type AdoptionPended = DomainEvent<
 >;
 
 /**
+ * A pended keep whose consent no longer stood when it was drained (R-CONS-02): it leaves the
+ * request's adoptions, and the reason stays in the request's history.
+ */
+export type AdoptionDiscarded = DomainEvent<
+  'AdoptionDiscarded',
+  {
+    requestId: string;
+    organizationId: string;
+    adoptionId: string;
+    slotId: string;
+    sourceResourceId: string;
+    sourceVersion: number;
+    reason: ConsentLapse;
+    discardedAt: string;
+  }
+>;
+
+/**
  * A newer version of a granted resource on a manual slot (R-PROP-01): one open notice per slot
  * and resource; a newer version closes the open one (superseded) and opens this in its place.
  */
@@ -110,6 +129,7 @@ export type RequestEvent =
   | RequestSuspended
   | RequestResumed
   | AdoptionPended
+  | AdoptionDiscarded
   | ProposalOpened
   | ProposalClosed
   | ReceiptWritten;
@@ -125,6 +145,7 @@ export const requestEvents = eventDecoder<RequestEvent>('request', {
   RequestSuspended: { version: 1 },
   RequestResumed: { version: 1 },
   AdoptionPended: { version: 1 },
+  AdoptionDiscarded: { version: 1 },
   ProposalOpened: { version: 1 },
   ProposalClosed: { version: 1 },
   ReceiptWritten: { version: 1 },

@@ -29,8 +29,8 @@ export type ExportDeps = ResourceDeps & {
 const resourcesOf = `SELECT resource_id::text AS resource_id FROM rm.documents WHERE vault_id = $1
                      UNION ALL SELECT resource_id::text AS resource_id FROM rm.files WHERE vault_id = $1`;
 
-/** What the organizations did with the person's records (contract §9): keeps, corrections, candidate reads, deletions. */
-const ABOUT_RECORDS = new Set(['AdoptionPended', 'CopyKept', 'CopyCorrected', 'CopyDeleted', 'ReceiptWritten']);
+/** What the organizations did with the person's records (contract §9): keeps (discarded too), corrections, candidate reads, deletions. */
+const ABOUT_RECORDS = new Set(['AdoptionPended', 'AdoptionDiscarded', 'CopyKept', 'CopyCorrected', 'CopyDeleted', 'ReceiptWritten']);
 
 /**
  * R-EXP-01: everything the service holds about the caller, one JSON value per line, produced

@@ -1,4 +1,4 @@
-import { deterministicUuid } from '../commands/deterministic-id.js';
+import { deterministicUuid } from '../events/deterministic-id.js';
 import type { SqlDb, SqlExecutor } from '../db/sql.js';
 import type { NewEvent, RecordedEvent } from '../events/envelope.js';
 import { readDecoded } from '../events/decoder.js';

@@ -1,31 +1,30 @@
-import { decideProposal } from '../commands/requests/close-proposal.js';
-import { noticeNewVersion } from '../commands/requests/notice-new-version.js';
+import { decideProposal } from '../commands/proposals/close-proposal.js';
+import { noticeNewVersion } from '../commands/proposals/notice-new-version.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
-import { deterministicUuid } from '../commands/deterministic-id.js';
+import { deterministicUuid } from '../events/deterministic-id.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
-import type { CopyService } from '../copies/copy-service.js';
+import type { CopyKeeping } from '../copies/keep-service.js';
+import type { SlotAccess, SlotInView } from '../copies/slot-access.js';
 import type { Adoption } from '../copies/copy-view.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { Participant } from '../events/copy-events.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
 import { readSourceVersion, type SourceDeps } from '../copies/source-version.js';
-import { writeReceipt } from '../commands/requests/write-receipt.js';
+import { proposalWithdrawn, useProposal, type UseProposal } from '../commands/proposals/use-proposal.js';
 import { requestStream } from '../events/request-events.js';
 import { isUuid } from '../ids.js';
-import type { KeyRow, KeyState } from '../organizations/index.js';
 import { iso } from '../organizations/member.js';
 import type { RecordReader } from '../requests/request-records.js';
 import type { RequestReads } from '../requests/request-reads.js';
-import type { GrantRow, RequestRow } from '../requests/request-queries.js';
+import type { RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 
 export type ProposalDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
   readonly reads: RequestReads;
   readonly records: RecordReader;
-  readonly copies: Pick<CopyService, 'keepProposed' | 'closeKept' | 'newestAdopted'>;
-  /** The organization's key warmth, from the columns read with its request (RequestRow). */
-  readonly keyStateOf: (row: KeyRow) => KeyState;
+  readonly access: SlotAccess;
+  readonly keeping: Pick<CopyKeeping, 'keepProposed' | 'closeKept' | 'newestAdopted'>;
   /** Reads a version of the person's record in its vault key's context, for the candidate route. */
   readonly source: SourceDeps;
   readonly now: () => Date;
@@ -63,8 +62,8 @@ type ProposalRow = {
   state: 'open' | 'closed';
 };
 
-/** A proposal with its request; `grants`: its slot's, when asked for, else none. */
-type Found = { readonly row: RequestRow; readonly proposal: ProposalRow; readonly grants: readonly GrantRow[] };
+/** A proposal with its request. */
+type Found = { readonly row: RequestRow; readonly proposal: ProposalRow };
 
 const proposalRows = `SELECT proposal_id::text AS proposal_id, slot_id::text AS slot_id, resource_id::text AS resource_id, new_version,
                         participant, proposed_at, state FROM rm.proposals`;
@@ -108,7 +107,7 @@ export class ProposalService {
       .find((r) => r.resourceId === resourceId);
     if (!record || record.status !== 'available') return;
     // A version already kept (or pended) needs no decision: the keep came first.
-    if ((await this.deps.copies.newestAdopted(requestId, slotId, resourceId)) >= version) return;
+    if ((await this.deps.keeping.newestAdopted(requestId, slotId, resourceId)) >= version) return;
     const proposalId = deterministicUuid('proposal', `${cause}/${requestId}/${slotId}/${resourceId}`);
     const opened = await handle(
       this.deps,
@@ -120,17 +119,17 @@ export class ProposalService {
     if (isRefusal(opened)) throw new Error(`a proposal could not be noticed: ${opened.message}`);
     if (!opened.position) return;
     // R-KEEP-13: a keep of this version that looked for open proposals before this one was opened
-    // did not see it (CopyService.keptAnswer). Looking for the keep again, after opening,
+    // did not see it (CopyKeeping.keptAnswer). Looking for the keep again, after opening,
     // closes the gap: each side reads after its own write, so one of the two sees the other.
-    const keptSince = await this.deps.copies.newestAdopted(requestId, slotId, resourceId, opened.position);
+    const keptSince = await this.deps.keeping.newestAdopted(requestId, slotId, resourceId, opened.position);
     if (keptSince < version) return;
-    const closed = await this.deps.copies.closeKept(requestId, slotId, resourceId, keptSince, context);
+    const closed = await this.deps.keeping.closeKept(requestId, slotId, resourceId, keptSince, context);
     if (closed) throw new Error(`a raced keep's proposal could not be closed: ${closed.message}`);
   }
 
   /** R-PROP-02: the open proposals, with the slot's kind and target. */
   async list(organizationId: string, requestId: string): Promise<{ proposals: Proposal[] } | Refusal> {
-    const row = await this.owned(organizationId, requestId);
+    const row = await this.deps.reads.owned(organizationId, requestId);
     if (isRefusal(row)) return row;
     const slots = new Map(slotsOf(row).map((s) => [s.slotId, s]));
     const open = await this.openRows(row.request_id);
@@ -150,34 +149,29 @@ export class ProposalService {
 
   /**
    * R-PROP-03, R-PROP-06: the proposed version, read from the person's vault, and a receipt of that
-   * read on the person's side, attributed to the app the request came through. 423 with the key
-   * cold, 403 on an inactive connection, 409 once the proposal is decided or superseded.
+   * read on the person's side, attributed to the app the request came through; through the
+   * consent gate (useProposal).
    */
   async candidate(organizationId: string, requestId: string, proposalId: string, context: EventContext): Promise<Candidate | Refusal> {
-    const found = await this.decidable(organizationId, requestId, proposalId);
+    const found = await this.proposal(organizationId, requestId, proposalId);
     if (isRefusal(found)) return found;
     const { row, proposal } = found;
     const source = await readSourceVersion(this.deps.source, proposal.resource_id, proposal.new_version);
-    if (!source) return refuse('adoption_refused', 'the proposed version can no longer be read');
-    const receipt = await handle(
-      this.deps,
-      requestStream(row.request_id),
-      writeReceipt,
-      {
-        requestId: row.request_id,
-        organizationId,
-        recipientEmail: row.recipient_email,
-        resourceId: proposal.resource_id,
-        version: proposal.new_version,
-        clientId: row.initiating_client_id,
-        readAt: this.deps.now().toISOString(),
-      },
-      { context },
-    );
-    if (isRefusal(receipt)) return receipt;
-    const slot = slotsOf(row).find((s) => s.slotId === proposal.slot_id);
+    const receipt = {
+      requestId: row.request_id,
+      organizationId,
+      recipientEmail: row.recipient_email,
+      resourceId: proposal.resource_id,
+      version: proposal.new_version,
+      clientId: row.initiating_client_id,
+      readAt: this.deps.now().toISOString(),
+    };
+    const used = await this.use(found, source !== null, receipt, context);
+    if (isRefusal(used)) return used;
+    // The gate let it through only on a version that resolved when read.
+    if (!source) return proposalWithdrawn();
     return {
-      proposal: { ...summaryOf(proposal), itemKind: slot?.kind ?? 'schema', itemTarget: slot?.target ?? '' },
+      proposal: { ...summaryOf(proposal), itemKind: used.slot.kind, itemTarget: used.slot.target },
       version: proposal.new_version,
       name: source.name,
       schemaRef: source.kind === 'document' ? source.schemaRef : null,
@@ -210,18 +204,19 @@ export class ProposalService {
 
   /**
    * R-PROP-04, R-PROP-06: keeps the proposed version as the next version of the record's chain and
-   * closes the proposal. 423 with the key cold, 403 on an inactive connection, 409 once decided.
+   * closes the proposal; through the consent gate (useProposal), and the keep's own.
    */
   async adopt(organizationId: string, requestId: string, proposalId: string, context: EventContext): Promise<Adoption | Refusal> {
-    const found = await this.decidable(organizationId, requestId, proposalId, true);
+    const found = await this.proposal(organizationId, requestId, proposalId);
     if (isRefusal(found)) return found;
-    const { row, proposal, grants } = found;
-    const kept = await this.deps.copies.keepProposed(row, proposal.slot_id, proposal.resource_id, proposal.new_version, grants, context);
+    const used = await this.use(found, true, null, context);
+    if (isRefusal(used)) return used;
+    const { proposal } = found;
+    const kept = await this.deps.keeping.keepProposed(used, proposal.resource_id, proposal.new_version, context);
     if (isRefusal(kept)) return kept;
-    if (!kept) return refuse('adoption_refused', 'the proposed version can no longer be read');
     const decided = await handle(
       this.deps,
-      requestStream(row.request_id),
+      requestStream(found.row.request_id),
       decideProposal,
       { now: this.deps.now(), proposalId: proposal.proposal_id, decision: 'adopted' },
       { context },
@@ -230,38 +225,53 @@ export class ProposalService {
     return isRefusal(decided) ? decided : kept;
   }
 
-  /** Candidate and adopt, in contract §8's order: 404, then 423 with the key cold, 403 inactive, 409 decided. */
-  private async decidable(organizationId: string, requestId: string, proposalId: string, withGrants = false): Promise<Found | Refusal> {
-    const found = await this.proposal(organizationId, requestId, proposalId, withGrants);
-    if (isRefusal(found)) return found;
-    if (this.deps.keyStateOf(found.row).state !== 'warm')
-      return refuse('org_sealed', 'the organization key is cold: a member must sign in first');
-    const state = stateOf(found.row, this.deps.now());
-    if (state !== 'active') return refuse('adoption_refused', `the connection is ${state}`);
-    if (found.proposal.state !== 'open') return refuse('conflict', 'this proposal is no longer open');
-    return found;
+  /**
+   * The use's decision on the request (useProposal), from the gate's facts read now: the slot's
+   * grants, whether the record resolves, whether the recipient may answer for its party. Answers
+   * the slot as read, for the keep.
+   */
+  private async use(
+    found: Found,
+    readable: boolean,
+    receipt: UseProposal['receipt'],
+    context: EventContext,
+  ): Promise<SlotInView | Refusal> {
+    const { row, proposal } = found;
+    const view = await this.deps.access.viewOf(row, proposal.slot_id, await this.deps.reads.grantsOfSlot(row.request_id, proposal.slot_id));
+    if (isRefusal(view)) return view;
+    const facts = this.deps.records.factsFor(
+      stateOf(row, this.deps.now()),
+      view.grants,
+      view.standing,
+      proposal.slot_id,
+      proposal.resource_id,
+    );
+    const command = {
+      now: this.deps.now(),
+      proposalId: proposal.proposal_id,
+      slotId: proposal.slot_id,
+      resourceId: proposal.resource_id,
+      keyWarm: this.deps.access.warm(row),
+      resolves: facts.resolves && readable,
+      eligible: facts.eligible,
+      receipt,
+    };
+    const done = await handle(this.deps, requestStream(row.request_id), useProposal, command, { context });
+    if (isRefusal(done)) return done;
+    return done.events.some((e) => e.type === 'ProposalClosed') ? proposalWithdrawn() : view;
   }
 
-  /**
-   * The request and its proposal; `withGrants`, also the grants of the proposal's slot (for an adopt's
-   * keep). All are read in the same round trip, and used only if the organization owns the request.
-   */
-  private async proposal(organizationId: string, requestId: string, proposalId: string, withGrants = false): Promise<Found | Refusal> {
+  /** The request and its proposal, read in the same round trip and used only if the organization owns the request. */
+  private async proposal(organizationId: string, requestId: string, proposalId: string): Promise<Found | Refusal> {
     if (!isUuid(requestId)) return refuse('not_found', 'no such request');
     const id = requestId.toLowerCase();
     const pid = isUuid(proposalId) ? proposalId.toLowerCase() : null;
-    const [row, proposal, grants] = await Promise.all([
+    const [row, proposal] = await Promise.all([
       this.deps.reads.oneOfOrganization(organizationId, id),
       pid === null ? undefined : this.deps.readModels.query<ProposalRow>(sql.oneOf, [id, pid]).then((r) => r.rows[0]),
-      pid !== null && withGrants ? this.deps.reads.grantsOfProposal(id, pid) : [],
     ]);
     if (!row) return refuse('not_found', 'no such request');
-    return proposal ? { row, proposal, grants } : refuse('not_found', 'no such proposal');
-  }
-
-  private async owned(organizationId: string, requestId: string): Promise<RequestRow | Refusal> {
-    const row = isUuid(requestId) ? await this.deps.reads.oneOfOrganization(organizationId, requestId.toLowerCase()) : null;
-    return row ?? refuse('not_found', 'no such request');
+    return proposal ? { row, proposal } : refuse('not_found', 'no such proposal');
   }
 
   private async openRows(requestId: string): Promise<ProposalRow[]> {

@@ -1,13 +1,10 @@
 /** Requests and consent (R-REQ-*): both planes over one read model. */
 import type { CommandDeps } from '../commands/shell.js';
-import { CopyDeletion } from '../copies/copy-deletion.js';
-import { CopyService, type CopyDeps } from '../copies/copy-service.js';
-import { ProposalService } from '../proposals/proposal-service.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/index.js';
 import type { InvitationAllowance } from './invitation-allowance.js';
-import { OrgRequests } from './org-requests.js';
+import { OrgRequests, type OrgRequestDeps } from './org-requests.js';
 import { ParticipantAliases } from './participant-alias.js';
 import { PersonRequests } from './person-requests.js';
 import { RecordReader } from './request-records.js';
@@ -31,17 +28,18 @@ export type RequestPlaneDeps = CommandDeps & {
   readonly now: () => Date;
   /** The alias key's root: the service vault's data key, so aliases survive restarts and rotations. */
   readonly aliasRootKey: Buffer;
-  /** What keeping copies needs beyond the requests: keys, blobs, the validator and key warmth. */
-  readonly copies: Pick<CopyDeps, 'keyring' | 'blobs' | 'validator' | 'keyStateOf' | 'maxBytes'>;
+  /** The request detail's adoptions and open proposals: the copies' and proposals' features answer them. */
+  readonly adoptions: OrgRequestDeps['adoptions'];
+  readonly proposals: OrgRequestDeps['proposals'];
 };
 
 export type RequestPlane = {
   readonly org: OrgRequests;
   readonly person: PersonRequests;
-  readonly copies: CopyService;
-  readonly deletion: CopyDeletion;
-  readonly proposals: ProposalService;
   readonly history: RequestHistory;
+  /** What the copies and proposals features read of the requests: the rows, and each record's standing (the consent gate's facts). */
+  readonly reads: RequestReads;
+  readonly records: RecordReader;
 };
 
 export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
@@ -49,33 +47,13 @@ export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
   const reads = new RequestReads(deps.readModels);
   const history = new RequestHistory({ store: deps.store, readModels: deps.readModels });
   const records = new RecordReader(deps.readModels, new ParticipantAliases(deps.aliasRootKey));
-  const copies = new CopyService({ ...commands, ...deps.copies, readModels: deps.readModels, reads, records, now: deps.now });
-  const proposals = new ProposalService({
-    ...commands,
-    readModels: deps.readModels,
+  return {
+    history,
     reads,
     records,
-    copies,
-    keyStateOf: deps.copies.keyStateOf,
-    source: { store: deps.store, keyring: deps.copies.keyring, blobs: deps.copies.blobs },
-    now: deps.now,
-  });
-  const deletion = new CopyDeletion({
-    ...commands,
-    readModels: deps.readModels,
-    reads,
-    keyring: deps.copies.keyring,
-    blobs: deps.copies.blobs,
-    now: deps.now,
-  });
-  return {
-    copies,
-    deletion,
-    proposals,
-    history,
     org: new OrgRequests({
-      adoptions: (requestId) => copies.adoptionsOf(requestId),
-      proposals: (requestId) => proposals.summaries(requestId),
+      adoptions: deps.adoptions,
+      proposals: deps.proposals,
       history,
       ...commands,
       readModels: deps.readModels,

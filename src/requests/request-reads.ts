@@ -1,4 +1,6 @@
+import { refuse, type Refusal } from '../commands/refusal.js';
 import type { SqlExecutor } from '../db/sql.js';
+import { isUuid } from '../ids.js';
 import { requestSql as q, type GrantRow, type RequestRow } from './request-queries.js';
 
 /** Reads of the requests read model; they never append, so reading writes no receipt (R-REQ-08). */
@@ -9,6 +11,12 @@ export class RequestReads {
     return email === null
       ? (await this.readModels.query<RequestRow>(q.ofOrganization, [organizationId])).rows
       : (await this.readModels.query<RequestRow>(q.ofOrganizationFor, [organizationId, email])).rows;
+  }
+
+  /** The one guard of the organization plane: a request the organization owns, else 404 (a foreign one is not told apart). */
+  async owned(organizationId: string, requestId: string): Promise<RequestRow | Refusal> {
+    const row = isUuid(requestId) ? await this.oneOfOrganization(organizationId, requestId.toLowerCase()) : null;
+    return row ?? refuse('not_found', 'no such request');
   }
 
   async oneOfOrganization(organizationId: string, requestId: string): Promise<RequestRow | null> {

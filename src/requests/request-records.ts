@@ -2,7 +2,8 @@ import type { Slot } from '../events/manifest-events.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { ParticipantAliases } from './participant-alias.js';
 import { requestSql as q, type GrantRow, type RequestRow } from './request-queries.js';
-import { recordReason, type RecordReason, type RequestStateName } from './request-status.js';
+import { consentLapse, type ConsentFacts } from '../commands/requests/consent-gate.js';
+import type { RecordReason, RequestStateName } from './request-status.js';
 
 /** R-REQ-15: sourceVersion only while available; reason only while unavailable. */
 export type RecordEntry = {
@@ -37,11 +38,22 @@ export class RecordReader {
     return { managed: new Set(managed.map((m) => m.entity_id)) };
   }
 
+  /** The consent gate's facts for one grant of the request, as read now. */
+  factsOf(state: RequestStateName, grant: GrantRow, standing: Standing): ConsentFacts {
+    const eligible = grant.entity_id === null || standing.managed.has(grant.entity_id);
+    return { connection: state, granted: true, resolves: grant.version !== null, eligible };
+  }
+
+  /** The gate's facts for a record of a slot, as read now: not granted when no grant of the slot names it. */
+  factsFor(state: RequestStateName, grants: readonly GrantRow[], standing: Standing, slotId: string, resourceId: string): ConsentFacts {
+    const grant = grants.find((g) => g.slot_id === slotId && g.resource_id === resourceId);
+    return grant ? this.factsOf(state, grant, standing) : { connection: state, granted: false, resolves: true, eligible: true };
+  }
+
   records(row: RequestRow, state: RequestStateName, slot: Slot, grants: readonly GrantRow[], standing: Standing): RecordEntry[] {
     return grants.map((g) => {
-      const version = g.version ?? undefined;
-      const eligible = g.entity_id === null || standing.managed.has(g.entity_id);
-      const reason = recordReason(state, version !== undefined, eligible);
+      // A granted record: the gate's not_granted cannot arise here.
+      const reason = consentLapse(this.factsOf(state, g, standing)) as RecordReason | null;
       const participant =
         g.entity_id === null
           ? null
@@ -50,8 +62,8 @@ export class RecordReader {
               type: 'legal_entity' as const,
               alias: this.aliases.aliasFor(row.organization_id, g.entity_id),
             };
-      return reason === null && version !== undefined
-        ? { resourceId: g.resource_id, participant, sourceVersion: version, status: 'available' as const }
+      return reason === null && g.version !== null
+        ? { resourceId: g.resource_id, participant, sourceVersion: g.version, status: 'available' as const }
         : { resourceId: g.resource_id, participant, status: 'unavailable' as const, reason: reason ?? 'source_unavailable' };
     });
   }

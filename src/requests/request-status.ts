@@ -33,15 +33,5 @@ export function evaluateState(r: StateInputs, now: Date): RequestStateName {
   }
 }
 
+/** R-REQ-18: a granted record's unavailability, as the consent gate names it (commands/requests/consent-gate.ts). */
 export type RecordReason = 'connection_inactive' | 'source_unavailable' | 'participant_ineligible';
-
-/**
- * R-REQ-18: one reason per record, in this precedence. Nothing here deletes anything; a record
- * whose reason goes away (standing regained, connection resumed) reads available again.
- */
-export function recordReason(state: RequestStateName, sourceResolves: boolean, recipientEligible: boolean): RecordReason | null {
-  if (state !== 'active') return 'connection_inactive';
-  if (!sourceResolves) return 'source_unavailable';
-  if (!recipientEligible) return 'participant_ineligible';
-  return null;
-}

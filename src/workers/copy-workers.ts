@@ -1,4 +1,4 @@
-import type { CopyService } from '../copies/copy-service.js';
+import type { Copies } from '../copies/index.js';
 import type { ProposalService } from '../proposals/proposal-service.js';
 import type { SqlDb } from '../db/sql.js';
 import type { EventContext, JsonObject } from '../events/envelope.js';
@@ -12,11 +12,22 @@ import { AUTO_KEEP_QUEUE, autoKeepOnNewVersions, DRAIN_QUEUE, drainOnKeyWarmed, 
 
 export const COPY_QUEUES: readonly string[] = [DRAIN_QUEUE, AUTO_KEEP_QUEUE];
 
+/** What the copy workers run of the copies feature: the automatic keep and where a resource is granted, and the drain. */
+export type CopyWork = Pick<Copies['keeping'], 'keepAutomatically' | 'grantsOf' | 'grantedAmong'> &
+  Pick<Copies['drains'], 'drainOrganization'>;
+
+export const copyWorkOf = (copies: Copies): CopyWork => ({
+  keepAutomatically: (...a) => copies.keeping.keepAutomatically(...a),
+  grantsOf: (resourceId) => copies.keeping.grantsOf(resourceId),
+  grantedAmong: (resourceIds) => copies.keeping.grantedAmong(resourceIds),
+  drainOrganization: (...a) => copies.drains.drainOrganization(...a),
+});
+
 export type CopyWorkerDeps = {
   readonly db: SqlDb;
   readonly store: Pick<EventStore, 'readAll' | 'onAppended'>;
   readonly queue: JobQueue;
-  readonly copies: Pick<CopyService, 'drainOrganization' | 'keepAutomatically' | 'grantsOf' | 'grantedAmong'>;
+  readonly copies: CopyWork;
   readonly proposals: Pick<ProposalService, 'notice'>;
   readonly logger: Logger;
   readonly now: () => Date;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
-import { deterministicUuid } from '../commands/deterministic-id.js';
+import { deterministicUuid } from '../events/deterministic-id.js';
 import type { Lease, SqlDb, SqlExecutor } from '../db/sql.js';
 import type { NewEvent, RecordedEvent } from '../events/envelope.js';
 import type { ChainHead } from '../events/hash-chain.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { CopyCorrected, CopyKept } from '../../src/events/copy-events.js';
-import type { AdoptionPended } from '../../src/events/request-events.js';
+import type { AdoptionDiscarded, AdoptionPended } from '../../src/events/request-events.js';
 import { copiesProjector } from '../../src/projections/copies/copies.js';
 import { batchStatementsOf } from '../../src/projections/projector.js';
 import { installReadModels } from '../../src/projections/read-model-schema.js';
@@ -48,6 +48,19 @@ const kept = (sourceVersion: number, orgVersion: number, adoptionId: string, mat
     schemaRef: 'http://service.test/schemas/core/PersonAddress.json',
     sealedData: `sealed-v${orgVersion}`,
     file: null,
+  },
+});
+const discarded = (sourceVersion: number, adoptionId: string): AdoptionDiscarded => ({
+  type: 'AdoptionDiscarded',
+  data: {
+    requestId: request,
+    organizationId: org,
+    adoptionId,
+    slotId: slot,
+    sourceResourceId: source,
+    sourceVersion,
+    reason: 'connection_inactive',
+    discardedAt: '2026-10-02T09:00:00.000Z',
   },
 });
 const corrected = (orgVersion: number, followsAdoptionId: string): CopyCorrected => ({
@@ -112,6 +125,16 @@ describe('copies read model: adoptions, pending or materialized, and every versi
           created_at: '2026-10-02T09:00:00.000Z',
         },
       ]));
+
+  it('AdoptionDiscarded takes the pending adoption out; a materialized one stays (R-CONS-02)', () =>
+    given(
+      copiesProjector,
+      pended(2, uuid(20)),
+      pended(3, uuid(21)),
+      kept(3, 1, uuid(21), '2026-10-02T09:00:00.000Z'),
+      discarded(2, uuid(20)),
+      discarded(3, uuid(21)),
+    ).thenRows('SELECT adoption_id, state FROM adoptions ORDER BY source_version', [{ adoption_id: uuid(21), state: 'materialized' }]));
 
   it('CopyCorrected adds the next version, origin correction, with no adoption; keeps and corrections interleave', () =>
     given(

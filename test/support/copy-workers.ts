@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '../../src/logger.js';
-import { startCopyWorkers, type CopyWorkerDeps, type CopyWorkers } from '../../src/workers/copy-workers.js';
+import { copyWorkOf, startCopyWorkers, type CopyWorkerDeps, type CopyWorkers } from '../../src/workers/copy-workers.js';
 import { openJobQueue } from '../../src/workers/queue/open-queue.js';
 import type { JobQueue } from '../../src/workers/queue/queue.js';
 import type { TestService } from '../api/support/service.js';
@@ -19,7 +19,7 @@ export async function openWorkerQueue(service: TestService): Promise<JobQueue> {
 export function startWorkers(
   service: TestService,
   queue: JobQueue,
-  copies: CopyWorkerDeps['copies'] = service.domain!.copies,
+  copies: CopyWorkerDeps['copies'] = copyWorkOf(service.domain!.copies),
   waitFor: CopyWorkerDeps['waitFor'] = (p, eventTypes) => service.engine.waitFor(p, { eventTypes }),
 ): Promise<CopyWorkers> {
   return startCopyWorkers({

@@ -3,7 +3,7 @@ import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../sr
 import { formatPosition } from '../../src/events/position.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { allProjectors, replay } from '../../src/projections/index.js';
-import type { CopyWorkerDeps, CopyWorkers } from '../../src/workers/copy-workers.js';
+import { copyWorkOf, type CopyWorkerDeps, type CopyWorkers } from '../../src/workers/copy-workers.js';
 import { AUTO_KEEP_QUEUE, DRAIN_QUEUE } from '../../src/workers/reactors/copy-reactors.js';
 import { openWorkerQueue, startWorkers } from '../support/copy-workers.js';
 import type { JobQueue } from '../../src/workers/queue/queue.js';
@@ -90,7 +90,7 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
     env = { JWT_PRIVATE_KEY: serializeJwkSet([await generatePrivateJwk()]), MASTER_KEY: generateMasterKey().toString('base64') };
     service = await startTestService({ domain: { mailer, env } });
     queue = await openWorkerQueue(service);
-    workers = await start(service.domain!.copies);
+    workers = await start(copyWorkOf(service.domain!.copies));
     api = orgClient(service.url, mailer);
     owner = await api.user();
     orgId = await api.organization(owner.token, 'Acme');
@@ -162,13 +162,13 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
     expect(await queue.status(AUTO_KEEP_QUEUE, `auto-keep-${updates[1]}`)).to.not.equal(null);
     expect(await keptEvents(requestId)).to.equal(2);
     // An id no grant can have is granted nowhere, and does not fail the lookup of the others.
-    expect([...(await service.domain!.copies.grantedAmong(['not-a-uuid', doc]))]).to.deep.equal([doc]);
+    expect([...(await copyWorkOf(service.domain!.copies).grantedAmong(['not-a-uuid', doc]))]).to.deep.equal([doc]);
   });
 
   it("asks where a page's new versions are granted only once the grants read model holds the page, so no earlier grant is missed", async () => {
     const doc = await createDoc(name('Ordered'));
     await connected(0, doc);
-    const real = service.domain!.copies;
+    const real = copyWorkOf(service.domain!.copies);
     const steps: string[] = [];
     await workers.stop();
     workers = await startWorkers(
@@ -209,7 +209,7 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
     await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/adopt`, token);
 
     // This worker keeps the copy and then dies before it can acknowledge its job.
-    const real = service.domain!.copies;
+    const real = copyWorkOf(service.domain!.copies);
     let died!: () => void;
     const dead = new Promise<void>((resolve) => (died = resolve));
     await workers.stop();

@@ -1,7 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { isRefusal, refuse } from '../../commands/refusal.js';
-import type { CopyDeletion } from '../../copies/copy-deletion.js';
-import type { CopyService } from '../../copies/copy-service.js';
+import type { Copies } from '../../copies/index.js';
 import type { EventContext } from '../../events/envelope.js';
 import type { Permission } from '../../events/organization-events.js';
 import { answer, created, ok, whenDone } from '../answer.js';
@@ -15,16 +14,10 @@ import { eventContext } from '../request-context.js';
 import { memberOf } from './org-access.js';
 
 /**
- * Keep, drain, copies, download, correct and delete (R-KEEP-*, R-COPY-*, R-ERAS-02): request_manage,
+ * Keep, drain, copies, download, correct, delete and attach (R-KEEP-*, R-COPY-*, R-ERAS-02): request_manage,
  * the organization's own requests only.
  */
-export function copyRoutes(
-  copies: CopyService,
-  deletion: CopyDeletion,
-  access: (p: Permission) => RequestHandler[],
-  slot: RequestHandler,
-  now: () => Date,
-): Router {
+export function copyRoutes(copies: Copies, access: (p: Permission) => RequestHandler[], slot: RequestHandler, now: () => Date): Router {
   const router = Router();
   const context = (req: Request, res: Response): EventContext => eventContext(req, { kind: 'member', id: memberOf(res).identityId }, now());
   const ids = (req: Request) => ({ requestId: String(req.params.requestId).toLowerCase(), slotId: String(req.params.slotId ?? '') });
@@ -38,20 +31,22 @@ export function copyRoutes(
       const participant = alias === undefined || alias === null ? null : textAt(alias, 'participant', 100);
       if (isRefusal(participant)) return participant;
       const { requestId, slotId } = ids(req);
-      return whenDone(await copies.keep(memberOf(res).organizationId, requestId, slotId, participant, context(req, res)), ok);
+      return whenDone(await copies.keeping.keep(memberOf(res).organizationId, requestId, slotId, participant, context(req, res)), ok);
     }),
   );
 
   router.post(
     '/org/v1/requests/:requestId/adoptions/drain',
     ...access('request_manage'),
-    answer(async (req, res) => whenDone(await copies.drain(memberOf(res).organizationId, ids(req).requestId, context(req, res)), ok)),
+    answer(async (req, res) =>
+      whenDone(await copies.drains.drain(memberOf(res).organizationId, ids(req).requestId, context(req, res)), ok),
+    ),
   );
 
   router.get(
     '/org/v1/requests/:requestId/copies',
     ...access('request_manage'),
-    answer(async (req, res) => whenDone(await copies.copies(memberOf(res).organizationId, ids(req).requestId), ok)),
+    answer(async (req, res) => whenDone(await copies.reads.copies(memberOf(res).organizationId, ids(req).requestId), ok)),
   );
 
   router.delete(
@@ -59,12 +54,15 @@ export function copyRoutes(
     ...access('request_manage'),
     answer(async (req, res) => {
       const { requestId } = ids(req);
-      return whenDone(await deletion.delete(memberOf(res).organizationId, requestId, String(req.params.adoptionId), context(req, res)), ok);
+      return whenDone(
+        await copies.deletion.delete(memberOf(res).organizationId, requestId, String(req.params.adoptionId), context(req, res)),
+        ok,
+      );
     }),
   );
 
   router.get('/org/v1/requests/:requestId/copies/:adoptionId/download', ...access('request_manage'), async (req, res) => {
-    const file = await copies.download(memberOf(res).organizationId, ids(req).requestId, String(req.params.adoptionId));
+    const file = await copies.reads.download(memberOf(res).organizationId, ids(req).requestId, String(req.params.adoptionId));
     if (isRefusal(file)) return sendRefusal(res, file);
     sendAttachment(res, file);
   });
@@ -88,14 +86,14 @@ export function copyRoutes(
       if (isRefusal(data)) return data;
       const { requestId, slotId } = ids(req);
       const input = { sourceResourceId, expectedSourceVersion, expectedOrgVersion, data };
-      return whenDone(await copies.correct(memberOf(res).organizationId, requestId, slotId, input, context(req, res)), ok);
+      return whenDone(await copies.corrections.correct(memberOf(res).organizationId, requestId, slotId, input, context(req, res)), ok);
     }),
   );
 
   router.get(
     '/org/v1/requests/:requestId/files',
     ...access('request_manage'),
-    answer(async (req, res) => whenDone(await copies.files(memberOf(res).organizationId, ids(req).requestId), ok)),
+    answer(async (req, res) => whenDone(await copies.reads.files(memberOf(res).organizationId, ids(req).requestId), ok)),
   );
 
   router.post(
@@ -105,7 +103,13 @@ export function copyRoutes(
     answer(async (req, res) => {
       const meta = fileMeta(req);
       if (isRefusal(meta)) return meta;
-      const attached = await copies.attach(memberOf(res).organizationId, ids(req).requestId, meta, uploadBody(req), context(req, res));
+      const attached = await copies.attachments.attach(
+        memberOf(res).organizationId,
+        ids(req).requestId,
+        meta,
+        uploadBody(req),
+        context(req, res),
+      );
       return whenDone(attached, created);
     }, refuseUpload),
   );

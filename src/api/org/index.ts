@@ -8,6 +8,8 @@ import { memberRoutes } from './member-routes.js';
 import { orgAccess } from './org-access.js';
 import { organizationRoutes } from './organization-routes.js';
 import { requestRoutes } from './request-routes.js';
+import type { Copies } from '../../copies/index.js';
+import type { ProposalService } from '../../proposals/proposal-service.js';
 import type { RequestPlane } from '../../requests/index.js';
 import { copyRoutes } from './copy-routes.js';
 import { proposalRoutes } from './proposal-routes.js';
@@ -18,7 +20,12 @@ export function orgRoutes(
   plane: OrganizationPlane,
   auth: Authenticator,
   now: () => Date,
-  requests?: Pick<RequestPlane, 'org' | 'copies' | 'deletion' | 'proposals'> & { readonly uploadSlot: RequestHandler },
+  requests?: {
+    readonly org: RequestPlane['org'];
+    readonly copies: Copies;
+    readonly proposals: ProposalService;
+    readonly uploadSlot: RequestHandler;
+  },
 ): Router {
   const access = orgAccess(auth);
   const router = Router();
@@ -27,7 +34,7 @@ export function orgRoutes(
   router.use(underPrefix('/org/v1/manifests', manifestRoutes(plane.manifests, access, now)));
   if (requests) {
     router.use(underPrefix('/org/v1/requests', requestRoutes(requests.org, access, now)));
-    router.use(underPrefix('/org/v1/requests', copyRoutes(requests.copies, requests.deletion, access, requests.uploadSlot, now)));
+    router.use(underPrefix('/org/v1/requests', copyRoutes(requests.copies, access, requests.uploadSlot, now)));
     router.use(underPrefix('/org/v1/requests', proposalRoutes(requests.proposals, access, now)));
   }
   return router;

@@ -1,36 +1,51 @@
 import type { ChainEvent } from '../../events/copy-events.js';
 import type { Decider } from '../decider.js';
+import { consentLapse, type ConsentFacts } from '../requests/consent-gate.js';
 import { refuse } from '../refusal.js';
+import { newestOf } from '../version-set.js';
 import { emptyChain, evolveChain, type ChainState } from './chain-state.js';
 
 export type CorrectCopy = {
   readonly expectedSourceVersion: number;
   readonly expectedOrgVersion: number;
-  /** The newest version the person has published of the record now. */
+  /** The newest version the person has published of the record now; compared only while consent stands. */
   readonly newestSourceVersion: number;
+  /** The consent gate's facts for the record, read now (R-CONS-04). */
+  readonly consent: ConsentFacts;
+  /** The schema's verdict on the corrected data: null when it matches (or the copy has no built-in schema). */
+  readonly invalid: string | null;
   readonly now: Date;
-  /** The corrected document, sealed with the organization's key for orgVersion expectedOrgVersion + 1. */
-  readonly sealedData: string;
+  /** The corrected document, sealed with the chain's key for orgVersion expectedOrgVersion + 1; null: its key is erased (deleting). */
+  readonly sealedData: string | null;
 };
 
 /**
- * R-CORR-01 to R-CORR-05: the organization's own revision becomes the chain's next version,
- * origin correction. Only a kept document can be corrected; a stale head or a source that moved
- * on since is a version_conflict, and nothing is written.
+ * R-CORR-01 to R-CORR-05, R-CONS-04: the organization's own revision becomes the chain's next
+ * version, origin correction. Only a kept document can be corrected; a stale head or source is a
+ * version_conflict, and nothing is written. While consent stands the source is the person's
+ * newest version; once it lapsed, the newest the organization holds, so no answer names a
+ * version the organization may not read.
  */
 export const correctCopy: Decider<ChainState, CorrectCopy, ChainEvent> = {
   initialState: emptyChain,
   evolve: evolveChain,
   decide: (state, cmd) => {
+    if (state.deleted) return refuse('not_found', 'the organization deleted its copy of this record');
     const kept = state.lastKeep;
     if (!kept) return refuse('adoption_refused', 'this record has no kept copy to correct');
+    if (cmd.invalid !== null) return refuse('invalid_request', `data does not match the copy's schema: ${cmd.invalid}`);
     if (kept.resourceType === 'file') return refuse('adoption_refused', 'a kept file cannot be corrected');
     if (cmd.expectedOrgVersion !== state.head) {
       return refuse('version_conflict', `the copy is at orgVersion ${state.head}; re-read the copies and apply the correction again`);
     }
-    if (cmd.expectedSourceVersion !== cmd.newestSourceVersion) {
+    if (consentLapse(cmd.consent) !== null) {
+      const held = newestOf(state.keeps);
+      if (cmd.expectedSourceVersion !== held)
+        return refuse('version_conflict', `the organization holds version ${held} of this record; correct that version`);
+    } else if (cmd.expectedSourceVersion !== cmd.newestSourceVersion) {
       return refuse('version_conflict', `the person has published version ${cmd.newestSourceVersion}; keep it first, then correct`);
     }
+    if (cmd.sealedData === null) return refuse('conflict', 'the copy is being deleted');
     const orgVersion = state.head + 1;
     return [
       {

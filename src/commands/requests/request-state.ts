@@ -1,5 +1,5 @@
 import type { GrantedRecord, RequestEvent } from '../../events/request-events.js';
-import { noVersions, withVersion, type VersionSet } from '../version-set.js';
+import { noVersions, withoutVersion, withVersion, type VersionSet } from '../version-set.js';
 
 /** Stored phases; the spec's states add the time-based ones at read time (see evaluateState). */
 export type Phase = 'none' | 'pending' | 'cancelled' | 'rejected' | 'active' | 'suspended' | 'revoked';
@@ -18,7 +18,8 @@ export type RequestState = {
   readonly grants: ReadonlyMap<string, readonly GrantedRecord[]>;
   /**
    * Keeps pended with a cold key: the source versions of each granted record, by `recordKey`
-   * (drained ones stay: the chain decides those). A version names its adoption (adoptionIdOf).
+   * (drained ones stay: the chain decides those; discarded ones leave, so a later keep may pend
+   * again). A version names its adoption (adoptionIdOf).
    */
   readonly pended: ReadonlyMap<string, VersionSet>;
   /** Open proposals by id. */
@@ -97,6 +98,11 @@ export function evolveRequest(state: RequestState, event: RequestEvent): Request
     case 'AdoptionPended': {
       const { slotId, sourceResourceId, sourceVersion } = event.data;
       const versions = withVersion(pendedVersions(state, slotId, sourceResourceId), sourceVersion);
+      return { ...state, pended: new Map(state.pended).set(recordKey(slotId, sourceResourceId), versions) };
+    }
+    case 'AdoptionDiscarded': {
+      const { slotId, sourceResourceId, sourceVersion } = event.data;
+      const versions = withoutVersion(pendedVersions(state, slotId, sourceResourceId), sourceVersion);
       return { ...state, pended: new Map(state.pended).set(recordKey(slotId, sourceResourceId), versions) };
     }
     case 'ProposalOpened': {

@@ -1,5 +1,5 @@
 import type { RequestEvent } from '../../events/request-events.js';
-import { closed } from './close-proposal.js';
+import { closed } from '../proposals/close-proposal.js';
 import { requestDecider, requireState, type At } from './request-decider.js';
 
 /** The slot reads pending with no records; kept copies stay (R-REQ-23, R-COPY-07); its open proposals close (R-PROP-06). */

@@ -77,6 +77,8 @@ const correction: TableWrite = {
 };
 
 const sql = {
+  /** R-CONS-02: a discarded keep leaves the adoptions; a keep of it since (materialized) stays. */
+  discarded: `DELETE FROM adoptions WHERE adoption_id = $1 AND state = 'pending'`,
   deletedAdoptions: `UPDATE adoptions SET deleted_at = $2 WHERE org_resource_id = $1`,
   deletedVersions: `DELETE FROM copy_versions WHERE org_resource_id = $1`,
   attachment: `INSERT INTO org_attachments (org_file_id, org_version, request_id, organization_id, blob_id, file_name, mime_type, file_size,
@@ -179,6 +181,7 @@ export const copiesProjector = projector({
   events: copyEvents,
   on: {
     AdoptionPended: writes((e) => [pended.one(adoptionRow(e.data, 'pending'))]),
+    AdoptionDiscarded: writes((e) => [[sql.discarded, [e.data.adoptionId]]]),
     CopyKept: writes((e) => [kept.one(keptRow(e.data)), version.one(versionRow(e.data))]),
     AttachmentAdded: writes(({ data: d }) => [
       [sql.attachment, [d.orgFileId, d.orgVersion, d.requestId, d.organizationId, d.blobId, d.fileName, d.mimeType, d.fileSize, d.addedAt]],

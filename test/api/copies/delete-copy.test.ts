@@ -162,4 +162,21 @@ describe(`an organization deletes its copy: the chain is shredded, the deletion 
     expect(problem(again)).to.deep.equal({ status: 403, code: 'adoption_refused' });
     expect(again.body.detail).to.equal('the organization deleted its copy of this record');
   });
+
+  it('a correct racing the deletion of its copy is 409 while the key is shredded and 404 once it is recorded, never a 500 (R-CONS-04)', async () => {
+    const files = fileClient(service.url);
+    const fileId = (await files.upload(ann.token, { fileName: 'c.pdf', label: 'Passport' }, Buffer.from('%PDF-5'))).json.fileId as string;
+    const { requestId, kept } = await keptRequest(await createDoc('Flo'), fileId);
+    const correct = () =>
+      api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/correct`, token, {
+        expectedSourceVersion: 1,
+        expectedOrgVersion: 1,
+        data: name('Flora'),
+      });
+    // The deletion erases the chain's key before it records CopyDeleted: a correct in between finds the key gone.
+    await service.domain!.keyring.erase(kept[0]!.orgResourceId);
+    expect(problem(await correct())).to.deep.equal({ status: 409, code: 'conflict' });
+    expect((await api.del(`/org/v1/requests/${requestId}/copies/${kept[0]!.adoptionId}`, token)).status).to.equal(200);
+    expect(problem(await correct())).to.deep.equal({ status: 404, code: 'not_found' });
+  });
 });

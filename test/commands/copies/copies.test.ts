@@ -98,12 +98,15 @@ describe('copy chain decisions (keep, correct and delete)', () => {
 
   describe('correct', () => {
     const given = specFor(correctCopy);
+    const standing = { connection: 'active', granted: true, resolves: true, eligible: true } as const;
     const fix = (expectedOrgVersion: number, expectedSourceVersion = 2, newestSourceVersion = 2) => ({
       expectedOrgVersion,
       expectedSourceVersion,
       newestSourceVersion,
+      consent: standing,
+      invalid: null,
       now,
-      sealedData: `fixed-v${expectedOrgVersion + 1}`,
+      sealedData: `fixed-v${expectedOrgVersion + 1}` as string | null,
     });
     it("appends the organization's revision as the next version, following the newest keep", () =>
       given(kept(2, 1))
@@ -117,6 +120,22 @@ describe('copy chain decisions (keep, correct and delete)', () => {
       given(kept(2, 1))
         .when(fix(1, 2, 3))
         .thenRefused('version_conflict', /published version 3/));
+    it('once consent lapsed, the source is the newest version the organization holds, and no newer one is named (contract 10.2)', () => {
+      const revoked = { ...fix(1, 2, 5), consent: { ...standing, connection: 'revoked' as const } };
+      given(kept(2, 1))
+        .when(revoked)
+        .then(corrected(2, a(2)));
+      given(kept(2, 1))
+        .when({ ...revoked, expectedSourceVersion: 5 })
+        .thenRefused('version_conflict', /^the organization holds version 2 of this record; correct that version$/);
+      given(kept(2, 1))
+        .when({ ...fix(1, 2, 5), consent: { ...standing, granted: false } })
+        .then(corrected(2, a(2)));
+    });
+    it("data off the copy's schema is invalid_request", () =>
+      given(kept(2, 1))
+        .when({ ...fix(1), invalid: 'must have givenName' })
+        .thenRefused('invalid_request', /givenName/));
     it('a record with no kept copy, or a kept file, is adoption_refused', () => {
       given().when(fix(0)).thenRefused('adoption_refused');
       const file = kept(1, 1);
@@ -124,10 +143,14 @@ describe('copy chain decisions (keep, correct and delete)', () => {
         .when(fix(1, 1, 1))
         .thenRefused('adoption_refused', /file/);
     });
-    it('a deleted chain has no copy to correct', () =>
+    it('a deleted chain is not found, and one whose key was erased by a deletion under way is a conflict (contract 10.2)', () => {
       given(kept(2, 1), deleted(a(2)))
         .when(fix(1))
-        .thenRefused('adoption_refused'));
+        .thenRefused('not_found');
+      given(kept(2, 1))
+        .when({ ...fix(1), sealedData: null })
+        .thenRefused('conflict', /being deleted/);
+    });
   });
 
   describe('delete (R-ERAS-02)', () => {

@@ -3,8 +3,10 @@ import { acceptRequest } from '../../../src/commands/requests/accept-request.js'
 import { refuse } from '../../../src/commands/refusal.js';
 import { cancelRequest } from '../../../src/commands/requests/cancel-request.js';
 import { grantSlot } from '../../../src/commands/requests/grant-slot.js';
-import { noticeNewVersion, type NoticeNewVersion } from '../../../src/commands/requests/notice-new-version.js';
+import { noticeNewVersion, type NoticeNewVersion } from '../../../src/commands/proposals/notice-new-version.js';
 import { pendAdoption, type PendAdoption } from '../../../src/commands/requests/pend-adoption.js';
+import { discardLapsed, type DiscardLapsed } from '../../../src/commands/requests/discard-adoption.js';
+import { useProposal, type UseProposal } from '../../../src/commands/proposals/use-proposal.js';
 import { evolveRequest, noRequest } from '../../../src/commands/requests/request-state.js';
 import { rejectRequest } from '../../../src/commands/requests/reject-request.js';
 import { resumeRequest } from '../../../src/commands/requests/resume-request.js';
@@ -14,7 +16,8 @@ import { suspendRequest } from '../../../src/commands/requests/suspend-request.j
 import { withdrawSlot } from '../../../src/commands/requests/withdraw-slot.js';
 import { adoptionIdOf } from '../../../src/events/copy-events.js';
 import type { RequestEvent } from '../../../src/events/request-events.js';
-import { evaluateState, recordReason } from '../../../src/requests/request-status.js';
+import { evaluateState } from '../../../src/requests/request-status.js';
+import { consentLapse } from '../../../src/commands/requests/consent-gate.js';
 import { ParticipantAliases } from '../../../src/requests/participant-alias.js';
 import { retentionMs } from '../../../src/manifests/retention.js';
 import { specFor } from '../../support/given.js';
@@ -324,6 +327,152 @@ describe('keeps pended on the request while the key is cold (R-KEEP-08)', () => 
   });
 });
 
+describe('pending keeps at their drain: the consent gate discards the lapsed (contract 10.1)', () => {
+  const given = specFor(discardLapsed);
+  const pended = (sourceVersion: number): RequestEvent => ({
+    type: 'AdoptionPended',
+    data: {
+      requestId: id,
+      organizationId: 'org',
+      adoptionId: adoptionIdOf(id, SLOT, 'r1', sourceVersion),
+      slotId: SLOT,
+      sourceResourceId: 'r1',
+      sourceVersion,
+      resourceType: 'document',
+      participant: null,
+      adoptedAt: at(2 * DAY).toISOString(),
+    },
+  });
+  const drain = (overrides: Partial<DiscardLapsed> = {}): DiscardLapsed => ({
+    now: at(3 * DAY),
+    adoptionId: adoptionIdOf(id, SLOT, 'r1', 2),
+    slotId: SLOT,
+    sourceResourceId: 'r1',
+    sourceVersion: 2,
+    resolves: true,
+    eligible: true,
+    ...overrides,
+  });
+  const discarded = (reason: string, now = at(3 * DAY)): RequestEvent => ({
+    type: 'AdoptionDiscarded',
+    data: {
+      requestId: id,
+      organizationId: 'org',
+      adoptionId: adoptionIdOf(id, SLOT, 'r1', 2),
+      slotId: SLOT,
+      sourceResourceId: 'r1',
+      sourceVersion: 2,
+      reason: reason as 'not_granted',
+      discardedAt: now.toISOString(),
+    },
+  });
+  const withdrawn: RequestEvent = { type: 'SlotWithdrawn', data: { requestId: id, slotId: SLOT } };
+
+  it('while consent stands on the request it is not discarded: the drain keeps it', () =>
+    given(sent, accepted, granted, pended(2))
+      .when(drain())
+      .thenRefused('conflict', /consent stands/));
+  it('revoked, suspended or past retention: connection_inactive', () => {
+    given(sent, accepted, granted, pended(2), revoked).when(drain()).then(discarded('connection_inactive'));
+    given(sent, accepted, granted, pended(2), suspended).when(drain()).then(discarded('connection_inactive'));
+    given(sent, accepted, granted, pended(2))
+      .when(drain({ now: at(31 * DAY) }))
+      .then(discarded('connection_inactive', at(31 * DAY)));
+  });
+  it("the slot withdrawn: not_granted; the record gone: source_unavailable; the party no longer the recipient's: participant_ineligible", () => {
+    given(sent, accepted, granted, pended(2), withdrawn).when(drain()).then(discarded('not_granted'));
+    given(sent, accepted, granted, pended(2))
+      .when(drain({ resolves: false }))
+      .then(discarded('source_unavailable'));
+    given(sent, accepted, granted, pended(2))
+      .when(drain({ eligible: false }))
+      .then(discarded('participant_ineligible'));
+  });
+  it('a keep no longer pended (discarded already, or never) is left alone; once discarded, it may be pended again', () => {
+    given(sent, accepted, granted, pended(2), revoked, discarded('connection_inactive')).when(drain()).then();
+    given(sent, accepted, granted, revoked).when(drain()).then();
+    const state = [sent, accepted, granted, pended(2), discarded('source_unavailable')].reduce(evolveRequest, noRequest);
+    expect([...state.pended]).to.deep.equal([[`${SLOT}/r1`, []]]);
+  });
+});
+
+describe('a proposal used: candidate read or adopt, through the consent gate (R-PROP-03, R-PROP-04, contract 8, 10.1)', () => {
+  const given = specFor(useProposal);
+  const opened: RequestEvent = {
+    type: 'ProposalOpened',
+    data: {
+      requestId: id,
+      organizationId: 'org',
+      proposalId: 'p2',
+      slotId: SLOT,
+      resourceId: 'r1',
+      newVersion: 2,
+      participant: null,
+      proposedAt: at(2 * DAY).toISOString(),
+    },
+  };
+  const receipt = {
+    requestId: id,
+    organizationId: 'org',
+    recipientEmail: 'ann@example.com',
+    resourceId: 'r1',
+    version: 2,
+    clientId: null,
+    readAt: at(3 * DAY).toISOString(),
+  };
+  const use = (overrides: Partial<UseProposal> = {}): UseProposal => ({
+    now: at(3 * DAY),
+    proposalId: 'p2',
+    slotId: SLOT,
+    resourceId: 'r1',
+    keyWarm: true,
+    resolves: true,
+    eligible: true,
+    receipt,
+    ...overrides,
+  });
+  const withdrawnProposal: RequestEvent = {
+    type: 'ProposalClosed',
+    data: { requestId: id, proposalId: 'p2', reason: 'withdrawn', closedAt: at(3 * DAY).toISOString() },
+  };
+  const open = [sent, accepted, granted, opened];
+
+  it('a candidate read writes its receipt; an adopt writes nothing here (its keep and decision follow)', () => {
+    given(...open)
+      .when(use())
+      .then({ type: 'ReceiptWritten', data: receipt });
+    given(...open)
+      .when(use({ receipt: null }))
+      .then();
+  });
+  it('423 with the key cold comes first, then 403 on an inactive connection, then 409 once decided', () => {
+    given(...open, revoked)
+      .when(use({ keyWarm: false }))
+      .thenRefused('org_sealed');
+    given(...open, revoked)
+      .when(use())
+      .thenRefused('adoption_refused', /revoked/);
+    given(...open, suspended)
+      .when(use())
+      .thenRefused('adoption_refused', /suspended/);
+    given(...open, withdrawnProposal)
+      .when(use())
+      .thenRefused('conflict');
+  });
+  it('a party the recipient no longer answers for is 403 participant_ineligible, and the proposal stays open', () =>
+    given(...open)
+      .when(use({ eligible: false }))
+      .thenRefused('participant_ineligible'));
+  it('a record no longer resolving withdraws the open proposal; a slot no longer granted is adoption_refused once it closed', () => {
+    given(...open)
+      .when(use({ resolves: false }))
+      .then(withdrawnProposal);
+    given(...open, { type: 'SlotWithdrawn', data: { requestId: id, slotId: SLOT } }, withdrawnProposal)
+      .when(use())
+      .thenRefused('adoption_refused', /no longer granted/);
+  });
+});
+
 describe('request state and record reason at read time (spec 3.1, 3.3; contract 8)', () => {
   const base = { phase: 'pending' as const, invitationExpiresAt: at(7 * DAY).toISOString(), acceptedAt: null, retentionMs: null };
   const active = { ...base, phase: 'active' as const, acceptedAt: at(DAY).toISOString(), retentionMs: 30 * DAY };
@@ -339,11 +488,13 @@ describe('request state and record reason at read time (spec 3.1, 3.3; contract 
     expect(evaluateState({ ...base, phase: 'cancelled' }, at(0))).to.equal('rejected_by_sender');
     expect(evaluateState({ ...base, phase: 'rejected' }, at(0))).to.equal('rejected_by_recipient');
   });
-  it('one reason per record: connection_inactive, then source_unavailable, then participant_ineligible', () => {
-    expect(recordReason('suspended', false, false)).to.equal('connection_inactive');
-    expect(recordReason('active', false, false)).to.equal('source_unavailable');
-    expect(recordReason('active', true, false)).to.equal('participant_ineligible');
-    expect(recordReason('active', true, true)).to.equal(null);
+  it('the consent gate names one lapse: connection_inactive, then not_granted, then source_unavailable, then participant_ineligible', () => {
+    const standing = { connection: 'active', granted: true, resolves: true, eligible: true } as const;
+    expect(consentLapse({ connection: 'suspended', granted: false, resolves: false, eligible: false })).to.equal('connection_inactive');
+    expect(consentLapse({ ...standing, granted: false, resolves: false, eligible: false })).to.equal('not_granted');
+    expect(consentLapse({ ...standing, resolves: false, eligible: false })).to.equal('source_unavailable');
+    expect(consentLapse({ ...standing, eligible: false })).to.equal('participant_ineligible');
+    expect(consentLapse(standing)).to.equal(null);
   });
   it('retention durations in ms', () => {
     expect(retentionMs('PT2S')).to.equal(2000);

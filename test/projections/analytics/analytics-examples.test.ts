@@ -5,7 +5,7 @@ import { ANALYTICS_SCHEMA, installAnalyticsViews } from '../../../src/projection
 import { SqlEventStore } from '../../../src/events/sql/sql-event-store.js';
 import { allProjectors } from '../../../src/projections/index.js';
 import { replay } from '../../../src/projections/replay.js';
-import { startCopyWorkers, type CopyWorkers } from '../../../src/workers/copy-workers.js';
+import { copyWorkOf, startCopyWorkers, type CopyWorkers } from '../../../src/workers/copy-workers.js';
 import type { JobQueue } from '../../../src/workers/queue/queue.js';
 import { createLogger } from '../../../src/logger.js';
 import { orgClient, type OrgClient } from '../../api/org/org-client.js';
@@ -137,7 +137,7 @@ describe(`analytics views: the documented example queries answer what happened (
       db: service.db,
       store: service.store,
       queue,
-      copies: service.domain!.copies,
+      copies: copyWorkOf(service.domain!.copies),
       proposals: service.domain!.proposals,
       logger: createLogger('silent'),
       now,

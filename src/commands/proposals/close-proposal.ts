@@ -1,6 +1,6 @@
 import type { ProposalCloseReason, RequestEvent } from '../../events/request-events.js';
 import { refuse } from '../refusal.js';
-import { requestDecider, type At } from './request-decider.js';
+import { requestDecider, type At } from '../requests/request-decider.js';
 
 /**
  * R-PROP-04, R-PROP-05: a member decides an open proposal. Adopting one that is no longer open

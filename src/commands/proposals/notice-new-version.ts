@@ -1,8 +1,8 @@
 import type { Participant } from '../../events/copy-events.js';
 import type { RequestEvent } from '../../events/request-events.js';
 import { evaluateState } from '../../requests/request-status.js';
-import { requestDecider, type At } from './request-decider.js';
-import { proposedVersion } from './request-state.js';
+import { requestDecider, type At } from '../requests/request-decider.js';
+import { proposedVersion } from '../requests/request-state.js';
 
 export type NoticeNewVersion = At & {
   /** Derived from the event that published the version: a reaction run twice names the same proposal. */

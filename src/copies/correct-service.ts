@@ -1,0 +1,116 @@
+import { correctCopy } from '../commands/copies/correct-copy.js';
+import { emptyChain, evolveChain } from '../commands/copies/chain-state.js';
+import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
+import { handle, type CommandDeps } from '../commands/shell.js';
+import { readFolded, recallFolded } from '../commands/stream-folds.js';
+import type { SqlExecutor } from '../db/sql.js';
+import { chainStream } from '../events/copy-events.js';
+import type { EventContext, JsonValue } from '../events/envelope.js';
+import { resourceStream, type ResourceEvent } from '../events/resource-events.js';
+import type { RecordReader } from '../requests/request-records.js';
+import { stateOf } from '../requests/request-view.js';
+import type { SchemaValidator } from '../schemas/index.js';
+import { unlessErased, type VaultKeyring } from '../vaults/keyring.js';
+import { copySql as q, type AdoptionRow } from './copy-queries.js';
+import { correctionContext } from './copy-seal.js';
+import { adoptionOf, type Adoption } from './copy-view.js';
+import { sealed, type SlotAccess, type SlotInView } from './slot-access.js';
+
+export type CorrectDeps = CommandDeps & {
+  readonly readModels: SqlExecutor;
+  readonly access: SlotAccess;
+  readonly records: RecordReader;
+  readonly keyring: VaultKeyring;
+  readonly validator: SchemaValidator;
+  readonly now: () => Date;
+};
+
+export type CorrectInput = {
+  readonly sourceResourceId: string | null;
+  readonly expectedSourceVersion: number;
+  readonly expectedOrgVersion: number;
+  readonly data: JsonValue;
+};
+
+/** The records of a slot the organization holds a copy of, granted now or not (R-CONS-04: its copy stays its own to correct). */
+const heldOnSlot = `SELECT DISTINCT source_resource_id::text AS source_resource_id FROM rm.adoptions
+                    WHERE request_id = $1 AND slot_id = $2 AND state = 'materialized' AND deleted_at IS NULL`;
+
+/**
+ * Correcting a kept copy (R-CORR-*): gathers what the chain's decider needs (the chain, the
+ * person's newest version, the gate's facts, the schema's verdict, the sealed data) and runs it.
+ */
+export class CopyCorrections {
+  constructor(private readonly deps: CorrectDeps) {}
+
+  async correct(
+    organizationId: string,
+    requestId: string,
+    slotId: string,
+    input: CorrectInput,
+    context: EventContext,
+  ): Promise<{ adoption: Adoption; orgVersion: number } | Refusal> {
+    const found = await this.deps.access.slotIn(organizationId, requestId, slotId);
+    if (isRefusal(found)) return found;
+    if (!this.deps.access.warm(found.row)) return sealed();
+    if (!found.slot.verbs.includes('keep')) return refuse('adoption_refused', 'this slot does not allow keeping copies');
+    const sourceResourceId = input.sourceResourceId?.toLowerCase() ?? (await this.onlyRecord(found));
+    if (sourceResourceId === null) return refuse('invalid_request', 'sourceResourceId is required: the slot holds more than one record');
+
+    const { row, slot } = found;
+    const chain = chainStream(row.request_id, slot.slotId, sourceResourceId);
+    // The source's newest version is read with the chain, in the same round trip. A chain this
+    // process holds at the head the client read is taken from memory: the correction's append
+    // compare-and-sets it, and handle takes any other answer on a read.
+    const [folded, newestSourceVersion] = await Promise.all([
+      recallFolded(this.deps.store, chain, chainFold, (s) => !s.deleted && s.lastKeep !== null && s.head === input.expectedOrgVersion),
+      this.newestVersion(sourceResourceId),
+    ]);
+    // What every keep of a chain shares (its schema, a document's for good; its orgResourceId) is read from its newest keep.
+    const kept = folded.state.lastKeep;
+    const verdict = kept?.schemaRef ? this.deps.validator.validateWithBuiltin(kept.schemaRef, input.data) : null;
+    const orgVersion = input.expectedOrgVersion + 1;
+    const seal = kept ? await unlessErased(this.deps.keyring.sealer(kept.orgResourceId)) : null;
+    const plaintext = Buffer.from(JSON.stringify(input.data));
+    const done = await handle(
+      this.deps,
+      chain,
+      correctCopy,
+      {
+        expectedOrgVersion: input.expectedOrgVersion,
+        expectedSourceVersion: input.expectedSourceVersion,
+        newestSourceVersion,
+        consent: this.deps.records.factsFor(stateOf(row, this.deps.now()), found.grants, found.standing, slot.slotId, sourceResourceId),
+        invalid: verdict && !verdict.ok ? ('message' in verdict ? verdict.message : '') : null,
+        now: this.deps.now(),
+        sealedData: seal && kept ? seal(plaintext, correctionContext(kept.orgResourceId, orgVersion)).toString('base64') : null,
+      },
+      { context, known: folded },
+    );
+    if (isRefusal(done)) return done;
+    const adoptionId = done.state.lastKeep!.adoptionId;
+    const adoption = (await this.deps.readModels.query<AdoptionRow>(q.adoptionOf, [row.request_id, adoptionId])).rows[0];
+    // The keep's event was projected before the correction was decided on it.
+    if (!adoption) throw new Error('a kept adoption is missing from the read model');
+    return { adoption: adoptionOf(adoption), orgVersion: done.state.head };
+  }
+
+  /** The one record of the slot, granted or held, when sourceResourceId is left out; null when there are several. */
+  private async onlyRecord(found: SlotInView): Promise<string | null> {
+    const held = (await this.deps.readModels.query<{ source_resource_id: string }>(heldOnSlot, [found.row.request_id, found.slot.slotId]))
+      .rows;
+    const records = new Set([...found.records.map((r) => r.resourceId), ...held.map((h) => h.source_resource_id)]);
+    return records.size === 1 ? [...records][0]! : null;
+  }
+
+  /** The newest version the person has published of a record, deleted or not (0 when none). */
+  private async newestVersion(resourceId: string): Promise<number> {
+    return (await readFolded(this.deps.store, resourceStream(resourceId), newestVersionFold)).state;
+  }
+}
+
+const chainFold = { initialState: emptyChain, evolve: evolveChain };
+const newestVersionFold = {
+  initialState: 0,
+  evolve: (newest: number, e: ResourceEvent): number => (e.type === 'DocumentDeleted' ? newest : Math.max(newest, e.data.version)),
+};

@@ -1,0 +1,65 @@
+import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
+import type { Slot } from '../events/manifest-events.js';
+import { isUuid } from '../ids.js';
+import type { KeyRow, KeyState } from '../organizations/index.js';
+import type { RecordEntry, RecordReader, Standing } from '../requests/request-records.js';
+import type { RequestReads } from '../requests/request-reads.js';
+import type { GrantRow, RequestRow } from '../requests/request-queries.js';
+import { slotsOf, stateOf } from '../requests/request-view.js';
+
+export type SlotAccessDeps = {
+  readonly reads: RequestReads;
+  readonly records: RecordReader;
+  /** Whether the organization's key is warm now (key-warmth.ts), from its columns read with the organization's request (RequestRow). */
+  readonly keyStateOf: (row: KeyRow) => KeyState;
+  readonly now: () => Date;
+};
+
+/** A slot of a request the organization owns: where each granted record stands now (the consent gate's answer), and its grants as read. */
+export type SlotInView = {
+  readonly row: RequestRow;
+  readonly slot: Slot;
+  readonly records: readonly RecordEntry[];
+  readonly grants: readonly GrantRow[];
+  /** Which of the request's parties the recipient manages now: the rest of the gate's facts. */
+  readonly standing: Standing;
+};
+
+/** What every copy and proposal route asks first: is the request the organization's, is its key warm, which slot. */
+export class SlotAccess {
+  constructor(private readonly deps: SlotAccessDeps) {}
+
+  /** R-KEEP-10: whether the organization's key is warm, from its columns read with the request. */
+  warm(row: RequestRow): boolean {
+    return this.deps.keyStateOf(row).state === 'warm';
+  }
+
+  /** The request, owned (else 404) with its key warm (else 423). */
+  async ownedWarm(organizationId: string, requestId: string): Promise<RequestRow | Refusal> {
+    const row = await this.deps.reads.owned(organizationId, requestId);
+    if (isRefusal(row)) return row;
+    return this.warm(row) ? row : sealed();
+  }
+
+  /** The slot of a request the organization owns; its grants are read with the request, in the same round trip. */
+  async slotIn(organizationId: string, requestId: string, slotId: string): Promise<SlotInView | Refusal> {
+    if (!isUuid(requestId)) return refuse('not_found', 'no such request');
+    const [id, slotIdLower] = [requestId.toLowerCase(), slotId.toLowerCase()];
+    const [row, grants] = await Promise.all([
+      this.deps.reads.oneOfOrganization(organizationId, id),
+      isUuid(slotIdLower) ? this.deps.reads.grantsOfSlot(id, slotIdLower) : [],
+    ]);
+    if (!row) return refuse('not_found', 'no such request');
+    return this.viewOf(row, slotIdLower, grants);
+  }
+
+  /** A slot of `row`, a request the organization owns, with where each of its granted records stands now. */
+  async viewOf(row: RequestRow, slotId: string, grants: readonly GrantRow[]): Promise<SlotInView | Refusal> {
+    const slot = slotsOf(row).find((s) => s.slotId === slotId);
+    if (!slot) return refuse('not_found', 'no such slot in the manifest version this request pins');
+    const standing = await this.deps.records.standing(row, grants);
+    return { row, slot, records: this.deps.records.records(row, stateOf(row, this.deps.now()), slot, grants, standing), grants, standing };
+  }
+}
+
+export const sealed = (): Refusal => refuse('org_sealed', 'the organization key is cold: a member must sign in first');
