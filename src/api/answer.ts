@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { isRefusal, type Refusal } from '../commands/refusal.js';
+import { isAnyRefusal, type AnyRefusal } from '../commands/refusal.js';
 import { sendRefusal } from './refusals.js';
 
 /** What a route answers when nothing refused: a status and a JSON body. */
@@ -9,11 +9,11 @@ export const ok = (body: unknown): Answer => ({ status: 200, body });
 export const created = (body: unknown): Answer => ({ status: 201, body });
 
 /** `reply(value)` when the step gave a value; the step's refusal as it is otherwise. */
-export function whenDone<T>(result: T | Refusal, reply: (value: T) => Answer): Answer | Refusal {
-  return isRefusal(result) ? result : reply(result);
+export function whenDone<T>(result: T | AnyRefusal, reply: (value: T) => Answer): Answer | AnyRefusal {
+  return isAnyRefusal(result) ? result : reply(result);
 }
 
-type Refuser = (req: Request, res: Response, refusal: Refusal) => void;
+type Refuser = (req: Request, res: Response, refusal: AnyRefusal) => void;
 
 /**
  * A route whose handler returns what it decided: its answer, or the refusal of the first step that
@@ -22,12 +22,12 @@ type Refuser = (req: Request, res: Response, refusal: Refusal) => void;
  * closes a connection whose body is still arriving.
  */
 export function answer(
-  handler: (req: Request, res: Response) => Promise<Answer | Refusal>,
+  handler: (req: Request, res: Response) => Promise<Answer | AnyRefusal>,
   refuse: Refuser = (_req, res, refusal) => sendRefusal(res, refusal),
 ): RequestHandler {
   return async (req, res) => {
     const result = await handler(req, res);
-    if (isRefusal(result)) return refuse(req, res, result);
+    if (isAnyRefusal(result)) return refuse(req, res, result);
     res.status(result.status).json(result.body);
   };
 }

@@ -1,8 +1,8 @@
 import type { Response } from 'express';
-import type { RefusalCode } from '../commands/refusal.js';
+import type { RefusalCode, TransportCode } from '../commands/refusal.js';
 
 /** Codes of problems that are not a command's refusal: the service's own failures. */
-export type ProblemCode = RefusalCode | 'internal_error' | 'not_ready';
+export type ProblemCode = RefusalCode | TransportCode | 'internal_error' | 'not_ready';
 
 /** An RFC 9457 problem; extension members ride beside the five the contract fixes. */
 export type Problem = {

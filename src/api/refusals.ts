@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { refuse, type Refusal, type RefusalCode } from '../commands/refusal.js';
+import { refuseTransport, type AnyRefusal, type RefusalCode, type TransportCode, type TransportRefusal } from '../commands/refusal.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { ProjectionStalledError } from '../projections/stall.js';
 import { sendProblem } from './problems.js';
@@ -25,7 +25,7 @@ export type GraphqlErrorCode =
 export type RefusalMapping = { readonly status: number; readonly title: string; readonly graphql: GraphqlErrorCode };
 
 /** The one place a refusal code becomes an HTTP status or a GraphQL code (R-HTTP-02). */
-export const refusals: { readonly [C in RefusalCode]: RefusalMapping } = {
+export const refusals: { readonly [C in RefusalCode | TransportCode]: RefusalMapping } = {
   invalid_request: { status: 400, title: 'Invalid request', graphql: 'BAD_USER_INPUT' },
   invalid_email: { status: 400, title: 'Invalid email address', graphql: 'BAD_USER_INPUT' },
   unsupported_item: { status: 400, title: 'Unsupported item', graphql: 'BAD_USER_INPUT' },
@@ -57,7 +57,7 @@ export const refusals: { readonly [C in RefusalCode]: RefusalMapping } = {
  * Answers a refusal as problem+json (R-HTTP-01); every 429 carries Retry-After (R-HTTP-03), and so
  * does a 503 that knows when to try again.
  */
-export function sendRefusal(res: Response, refusal: Refusal): void {
+export function sendRefusal(res: Response, refusal: AnyRefusal): void {
   const { status, title } = refusals[refusal.code];
   if (status === 429 || (status === 503 && refusal.retryAfter !== undefined)) {
     res.set('Retry-After', String(Math.max(1, Math.ceil(refusal.retryAfter ?? 1))));
@@ -70,10 +70,10 @@ export function sendRefusal(res: Response, refusal: Refusal): void {
  * waited on is stalled (R-LIM-06), its events already in the log, as the detail says; or the
  * database cannot be reached now (R-REL-01): 503, to be tried again, never a 500 or a hang.
  */
-export function refusalForError(err: unknown): Refusal | null {
-  if (isDatabaseUnavailable(err)) return refuse('service_unavailable', 'the database cannot be reached now; try again shortly', 1);
+export function refusalForError(err: unknown): TransportRefusal | null {
+  if (isDatabaseUnavailable(err)) return refuseTransport('service_unavailable', 'the database cannot be reached now; try again shortly', 1);
   if (err instanceof ProjectionStalledError) {
-    return refuse(
+    return refuseTransport(
       'projection_stalled',
       'the change is recorded, but a read model it needs is stalled on an event it cannot apply and cannot show it yet',
     );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { addAttachment } from '../commands/attachments/add-attachment.js';
-import { isRefusal, type Refusal } from '../commands/refusal.js';
+import { isAnyRefusal, isRefusal, type AnyRefusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import { attachmentStream } from '../events/attachment-events.js';
 import type { EventContext } from '../events/envelope.js';
@@ -29,7 +29,7 @@ export class OrgAttachments {
     meta: { readonly fileName: string; readonly mimeType: string },
     body: UploadBody,
     context: EventContext,
-  ): Promise<{ orgFileId: string; orgVersion: number } | Refusal> {
+  ): Promise<{ orgFileId: string; orgVersion: number } | AnyRefusal> {
     const owned = await this.deps.access.ownedWarm(organizationId, requestId);
     if (isRefusal(owned)) return owned;
     const orgFileId = randomUUID();
@@ -38,7 +38,7 @@ export class OrgAttachments {
       await this.deps.keyring.streamSealer(organizationId, attachmentContext(orgFileId, 1)),
       this.deps.maxBytes,
     );
-    if (isRefusal(upload)) return upload;
+    if (isAnyRefusal(upload)) return upload;
     const blobId = randomUUID();
     await this.deps.blobs.put(blobId, upload.sealed);
     const command = {

@@ -34,9 +34,10 @@ export class CopyDeletion {
   constructor(private readonly deps: CopyDeletionDeps) {}
 
   async delete(organizationId: string, requestId: string, adoptionId: string, context: EventContext): Promise<{ deleted: true } | Refusal> {
-    const ids = [requestId, adoptionId].map((id) => id.toLowerCase());
-    const [request, adoption] = ids as [string, string];
-    if (!ids.every(isUuid) || !(await this.deps.reads.oneOfOrganization(organizationId, request))) return noSuchCopy();
+    const owned = await this.deps.reads.owned(organizationId, requestId);
+    const adoption = adoptionId.toLowerCase();
+    if (isRefusal(owned) || !isUuid(adoption)) return noSuchCopy();
+    const request = owned.request_id;
     const chain = (
       await this.deps.readModels.query<{ slot_id: string; source_resource_id: string; org_resource_id: string; source_version: number }>(
         chainOf,

@@ -3,7 +3,7 @@ import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
 import { addFileVersion } from '../commands/files/add-file-version.js';
 import { uploadFile } from '../commands/files/upload-file.js';
-import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
+import { isAnyRefusal, isRefusal, refuse, type AnyRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import { readFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -44,13 +44,13 @@ const VERSION_ATTEMPTS = 4;
 export class FileService {
   constructor(private readonly deps: FileDeps) {}
 
-  async upload(caller: Caller, input: NewFile, body: UploadBody, context: EventContext): Promise<FileRef | Refusal> {
+  async upload(caller: Caller, input: NewFile, body: UploadBody, context: EventContext): Promise<FileRef | AnyRefusal> {
     if (input.owner !== null && !isUuid(input.owner)) return notFound();
     const vaultId = await this.deps.access.writableVault(caller, input.owner);
     if (isRefusal(vaultId)) return vaultId;
     const fileId = randomUUID();
     const upload = await this.seal(vaultId, fileId, 1, body);
-    if (isRefusal(upload)) return upload;
+    if (isAnyRefusal(upload)) return upload;
 
     const blobId = await this.store(upload);
     const uploaded = await handle(
@@ -73,13 +73,13 @@ export class FileService {
   }
 
   /** Version n+1. The file is found (or not) before a byte of the body is read. */
-  async addVersion(caller: Caller, fileId: string, meta: FileMeta, body: UploadBody, context: EventContext): Promise<FileRef | Refusal> {
+  async addVersion(caller: Caller, fileId: string, meta: FileMeta, body: UploadBody, context: EventContext): Promise<FileRef | AnyRefusal> {
     let state = await this.writableState(caller, fileId);
     if (isRefusal(state)) return state;
     let version = state.version + 1;
     let upload = await this.seal(state.vaultId, fileId, version, body);
     for (let attempt = 1; ; attempt++) {
-      if (isRefusal(upload)) return upload;
+      if (isAnyRefusal(upload)) return upload;
       const blobId = await this.store(upload);
       const added = await handle(
         this.deps,
@@ -139,13 +139,19 @@ export class FileService {
     return notFound();
   }
 
-  private async seal(vaultId: string, fileId: string, version: number, body: UploadBody): Promise<SealedUpload | Refusal> {
+  private async seal(vaultId: string, fileId: string, version: number, body: UploadBody): Promise<SealedUpload | AnyRefusal> {
     const sealer = await unlessErasedFile(this.deps.keyring.streamSealer(vaultId, fileSealContext(fileId, version)));
     if (isRefusal(sealer)) return sealer;
     return sealUpload(body, sealer, this.deps.maxBytes);
   }
 
-  private async reseal(vaultId: string, fileId: string, upload: SealedUpload, from: number, to: number): Promise<SealedUpload | Refusal> {
+  private async reseal(
+    vaultId: string,
+    fileId: string,
+    upload: SealedUpload,
+    from: number,
+    to: number,
+  ): Promise<SealedUpload | AnyRefusal> {
     const { keyring } = this.deps;
     const opened = await unlessErasedFile(keyring.decrypt(vaultId, upload.sealed, fileSealContext(fileId, from)));
     if (isRefusal(opened)) return opened;

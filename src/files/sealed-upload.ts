@@ -1,4 +1,4 @@
-import { refuse, type Refusal } from '../commands/refusal.js';
+import { refuse, refuseTransport, type Refusal, type TransportRefusal } from '../commands/refusal.js';
 import type { StreamSealer } from '../vaults/envelope-crypto.js';
 
 /** An upload as it arrives: the declared length (when the client sent one) and the bytes. */
@@ -9,13 +9,18 @@ export type UploadBody = {
 
 export type SealedUpload = { readonly sealed: Buffer; readonly size: number };
 
-export const tooLarge = (maxBytes: number): Refusal => refuse('payload_too_large', `a file may have at most ${maxBytes} bytes`);
+export const tooLarge = (maxBytes: number): TransportRefusal =>
+  refuseTransport('payload_too_large', `a file may have at most ${maxBytes} bytes`);
 
 /**
  * Seals the bytes as they arrive and stops reading at the first byte over `maxBytes`, so no
  * more than the limit is ever held (and that only as ciphertext).
  */
-export async function sealUpload(body: UploadBody, sealer: StreamSealer, maxBytes: number): Promise<SealedUpload | Refusal> {
+export async function sealUpload(
+  body: UploadBody,
+  sealer: StreamSealer,
+  maxBytes: number,
+): Promise<SealedUpload | Refusal | TransportRefusal> {
   if (body.declaredBytes !== null && body.declaredBytes > maxBytes) return tooLarge(maxBytes);
   let size = 0;
   try {

@@ -92,10 +92,11 @@ export class OrgRequests {
   }
 
   async cancel(organizationId: string, requestId: string, context: EventContext): Promise<RequestSummary | Refusal> {
-    if (!isUuid(requestId) || !(await this.deps.reads.oneOfOrganization(organizationId, requestId))) return noSuchRequest();
-    const done = await handle(this.deps, requestStream(requestId), cancelRequest, { now: this.deps.now() }, { context });
+    const owned = await this.deps.reads.owned(organizationId, requestId);
+    if (isRefusal(owned)) return owned;
+    const done = await handle(this.deps, requestStream(owned.request_id), cancelRequest, { now: this.deps.now() }, { context });
     if (isRefusal(done)) return done;
-    const row = await this.deps.reads.oneOfOrganization(organizationId, requestId);
+    const row = await this.deps.reads.oneOfOrganization(organizationId, owned.request_id);
     return row ? summaryOf(row, this.deps.now()) : noSuchRequest();
   }
 
@@ -108,14 +109,13 @@ export class OrgRequests {
 
   /** R-HIST-01: the request's audit history, oldest first. */
   async history(organizationId: string, requestId: string): Promise<HistoryEntry[] | Refusal> {
-    const owned = isUuid(requestId) && (await this.deps.reads.oneOfOrganization(organizationId, requestId)) !== null;
-    return owned ? this.deps.history.of(requestId) : noSuchRequest();
+    const owned = await this.deps.reads.owned(organizationId, requestId);
+    return isRefusal(owned) ? owned : this.deps.history.of(owned.request_id);
   }
 
   async detail(organizationId: string, requestId: string): Promise<RequestDetail | null> {
-    if (!isUuid(requestId)) return null;
-    const row = await this.deps.reads.oneOfOrganization(organizationId, requestId);
-    if (!row) return null;
+    const row = await this.deps.reads.owned(organizationId, requestId);
+    if (isRefusal(row)) return null;
     const now = this.deps.now();
     const state = stateOf(row, now);
     const grants = await this.deps.reads.grants([row.request_id]);

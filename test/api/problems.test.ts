@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Express } from 'express';
-import { refuse, type RefusalCode } from '../../src/commands/refusal.js';
+import { refuse, type RefusalCode, type TransportCode } from '../../src/commands/refusal.js';
 import { jsonBody } from '../../src/api/middleware/json-body.js';
 import { sendRefusal } from '../../src/api/refusals.js';
 import { mainBackend } from '../support/databases.js';
@@ -92,7 +92,7 @@ describe(`errors are RFC 9457 problem details (contract §0, ${mainBackend})`, f
   });
 
   // Contract §0 and §8; written out here so that the table in src/api/refusals.ts cannot drift.
-  const statuses: Record<RefusalCode, number> = {
+  const statuses: Record<RefusalCode | TransportCode, number> = {
     invalid_request: 400,
     invalid_email: 400,
     unsupported_item: 400,

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { isRefusal, refuse, type Refusal } from '../../commands/refusal.js';
+import { isAnyRefusal, refuse, refuseTransport, type AnyRefusal } from '../../commands/refusal.js';
 import type { FileMeta, NewFile, UploadBody } from '../../files/index.js';
 import { textProblem, type TextKind } from '../fields.js';
 
@@ -17,29 +17,29 @@ const MEDIA_TYPE = new RegExp(
 );
 
 /** POST /vault/files?fileName=..&label=..&owner=.. with the Content-Type of the bytes. */
-export function newFileParams(req: Request): NewFile | Refusal {
+export function newFileParams(req: Request): NewFile | AnyRefusal {
   const meta = fileMeta(req);
-  if (isRefusal(meta)) return meta;
+  if (isAnyRefusal(meta)) return meta;
   const label = optionalText(req.query.label, 'label', MAX_LABEL, 'shown');
-  if (isRefusal(label)) return label;
+  if (isAnyRefusal(label)) return label;
   const owner = optionalText(req.query.owner, 'owner', MAX_OWNER, 'line');
-  if (isRefusal(owner)) return owner;
+  if (isAnyRefusal(owner)) return owner;
   return { ...meta, label, owner };
 }
 
 /** POST /vault/files/{fileId}/versions?fileName=.. with the Content-Type of the bytes. */
-export function fileMeta(req: Request): FileMeta | Refusal {
+export function fileMeta(req: Request): FileMeta | AnyRefusal {
   const fileName = fileNameOf(req.query.fileName);
-  if (isRefusal(fileName)) return fileName;
+  if (isAnyRefusal(fileName)) return fileName;
   const mimeType = mimeTypeOf(req.get('content-type'));
-  if (isRefusal(mimeType)) return mimeType;
+  if (isAnyRefusal(mimeType)) return mimeType;
   if (!identityEncoded(req.get('content-encoding')))
-    return refuse('unsupported_media_type', 'send the file unencoded (no Content-Encoding)');
+    return refuseTransport('unsupported_media_type', 'send the file unencoded (no Content-Encoding)');
   return { fileName, mimeType };
 }
 
 /** GET ?version=N: a positive integer, or absent for the newest. */
-export function versionParam(req: Request): number | null | Refusal {
+export function versionParam(req: Request): number | null | AnyRefusal {
   const raw = req.query.version;
   if (raw === undefined) return null;
   if (typeof raw !== 'string' || !/^[1-9][0-9]{0,8}$/.test(raw)) return refuse('invalid_request', 'version must be a positive integer');
@@ -56,7 +56,7 @@ export function uploadBody(req: Request): UploadBody {
   };
 }
 
-function fileNameOf(raw: unknown): string | Refusal {
+function fileNameOf(raw: unknown): string | AnyRefusal {
   if (raw === undefined || raw === '') return refuse('invalid_request', 'fileName is required');
   if (typeof raw !== 'string') return refuse('invalid_request', 'fileName must be given once');
   if ([...raw].length > MAX_FILE_NAME) return refuse('invalid_request', `fileName is longer than ${MAX_FILE_NAME} characters`);
@@ -68,7 +68,7 @@ function fileNameOf(raw: unknown): string | Refusal {
   return raw;
 }
 
-function optionalText(raw: unknown, name: string, max: number, kind: TextKind): string | null | Refusal {
+function optionalText(raw: unknown, name: string, max: number, kind: TextKind): string | null | AnyRefusal {
   if (raw === undefined || raw === '') return null;
   if (typeof raw !== 'string') return refuse('invalid_request', `${name} must be given once`);
   if ([...raw].length > max) return refuse('invalid_request', `${name} is longer than ${max} characters`);
@@ -77,7 +77,7 @@ function optionalText(raw: unknown, name: string, max: number, kind: TextKind): 
   return raw;
 }
 
-function mimeTypeOf(header: string | undefined): string | Refusal {
+function mimeTypeOf(header: string | undefined): string | AnyRefusal {
   if (header === undefined || header.trim() === '') return DEFAULT_MIME_TYPE;
   const value = header.trim();
   if (value.length > MAX_MIME_TYPE || !MEDIA_TYPE.test(value)) return refuse('invalid_request', 'Content-Type is not a media type');

@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { isRefusal, type Refusal } from '../../commands/refusal.js';
+import { isAnyRefusal, type AnyRefusal } from '../../commands/refusal.js';
 import type { FileService } from '../../files/index.js';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { answer, created, whenDone } from '../answer.js';
@@ -22,7 +22,7 @@ export function fileRoutes(files: FileService, auth: Authenticator, slot: Reques
     slot,
     answer(async (req, res) => {
       const input = newFileParams(req);
-      if (isRefusal(input)) return input;
+      if (isAnyRefusal(input)) return input;
       return whenDone(await files.upload(callerOf(res), input, uploadBody(req), context(req, res)), created);
     }, refuseUpload),
   );
@@ -33,16 +33,16 @@ export function fileRoutes(files: FileService, auth: Authenticator, slot: Reques
     slot,
     answer(async (req, res) => {
       const meta = fileMeta(req);
-      if (isRefusal(meta)) return meta;
+      if (isAnyRefusal(meta)) return meta;
       return whenDone(await files.addVersion(callerOf(res), String(req.params.fileId), meta, uploadBody(req), context(req, res)), created);
     }, refuseUpload),
   );
 
   router.get('/vault/files/:fileId', auth.require('user'), async (req, res) => {
     const version = versionParam(req);
-    if (isRefusal(version)) return sendRefusal(res, version);
+    if (isAnyRefusal(version)) return sendRefusal(res, version);
     const file = await files.download(callerOf(res), String(req.params.fileId), version);
-    if (isRefusal(file)) return sendRefusal(res, file);
+    if (isAnyRefusal(file)) return sendRefusal(res, file);
     sendAttachment(res, file, { 'X-File-Version': String(file.version) });
   });
 
@@ -53,7 +53,7 @@ export function fileRoutes(files: FileService, auth: Authenticator, slot: Reques
  * A refusal while the client may still be sending: the rest of the body is read and dropped,
  * never stored, and the connection closes after the answer instead of waiting for the next request.
  */
-export function refuseUpload(req: Request, res: Response, refusal: Refusal): void {
+export function refuseUpload(req: Request, res: Response, refusal: AnyRefusal): void {
   if (!req.complete) {
     res.set('Connection', 'close');
     req.resume();

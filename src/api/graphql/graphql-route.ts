@@ -3,7 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import { buildSchema, GraphQLError, validate } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/express';
 import type { Logger } from '../../logger.js';
-import { refuse } from '../../commands/refusal.js';
+import { refuse, refuseTransport } from '../../commands/refusal.js';
 import { refusalForError, refusals, sendRefusal } from '../refusals.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import { graphqlContext, type GraphqlContext, type GraphqlServices } from './context.js';
@@ -42,7 +42,7 @@ function requestError(error: Error, logger: Pick<Logger, 'error'>): GraphQLError
 function negotiated(): RequestHandler {
   return (req, res, next) => {
     if (!req.is('application/json')) {
-      sendRefusal(res, refuse('unsupported_media_type', 'send a GraphQL request as an application/json body'));
+      sendRefusal(res, refuseTransport('unsupported_media_type', 'send a GraphQL request as an application/json body'));
       return;
     }
     req.headers['content-type'] = 'application/json';

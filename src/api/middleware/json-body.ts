@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { refuse } from '../../commands/refusal.js';
+import { refuseTransport } from '../../commands/refusal.js';
 import { sendRefusal } from '../refusals.js';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -23,7 +23,7 @@ function hasBody(headers: { 'transfer-encoding'?: string; 'content-length'?: str
 export function jsonBody(): RequestHandler {
   return (req, res, next) => {
     if (hasBody(req.headers) && !req.is(JSON_TYPES)) {
-      sendRefusal(res, refuse('unsupported_media_type', 'send the body as application/json'));
+      sendRefusal(res, refuseTransport('unsupported_media_type', 'send the body as application/json'));
       return;
     }
     parse(req, res, next);

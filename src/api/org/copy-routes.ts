@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { isRefusal, refuse } from '../../commands/refusal.js';
+import { isAnyRefusal, refuse } from '../../commands/refusal.js';
 import type { Copies } from '../../copies/index.js';
 import type { EventContext } from '../../events/envelope.js';
 import type { Permission } from '../../events/organization-events.js';
@@ -29,7 +29,7 @@ export function copyRoutes(copies: Copies, access: (p: Permission) => RequestHan
     answer(async (req, res) => {
       const alias = fieldOf(req.body, 'participant');
       const participant = alias === undefined || alias === null ? null : textAt(alias, 'participant', 100);
-      if (isRefusal(participant)) return participant;
+      if (isAnyRefusal(participant)) return participant;
       const { requestId, slotId } = ids(req);
       return whenDone(await copies.keeping.keep(memberOf(res).organizationId, requestId, slotId, participant, context(req, res)), ok);
     }),
@@ -63,7 +63,7 @@ export function copyRoutes(copies: Copies, access: (p: Permission) => RequestHan
 
   router.get('/org/v1/requests/:requestId/copies/:adoptionId/download', ...access('request_manage'), async (req, res) => {
     const file = await copies.reads.download(memberOf(res).organizationId, ids(req).requestId, String(req.params.adoptionId));
-    if (isRefusal(file)) return sendRefusal(res, file);
+    if (isAnyRefusal(file)) return sendRefusal(res, file);
     sendAttachment(res, file);
   });
 
@@ -73,17 +73,17 @@ export function copyRoutes(copies: Copies, access: (p: Permission) => RequestHan
     jsonBody(),
     answer(async (req, res) => {
       const body = objectAt(req.body, 'body');
-      if (isRefusal(body)) return body;
+      if (isAnyRefusal(body)) return body;
       const source = body.sourceResourceId;
       const sourceResourceId = source === undefined || source === null ? null : textAt(source, 'sourceResourceId', 100);
-      if (isRefusal(sourceResourceId)) return sourceResourceId;
+      if (isAnyRefusal(sourceResourceId)) return sourceResourceId;
       const expectedSourceVersion = integerAt(body.expectedSourceVersion, 'expectedSourceVersion', 1);
-      if (isRefusal(expectedSourceVersion)) return expectedSourceVersion;
+      if (isAnyRefusal(expectedSourceVersion)) return expectedSourceVersion;
       const expectedOrgVersion = integerAt(body.expectedOrgVersion, 'expectedOrgVersion', 1);
-      if (isRefusal(expectedOrgVersion)) return expectedOrgVersion;
+      if (isAnyRefusal(expectedOrgVersion)) return expectedOrgVersion;
       if (body.data === undefined) return refuse('invalid_request', 'data is required');
       const data = dataAt(body.data, 'data');
-      if (isRefusal(data)) return data;
+      if (isAnyRefusal(data)) return data;
       const { requestId, slotId } = ids(req);
       const input = { sourceResourceId, expectedSourceVersion, expectedOrgVersion, data };
       return whenDone(await copies.corrections.correct(memberOf(res).organizationId, requestId, slotId, input, context(req, res)), ok);
@@ -102,7 +102,7 @@ export function copyRoutes(copies: Copies, access: (p: Permission) => RequestHan
     slot,
     answer(async (req, res) => {
       const meta = fileMeta(req);
-      if (isRefusal(meta)) return meta;
+      if (isAnyRefusal(meta)) return meta;
       const attached = await copies.attachments.attach(
         memberOf(res).organizationId,
         ids(req).requestId,

@@ -53,6 +53,20 @@ const revoked: RequestEvent = { type: 'RequestRevoked', data: { requestId: id } 
 const cancelled: RequestEvent = { type: 'RequestCancelled', data: { requestId: id } };
 const rejected: RequestEvent = { type: 'RequestRejected', data: { requestId: id } };
 
+/** A keep of version `sourceVersion` of r1 asked for while the key was cold, and the event that pends it. */
+const pend = (sourceVersion: number): PendAdoption => ({
+  requestId: id,
+  organizationId: 'org',
+  adoptionId: adoptionIdOf(id, SLOT, 'r1', sourceVersion),
+  slotId: SLOT,
+  sourceResourceId: 'r1',
+  sourceVersion,
+  resourceType: 'document',
+  participant: null,
+  adoptedAt: at(2 * DAY).toISOString(),
+});
+const pended = (sourceVersion: number): RequestEvent => ({ type: 'AdoptionPended', data: pend(sourceVersion) });
+
 describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
   describe('send', () => {
     const given = specFor(sendRequest);
@@ -301,18 +315,6 @@ describe('update proposals on the request (R-PROP-01)', () => {
 
 describe('keeps pended on the request while the key is cold (R-KEEP-08)', () => {
   const given = specFor(pendAdoption);
-  const pend = (sourceVersion: number): PendAdoption => ({
-    requestId: id,
-    organizationId: 'org',
-    adoptionId: adoptionIdOf(id, SLOT, 'r1', sourceVersion),
-    slotId: SLOT,
-    sourceResourceId: 'r1',
-    sourceVersion,
-    resourceType: 'document',
-    participant: null,
-    adoptedAt: at(2 * DAY).toISOString(),
-  });
-  const pended = (sourceVersion: number): RequestEvent => ({ type: 'AdoptionPended', data: pend(sourceVersion) });
 
   it('each version of a record is pended once, however often its keep is asked for', () => {
     given(sent, accepted, granted).when(pend(2)).then(pended(2));
@@ -329,20 +331,6 @@ describe('keeps pended on the request while the key is cold (R-KEEP-08)', () => 
 
 describe('pending keeps at their drain: the consent gate discards the lapsed (contract 10.1)', () => {
   const given = specFor(discardLapsed);
-  const pended = (sourceVersion: number): RequestEvent => ({
-    type: 'AdoptionPended',
-    data: {
-      requestId: id,
-      organizationId: 'org',
-      adoptionId: adoptionIdOf(id, SLOT, 'r1', sourceVersion),
-      slotId: SLOT,
-      sourceResourceId: 'r1',
-      sourceVersion,
-      resourceType: 'document',
-      participant: null,
-      adoptedAt: at(2 * DAY).toISOString(),
-    },
-  });
   const drain = (overrides: Partial<DiscardLapsed> = {}): DiscardLapsed => ({
     now: at(3 * DAY),
     adoptionId: adoptionIdOf(id, SLOT, 'r1', 2),
