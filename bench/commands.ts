@@ -135,8 +135,8 @@ async function prepare(ctx: Context, w: Workload, clients: number): Promise<Para
 /**
  * A workload's first run, not counted: a run's length at WARM_UP_CLIENTS, so that its rows measure
  * the service as it runs all day, with V8's optimized code for the workload's path, not while V8
- * compiles it. Cold, a row's first seconds ran the path's functions unoptimized while V8's compiler
- * threads took a fifth of the service's CPU (docs/performance.md, "What changed", 2026-11-28, day).
+ * compiles it. Cold, a row's first seconds run the path's functions unoptimized while V8's compiler
+ * threads take a fifth of the service's CPU (docs/decisions.md, "Tooling").
  * The bare HTTP line gets the same warm-up (limits.ts).
  */
 async function warmUp(ctx: Context, w: Workload): Promise<void> {
@@ -203,7 +203,7 @@ function checkNote(w: Workload, run: LoadResult, written: number | null): string
 
 /**
  * The queries the service sent PostgreSQL per request answered, reactions and background work
- * included: a command's cost in queries, which its throughput follows (docs/performance.md).
+ * included: a command's cost in queries, which its throughput follows (docs/decisions.md, "Event store").
  */
 function queriesNote(queries: number, run: LoadResult): string | null {
   return run.responses > 0 ? `${(queries / run.responses).toFixed(1)} queries a request` : null;

@@ -13,9 +13,8 @@ import { percentile, type Row } from './measure.js';
  * log. Appends arrive at `rate` per second for `seconds`, each its own stream; the lag of one is the
  * time from its append's answer until every read model has applied it, as a command waiting for its
  * read models would see it. A run's length of appends first warms the engine up, not counted, as
- * every HTTP row's workload runs once first (commands.ts): the first batches after a start ran
- * 50–130 ms behind while the loops, the pools and the JIT warmed, and with one second of warm-up
- * the p99 of six runs was 33–56 ms, with a run's length 28–40 ms (docs/performance.md, 2026-11-28, day).
+ * every HTTP row's workload runs once first (commands.ts): the first batches after a start run
+ * behind while the loops, the pools and the JIT warm (docs/decisions.md, "Tooling").
  */
 export async function benchAsyncLag(db: SqlDb, options: { rate: number; seconds: number; projectionsDb?: SqlDb }): Promise<Row[]> {
   const store = await SqlEventStore.open(db);

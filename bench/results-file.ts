@@ -14,7 +14,7 @@ export async function writeResults(file: URL, results: unknown): Promise<void> {
 
 /**
  * Where a run's results go: bench/results.json for a whole run on PostgreSQL, the one
- * docs/performance.md quotes; bench/results-embedded.json for the embedded rows, which would
+ * docs/performance.md ("Where the service stands") quotes; bench/results-embedded.json for the embedded rows, which would
  * otherwise replace PostgreSQL's; nowhere for a narrowed or profiled run.
  */
 export function resultsFileFor(selection: Pick<BenchSelection, 'replacesResults'>, onPostgres: boolean): URL | null {

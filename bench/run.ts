@@ -6,7 +6,7 @@
  * BENCH_WORKLOADS and BENCH_CLIENTS narrow a run on PostgreSQL (bench/selection.ts); a narrowed
  * run, or one profiled (BENCH_CPU_PROF), prints its table and leaves bench/results.json, the last
  * whole run's, as it is.
- * docs/performance.md says how to read it.
+ * README.md ("Benchmarks") says how to read it, docs/performance.md ("Reproduce") how to run it.
  */
 import os from 'node:os';
 import { PgliteDb } from '../src/db/pglite-db.js';

@@ -175,7 +175,7 @@ async function statusBytes(pid: number, field: 'VmHWM' | 'VmRSS'): Promise<numbe
   return Number(kb) * 1024;
 }
 
-/** BENCH_CPU_PROF=<dir>: each service child writes a V8 CPU profile there when it stops (docs/performance.md). */
+/** BENCH_CPU_PROF=<dir>: each service child writes a V8 CPU profile there when it stops (docs/performance.md, "Reproduce"). */
 function profileArgs(): string[] {
   const dir = process.env.BENCH_CPU_PROF;
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];

@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     store: backends.store,
     projectors: allProjectors,
     logger,
-    // With the log in the read models' database a command commits its rows with its events (docs/performance.md).
+    // With the log in the read models' database a command commits its rows with its events (docs/decisions.md, "Read models").
     ...(inline && backends.store instanceof SqlEventStore ? { inline: backends.store } : {}),
   });
   await engine.start();

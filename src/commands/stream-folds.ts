@@ -23,8 +23,8 @@ const LARGEST = 256 * 1024;
 /**
  * A state is weighed whole when it is first kept, then by the JSON of the events each command folds
  * on top, and whole again this many revisions on (so an estimate off either way is set right) or once
- * the estimate passes LARGEST: weighing a request's state whole at every command took 3% of the
- * service's CPU under proposal adopts (docs/performance.md).
+ * the estimate passes LARGEST: weighing a request's state whole at every command costs a few percent
+ * of the service's CPU under proposal adopts (docs/decisions.md, "Event store").
  */
 const REWEIGH_AFTER = 16;
 

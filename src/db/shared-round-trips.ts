@@ -25,8 +25,8 @@ function endsSession(e: unknown): boolean {
 
 /**
  * Statements outside a transaction, asked for in one turn of the event loop by any number of
- * callers, leave in one socket write on one connection and come back in one round trip. On this
- * VM a socket write costs the process about as much as the rest of a statement (docs/performance.md),
+ * callers, leave in one socket write on one connection and come back in one round trip. A socket
+ * write costs the process about as much as the rest of a statement (docs/decisions.md, "Event store"),
  * and concurrent requests ask for their reads in the same turn. Each statement keeps its own Sync:
  * one that fails fails alone, and the others on the connection run as if sent apart.
  */

@@ -2,9 +2,9 @@ import pg from 'pg';
 
 /**
  * `client.query(config)` for the hot path, without node-postgres's copy of the config: given an
- * object, it copies it property by property (Object.defineProperties over its descriptors), which
- * profiled at 2.6% of the service's thread under 16 keeping clients (docs/performance.md). A Query
- * built from the text takes no copy; a prepared statement's name is set on it afterwards.
+ * object, it copies it property by property (Object.defineProperties over its descriptors) into a
+ * slow-mode object on every call (docs/decisions.md, "Event store"). A Query built from the text
+ * takes no copy; a prepared statement's name is set on it afterwards.
  */
 export function submit<R extends pg.QueryResultRow>(client: pg.ClientBase, config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
   return new Promise<pg.QueryResult<R>>((resolve, reject) => {

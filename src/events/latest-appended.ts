@@ -5,8 +5,8 @@ import { comparePositions, type Position } from './position.js';
  * did not show yet: it sits behind an older transaction still open, which ends in milliseconds.
  * The wait doubles while the event stays held back, up to HELD_BACK_MAX_MS: an append that ends
  * the older transaction wakes the reader anyway, and only one that wrote no event (a limit, a
- * checkpoint) ends unannounced, while a fixed 2 ms made every loop read the log 500 times a second
- * under a busy mix (docs/performance.md).
+ * checkpoint) ends unannounced, where a fixed 2 ms would make every loop read the log 500 times a
+ * second (docs/decisions.md, "Read models").
  */
 const HELD_BACK_RETRY_MS = 2;
 const HELD_BACK_MAX_MS = 16;

@@ -146,8 +146,8 @@ async function advancePast(tx: SqlExecutor, p: Projector, events: readonly Recor
 /**
  * The per-event handlers, in log order. The statements of a `writes` handler are sent without
  * waiting for their answers: the transaction runs statements in the order sent, so a batch's writes
- * share round trips instead of taking one each (replay of a domain log was bound by them,
- * docs/performance.md), and a handler that reads still sees every write before it. A failure is
+ * share round trips instead of taking one each (a round trip per statement would bound a replay;
+ * docs/decisions.md, "Read models"), and a handler that reads still sees every write before it. A failure is
  * pinned on the event whose statement failed first; those after it only found the transaction aborted.
  */
 async function applyOneByOne(

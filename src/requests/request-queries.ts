@@ -11,8 +11,8 @@ const from = `rm.requests r
  * record's status takes no query of its own, and grant and version come from one snapshot.
  * The document is joined by id alone and a deleted one counts as absent in the select: with
  * `deleted_at IS NULL` in the join, the planner could take the partial index of live documents,
- * and on a table never analyzed it did, reading every live document for each grant
- * (docs/performance.md, "What changed", 2026-11-28, late).
+ * and on a table never analyzed it does, reading every live document for each grant
+ * (docs/decisions.md, "Read models").
  */
 const grant = `SELECT g.request_id::text AS request_id, g.slot_id::text AS slot_id, g.resource_id::text AS resource_id,
   g.entity_id::text AS entity_id,
@@ -31,8 +31,8 @@ export const requestSql = {
    * One request of its owner: found by its id, then checked against the owner. IS NOT DISTINCT FROM
    * (the same test for these non-null values) is never an index condition, so the lookup always
    * takes the primary key: with `=`, a table never analyzed (autovacuum off, or not yet come)
-   * costs both indexes alike, and the planner took the owner's, reading every request of the
-   * owner to find one (docs/performance.md, "What changed", 2026-11-28, late).
+   * costs both indexes alike, and the planner takes the owner's, reading every request of the
+   * owner to find one (docs/decisions.md, "Read models").
    */
   oneOfOrganization: `SELECT ${summary} FROM ${from} WHERE r.request_id = $2 AND r.organization_id IS NOT DISTINCT FROM $1::uuid`,
   ofRecipient: `SELECT ${summary} FROM ${from} WHERE r.recipient_email = $1 ${newestFirst}`,

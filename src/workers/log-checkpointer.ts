@@ -16,8 +16,7 @@ const BATCH = 1000;
 const LEASE = 'log-checkpointer';
 /**
  * The least time between two looks at the log. A checkpoint serves audits, not read-your-writes,
- * and each look costs a read and a transaction: woken by every append, the checkpointer made a
- * third of the service's background statements under load (docs/performance.md).
+ * and each look costs a read and a transaction, which every append would cost (docs/decisions.md, "Read models").
  */
 const FOLLOW_EVERY_MS = 250;
 

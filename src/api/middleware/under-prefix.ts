@@ -3,9 +3,8 @@ import type { RequestHandler, Router } from 'express';
 /**
  * A router that only requests under `prefix` enter; the others go on at once. Express walks every
  * route of a router mounted without a path, matching each route's pattern, for every request that
- * reaches it: the GraphQL endpoint, mounted last, walked all the REST routes of the organization
- * plane (the router was 4.6% of the service's thread under 16 publishing clients,
- * docs/performance.md). The routes keep their full paths, and their case-insensitive matching:
+ * reaches it, so the GraphQL endpoint, mounted last, would walk every REST route of the organization
+ * plane first (docs/performance.md, "How the fast path is built"). The routes keep their full paths, and their case-insensitive matching:
  * the prefix is compared in lower case. The guard shows the router's routes (`stack`) as the
  * router does, to whatever lists the app's routes (the OpenAPI and access tests).
  */

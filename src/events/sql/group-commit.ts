@@ -7,7 +7,7 @@
  *
  * Batches form at the end of a tick, not at each submit: the writers a batch answers come back in
  * the same tick, and taken one by one the first would go alone into the slot their batch freed
- * while the rest waited for the next (measured: batches of 2.5 on average at 8 writers, not 4).
+ * while the rest waited for the next (docs/decisions.md, "Read models").
  * The waiting appends are spread evenly over the free slots.
  */
 export class GroupCommit<Item extends { readonly key: string }, Result> {

@@ -53,10 +53,9 @@ export const readStream = `
  * A page of the log's global order after a position, holding `limit` events at most, and only
  * those `readable` admits. The limit is written into the text rather than passed: the lag gauge
  * reads pages of one event, the followers pages of hundreds, and a statement that took both as a
- * parameter was planned anew on every run. Its generic plan, costed for an unknown limit as a
- * tenth of the log, lost to the custom plans of the one-event pages, so PostgreSQL kept planning
- * (about 190 µs a plan under adopting clients; docs/performance.md, "What changed", 2026-11-28,
- * evening). Each limit is its own statement, whose generic plan reads that many.
+ * parameter would be planned anew on every run: its generic plan, costed for an unknown limit as a
+ * tenth of the log, loses to the custom plans of the one-event pages (docs/decisions.md, "Read models").
+ * Each limit is its own statement, whose generic plan reads that many.
  */
 const pageAfter =
   (readable: string) =>

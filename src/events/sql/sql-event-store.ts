@@ -71,8 +71,7 @@ type Linked = KnownAppend & { readonly first: number; readonly metadata: EventMe
  * Batches in flight at once per store: enough to keep a second connection busy while one batch waits
  * on its commit or a lock, few enough that appends arriving meanwhile gather into the next batch.
  * With inline read models too: a batch's read-model statements travel with its append in one write,
- * so commands that share a batch cost fewer statements than commands alone (measured at 16 clients:
- * publish 6.9 to 5.6 a request, proposal adopt 20.7 to 17.2; docs/performance.md).
+ * so commands that share a batch cost fewer statements than commands alone (docs/decisions.md, "Read models").
  */
 const GROUP_IN_FLIGHT = 2;
 const GROUP_MAX = 64;

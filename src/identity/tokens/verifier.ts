@@ -28,8 +28,8 @@ export class TokenVerifier {
   /**
    * A token's text decides its signature, issuer, audience, iat and nbf checks for good: only its
    * expiry moves with the clock. So a token checked once is answered from here, after its header
-   * names the same key again and its exp is checked anew; the EdDSA verify was the largest share
-   * of a token check (docs/performance.md). Revocation is the session check's, made every request.
+   * names the same key again and its exp is checked anew; the EdDSA verify is the dearest part of a
+   * token check (docs/decisions.md, "Tokens and keys"). Revocation is the session check's, made every request.
    */
   readonly #verified = new Map<string, Verified>();
 

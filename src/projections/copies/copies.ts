@@ -52,10 +52,9 @@ const version = insertInto('copy_versions', versionColumns);
 /**
  * A correction copies what its chain names from its base version: only the sealed data is its own.
  * Each base is looked up on its own (the LATERAL's OFFSET 0 keeps the planner from making it a
- * join), so every plan of it reads the primary key. As a join, a plan cached while the table was
- * small scanned all of it for every run once it had grown: the planner counts a JSON function's
- * rows as 100, and hashing the whole table looked cheaper than 100 lookups (docs/performance.md,
- * "What changed", 2026-11-28, late).
+ * join), so every plan of it reads the primary key. As a join, a plan cached while the table is
+ * small would scan all of it for every run once it has grown: the planner counts a JSON function's
+ * rows as 100, and hashing the whole table looks cheaper than 100 lookups (docs/decisions.md, "Read models").
  */
 const correctionOf = (corrections: string) =>
   `INSERT INTO copy_versions (org_resource_id, org_version, origin, adoption_id, request_id, organization_id, slot_id,

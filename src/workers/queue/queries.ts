@@ -14,11 +14,10 @@ export const enqueue = `
  *
  * Each set is read on its own, in jobs_due's order: a plain index scan marks the index entries of
  * rows it finds dead, so that the next poll skips them. Read together (an OR of both states), the
- * planner took a bitmap scan, which never marks them, and every job's move from waiting to active
- * to completed left dead entries that every later poll read again until a vacuum: 2 ms a poll after
- * a few thousand jobs (docs/performance.md, "What changed", 2026-11-28, late). Each set is limited
- * to $2 before the earliest $2 of both are taken; the few it locked and leaves are free again when
- * the statement ends.
+ * planner takes a bitmap scan, which never marks them, and every job's move from waiting to active
+ * to completed leaves dead entries that every later poll would read again until a vacuum
+ * (docs/decisions.md, "Job queue"). Each set is limited to $2 before the earliest $2 of both are
+ * taken; the few it locked and leaves are free again when the statement ends.
  */
 export const claim = `
   WITH lapsed AS (
