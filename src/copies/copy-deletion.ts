@@ -1,4 +1,4 @@
-import { deleteCopy } from '../commands/copies/delete-copy.js';
+import { chainDecider } from '../commands/copies/chain-decider.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -50,8 +50,8 @@ export class CopyDeletion {
     const done = await handle(
       this.deps,
       chainStream(request, chain.slot_id, chain.source_resource_id),
-      deleteCopy,
-      { adoptionId: adoption, sourceVersion: chain.source_version, now: this.deps.now() },
+      chainDecider,
+      { type: 'DeleteCopy', data: { adoptionId: adoption, sourceVersion: chain.source_version, now: this.deps.now() } },
       { context },
     );
     if (isRefusal(done)) return done;

@@ -1,4 +1,4 @@
-import { correctCopy } from '../commands/copies/correct-copy.js';
+import { chainDecider } from '../commands/copies/chain-decider.js';
 import { emptyChain, evolveChain } from '../commands/copies/chain-state.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
@@ -75,15 +75,18 @@ export class CopyCorrections {
     const done = await handle(
       this.deps,
       chain,
-      correctCopy,
+      chainDecider,
       {
-        expectedOrgVersion: input.expectedOrgVersion,
-        expectedSourceVersion: input.expectedSourceVersion,
-        newestSourceVersion,
-        consent: this.deps.records.factsFor(stateOf(row, this.deps.now()), found.grants, found.standing, slot.slotId, sourceResourceId),
-        invalid: verdict && !verdict.ok ? ('message' in verdict ? verdict.message : '') : null,
-        now: this.deps.now(),
-        sealedData: seal && kept ? seal(plaintext, correctionContext(kept.orgResourceId, orgVersion)).toString('base64') : null,
+        type: 'CorrectCopy',
+        data: {
+          expectedOrgVersion: input.expectedOrgVersion,
+          expectedSourceVersion: input.expectedSourceVersion,
+          newestSourceVersion,
+          consent: this.deps.records.factsFor(stateOf(row, this.deps.now()), found.grants, found.standing, slot.slotId, sourceResourceId),
+          invalid: verdict && !verdict.ok ? ('message' in verdict ? verdict.message : '') : null,
+          now: this.deps.now(),
+          sealedData: seal && kept ? seal(plaintext, correctionContext(kept.orgResourceId, orgVersion)).toString('base64') : null,
+        },
       },
       { context, known: folded },
     );

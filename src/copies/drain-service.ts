@@ -1,5 +1,5 @@
+import { requestDecider } from '../commands/requests/request-decider.js';
 import { consentLapse, type ConsentFacts } from '../commands/requests/consent-gate.js';
-import { discardLapsed } from '../commands/requests/discard-adoption.js';
 import { isRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -91,7 +91,13 @@ export class PendingKeeps {
       resolves: facts.resolves,
       eligible: facts.eligible,
     };
-    const done = await handle(this.deps, requestStream(row.request_id), discardLapsed, command, { context });
+    const done = await handle(
+      this.deps,
+      requestStream(row.request_id),
+      requestDecider,
+      { type: 'DiscardLapsed', data: command },
+      { context },
+    );
     return !isRefusal(done);
   }
 }

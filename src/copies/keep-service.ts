@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { chainDecider } from '../commands/copies/chain-decider.js';
+import { requestDecider } from '../commands/requests/request-decider.js';
 import { hasVersion } from '../commands/version-set.js';
-import { closeKeptProposals } from '../commands/proposals/close-proposal.js';
 import { LAPSE_MESSAGES, lapseRefusal } from '../commands/requests/consent-gate.js';
-import { pendAdoption } from '../commands/requests/pend-adoption.js';
-import { copyDeleted, keepCopy } from '../commands/copies/keep-copy.js';
+import { copyDeleted } from '../commands/copies/keep-copy.js';
 import { emptyChain, evolveChain } from '../commands/copies/chain-state.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
@@ -169,7 +169,13 @@ export class CopyKeeping {
         adoptedAt: order.adoptedAt,
       };
       if (!sourcing) {
-        const pended = await handle(this.deps, requestStream(requestId), pendAdoption, { ...base, resourceType }, { context });
+        const pended = await handle(
+          this.deps,
+          requestStream(requestId),
+          requestDecider,
+          { type: 'PendAdoption', data: { ...base, resourceType } },
+          { context },
+        );
         if (isRefusal(pended)) return pended;
         if (pended.position) written = { position: pended.position, type: 'AdoptionPended', adoptionId };
       } else {
@@ -183,7 +189,13 @@ export class CopyKeeping {
             ? { sealedData: seal(source.plaintext, sealContext).toString('base64'), file: null, schemaRef: source.schemaRef }
             : { sealedData: null, file: await this.storeFile(source, seal(source.bytes, sealContext)), schemaRef: null };
         const command = { ...base, orgResourceId, resourceType: source.kind, now: this.deps.now(), name: source.name, ...content };
-        const kept = await handle(this.deps, chain, keepCopy, command, { context, retries: 20, known: chainFolded });
+        const kept = await handle(
+          this.deps,
+          chain,
+          chainDecider,
+          { type: 'KeepCopy', data: command },
+          { context, retries: 20, known: chainFolded },
+        );
         if (isRefusal(kept)) return kept;
         if (kept.position) written = { position: kept.position, type: 'CopyKept', adoptionId };
         else if (content.file) await this.deps.blobs.delete(content.file.blobId);
@@ -216,8 +228,8 @@ export class CopyKeeping {
     const closing = await handle(
       this.deps,
       requestStream(requestId),
-      closeKeptProposals,
-      { now: this.deps.now(), slotId, resourceId, keptVersion },
+      requestDecider,
+      { type: 'CloseKeptProposals', data: { now: this.deps.now(), slotId, resourceId, keptVersion } },
       { context },
     );
     return isRefusal(closing) ? closing : null;

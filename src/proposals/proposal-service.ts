@@ -1,5 +1,4 @@
-import { decideProposal } from '../commands/proposals/close-proposal.js';
-import { noticeNewVersion } from '../commands/proposals/notice-new-version.js';
+import { requestDecider } from '../commands/requests/request-decider.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { deterministicUuid } from '../events/deterministic-id.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
@@ -10,7 +9,7 @@ import type { SqlExecutor } from '../db/sql.js';
 import type { Participant } from '../events/copy-events.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
 import { readSourceVersion, type SourceDeps } from '../copies/source-version.js';
-import { proposalWithdrawn, useProposal, type UseProposal } from '../commands/proposals/use-proposal.js';
+import { proposalWithdrawn, type UseProposal } from '../commands/proposals/use-proposal.js';
 import { requestStream } from '../events/request-events.js';
 import { isUuid } from '../ids.js';
 import { iso } from '../organizations/member.js';
@@ -112,8 +111,11 @@ export class ProposalService {
     const opened = await handle(
       this.deps,
       requestStream(requestId),
-      noticeNewVersion,
-      { now: this.deps.now(), proposalId, slotId, resourceId, newVersion: version, participant: record.participant },
+      requestDecider,
+      {
+        type: 'NoticeNewVersion',
+        data: { now: this.deps.now(), proposalId, slotId, resourceId, newVersion: version, participant: record.participant },
+      },
       { context },
     );
     if (isRefusal(opened)) throw new Error(`a proposal could not be noticed: ${opened.message}`);
@@ -194,8 +196,8 @@ export class ProposalService {
     const done = await handle(
       this.deps,
       requestStream(found.row.request_id),
-      decideProposal,
-      { now: this.deps.now(), proposalId: found.proposal.proposal_id, decision: 'dismissed' },
+      requestDecider,
+      { type: 'DecideProposal', data: { now: this.deps.now(), proposalId: found.proposal.proposal_id, decision: 'dismissed' } },
       { context },
     );
     if (isRefusal(done)) return done;
@@ -217,8 +219,8 @@ export class ProposalService {
     const decided = await handle(
       this.deps,
       requestStream(found.row.request_id),
-      decideProposal,
-      { now: this.deps.now(), proposalId: proposal.proposal_id, decision: 'adopted' },
+      requestDecider,
+      { type: 'DecideProposal', data: { now: this.deps.now(), proposalId: proposal.proposal_id, decision: 'adopted' } },
       { context },
     );
     // Of two members adopting at once both keep the same version (once); only one decides.
@@ -256,7 +258,13 @@ export class ProposalService {
       eligible: facts.eligible,
       receipt,
     };
-    const done = await handle(this.deps, requestStream(row.request_id), useProposal, command, { context });
+    const done = await handle(
+      this.deps,
+      requestStream(row.request_id),
+      requestDecider,
+      { type: 'UseProposal', data: command },
+      { context },
+    );
     if (isRefusal(done)) return done;
     return done.events.some((e) => e.type === 'ProposalClosed') ? proposalWithdrawn() : view;
   }

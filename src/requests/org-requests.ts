@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { requestDecider } from '../commands/requests/request-decider.js';
 import { normalizeEmail } from '../identity/email.js';
 import { isUuid } from '../ids.js';
-import { cancelRequest } from '../commands/requests/cancel-request.js';
-import { sendRequest } from '../commands/requests/send-request.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -67,17 +66,20 @@ export class OrgRequests {
     const done = await handle(
       this.deps,
       requestStream(requestId),
-      sendRequest,
+      requestDecider,
       {
-        requestId,
-        organizationId: member.organizationId,
-        manifestId,
-        manifestVersion: head.latest_version,
-        recipientEmail,
-        invitationExpiresAt: input.invitationExpiresAt,
-        initiatedBy: 'org',
-        initiatingClientId: null,
-        now: this.deps.now(),
+        type: 'SendRequest',
+        data: {
+          requestId,
+          organizationId: member.organizationId,
+          manifestId,
+          manifestVersion: head.latest_version,
+          recipientEmail,
+          invitationExpiresAt: input.invitationExpiresAt,
+          initiatedBy: 'org',
+          initiatingClientId: null,
+          now: this.deps.now(),
+        },
       },
       { context, newStream: true },
     );
@@ -94,7 +96,13 @@ export class OrgRequests {
   async cancel(organizationId: string, requestId: string, context: EventContext): Promise<RequestSummary | Refusal> {
     const owned = await this.deps.reads.owned(organizationId, requestId);
     if (isRefusal(owned)) return owned;
-    const done = await handle(this.deps, requestStream(owned.request_id), cancelRequest, { now: this.deps.now() }, { context });
+    const done = await handle(
+      this.deps,
+      requestStream(owned.request_id),
+      requestDecider,
+      { type: 'CancelRequest', data: { now: this.deps.now() } },
+      { context },
+    );
     if (isRefusal(done)) return done;
     const row = await this.deps.reads.oneOfOrganization(organizationId, owned.request_id);
     return row ? summaryOf(row, this.deps.now()) : noSuchRequest();

@@ -1,22 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
-import type { Decider } from '../commands/decider.js';
-import { acceptRequest } from '../commands/requests/accept-request.js';
-import { grantSlot } from '../commands/requests/grant-slot.js';
-import { rejectRequest } from '../commands/requests/reject-request.js';
-import type { At } from '../commands/requests/request-decider.js';
-import type { RequestState } from '../commands/requests/request-state.js';
-import { resumeRequest } from '../commands/requests/resume-request.js';
-import { revokeRequest } from '../commands/requests/revoke-request.js';
-import { sendRequest } from '../commands/requests/send-request.js';
-import { suspendRequest } from '../commands/requests/suspend-request.js';
-import { withdrawSlot } from '../commands/requests/withdraw-slot.js';
+import { requestDecider, type RequestCommand } from '../commands/requests/request-decider.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
-import { requestStream, type RequestEvent } from '../events/request-events.js';
+import { requestStream } from '../events/request-events.js';
 import type { HistoryEntry } from './history-entry.js';
 import type { RequestHistory } from './request-history.js';
 import { checkGrant, type CheckedGrant, type GrantInput } from './grant-check.js';
@@ -42,12 +32,12 @@ export type PersonRequestDeps = CommandDeps & {
 };
 
 export type StateChange = 'reject' | 'revoke' | 'suspend' | 'resume';
-const transitions: Record<StateChange, Decider<RequestState, At, RequestEvent>> = {
-  reject: rejectRequest,
-  revoke: revokeRequest,
-  suspend: suspendRequest,
-  resume: resumeRequest,
-};
+const transitions = {
+  reject: 'RejectRequest',
+  revoke: 'RevokeRequest',
+  suspend: 'SuspendRequest',
+  resume: 'ResumeRequest',
+} as const satisfies Record<StateChange, RequestCommand['type']>;
 
 const noSuchRequest = () => refuse('not_found', 'no such request');
 
@@ -113,17 +103,20 @@ export class PersonRequests {
     const done = await handle(
       this.deps,
       requestStream(requestId),
-      sendRequest,
+      requestDecider,
       {
-        requestId,
-        organizationId: head.organization_id,
-        manifestId: id,
-        manifestVersion: head.latest_version,
-        recipientEmail: caller.email,
-        invitationExpiresAt: null,
-        initiatedBy: 'recipient',
-        initiatingClientId: client,
-        now: this.deps.now(),
+        type: 'SendRequest',
+        data: {
+          requestId,
+          organizationId: head.organization_id,
+          manifestId: id,
+          manifestVersion: head.latest_version,
+          recipientEmail: caller.email,
+          invitationExpiresAt: null,
+          initiatedBy: 'recipient',
+          initiatingClientId: client,
+          now: this.deps.now(),
+        },
       },
       { context, newStream: true },
     );
@@ -135,13 +128,8 @@ export class PersonRequests {
     if (isRefusal(row)) return row;
     // The decider weighs a refused grant only after the request's state (R-REQ-20).
     const checked = await this.check(caller, row, grants);
-    return this.run(
-      caller,
-      row,
-      acceptRequest,
-      { now: this.deps.now(), retention: row.retention, retentionMs: retentionMs(row.retention), grants: checked },
-      context,
-    );
+    const data = { now: this.deps.now(), retention: row.retention, retentionMs: retentionMs(row.retention), grants: checked };
+    return this.run(caller, row, { type: 'AcceptRequest', data }, context);
   }
 
   async grant(caller: Caller, requestId: string, grant: GrantInput, context: EventContext): Promise<PersonRequest | Refusal> {
@@ -149,7 +137,7 @@ export class PersonRequests {
     if (isRefusal(row)) return row;
     const checked = await checkGrant(this.deps.readModels, caller, slotsOf(row), grant);
     if (isRefusal(checked)) return checked;
-    return this.run(caller, row, grantSlot, { now: this.deps.now(), ...checked }, context);
+    return this.run(caller, row, { type: 'GrantSlot', data: { now: this.deps.now(), ...checked } }, context);
   }
 
   async withdraw(caller: Caller, requestId: string, slotId: string, context: EventContext): Promise<PersonRequest | Refusal> {
@@ -157,23 +145,17 @@ export class PersonRequests {
     if (isRefusal(row)) return row;
     const slot = slotsOf(row).find((s) => s.slotId === slotId.toLowerCase());
     if (!slot) return refuse('not_found', `no slot ${slotId} in the manifest version this request pins`);
-    return this.run(caller, row, withdrawSlot, { now: this.deps.now(), slotId: slot.slotId }, context);
+    return this.run(caller, row, { type: 'WithdrawSlot', data: { now: this.deps.now(), slotId: slot.slotId } }, context);
   }
 
   async change(caller: Caller, requestId: string, change: StateChange, context: EventContext): Promise<PersonRequest | Refusal> {
     const row = await this.own(caller, requestId);
     if (isRefusal(row)) return row;
-    return this.run(caller, row, transitions[change], { now: this.deps.now() }, context);
+    return this.run(caller, row, { type: transitions[change], data: { now: this.deps.now() } }, context);
   }
 
-  private async run<C>(
-    caller: Caller,
-    row: RequestRow,
-    decider: Decider<RequestState, C, RequestEvent>,
-    command: C,
-    context: EventContext,
-  ) {
-    const done = await handle(this.deps, requestStream(row.request_id), decider, command, { context });
+  private async run(caller: Caller, row: RequestRow, command: RequestCommand, context: EventContext) {
+    const done = await handle(this.deps, requestStream(row.request_id), requestDecider, command, { context });
     return isRefusal(done) ? done : this.view(caller, row.request_id);
   }
 

@@ -24,3 +24,16 @@ export function specFor<State, Command, Event extends DomainEvent>(decider: Deci
     },
   });
 }
+
+/** specFor one command of an aggregate's decider: `when` takes the command's data, and the spec wraps it in its type. */
+export function specOf<
+  State,
+  Command extends { readonly type: string; readonly data: unknown },
+  Event extends DomainEvent,
+  T extends Command['type'],
+>(decider: Decider<State, Command, Event>, type: T) {
+  const given = specFor(decider);
+  return (...past: Event[]) => ({
+    when: (data: Extract<Command, { readonly type: T }>['data']) => given(...past).when({ type, data } as unknown as Command),
+  });
+}

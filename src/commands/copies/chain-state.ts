@@ -1,4 +1,5 @@
 import type { ChainEvent, CopyKept } from '../../events/copy-events.js';
+import type { Refusal } from '../refusal.js';
 import { noVersions, withVersion, type VersionSet } from '../version-set.js';
 
 /**
@@ -39,3 +40,7 @@ export function evolveChain(state: ChainState, event: ChainEvent): ChainState {
       return { ...state, lastKeep: null, deleted: true };
   }
 }
+
+/** One command's decision on a copy chain: the chain decider (chain-decider.ts) switches to it. */
+export type ChainDecision<C> = (state: ChainState, command: C) => readonly ChainEvent[] | Refusal;
+export const chainDecision = <C>(decide: ChainDecision<C>): ChainDecision<C> => decide;

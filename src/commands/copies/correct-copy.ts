@@ -1,9 +1,7 @@
-import type { ChainEvent } from '../../events/copy-events.js';
-import type { Decider } from '../decider.js';
 import { consentLapse, type ConsentFacts } from '../requests/consent-gate.js';
 import { refuse } from '../refusal.js';
 import { newestOf } from '../version-set.js';
-import { emptyChain, evolveChain, type ChainState } from './chain-state.js';
+import { chainDecision } from './chain-state.js';
 
 export type CorrectCopy = {
   readonly expectedSourceVersion: number;
@@ -26,42 +24,38 @@ export type CorrectCopy = {
  * newest version; once it lapsed, the newest the organization holds, so no answer names a
  * version the organization may not read.
  */
-export const correctCopy: Decider<ChainState, CorrectCopy, ChainEvent> = {
-  initialState: emptyChain,
-  evolve: evolveChain,
-  decide: (state, cmd) => {
-    if (state.deleted) return refuse('not_found', 'the organization deleted its copy of this record');
-    const kept = state.lastKeep;
-    if (!kept) return refuse('adoption_refused', 'this record has no kept copy to correct');
-    if (cmd.invalid !== null) return refuse('invalid_request', `data does not match the copy's schema: ${cmd.invalid}`);
-    if (kept.resourceType === 'file') return refuse('adoption_refused', 'a kept file cannot be corrected');
-    if (cmd.expectedOrgVersion !== state.head) {
-      return refuse('version_conflict', `the copy is at orgVersion ${state.head}; re-read the copies and apply the correction again`);
-    }
-    if (consentLapse(cmd.consent) !== null) {
-      const held = newestOf(state.keeps);
-      if (cmd.expectedSourceVersion !== held)
-        return refuse('version_conflict', `the organization holds version ${held} of this record; correct that version`);
-    } else if (cmd.expectedSourceVersion !== cmd.newestSourceVersion) {
-      return refuse('version_conflict', `the person has published version ${cmd.newestSourceVersion}; keep it first, then correct`);
-    }
-    if (cmd.sealedData === null) return refuse('conflict', 'the copy is being deleted');
-    const orgVersion = state.head + 1;
-    return [
-      {
-        type: 'CopyCorrected',
-        data: {
-          requestId: kept.requestId,
-          organizationId: kept.organizationId,
-          slotId: kept.slotId,
-          sourceResourceId: kept.sourceResourceId,
-          orgResourceId: kept.orgResourceId,
-          orgVersion,
-          followsAdoptionId: kept.adoptionId,
-          correctedAt: cmd.now.toISOString(),
-          sealedData: cmd.sealedData,
-        },
+export const correctCopy = chainDecision<CorrectCopy>((state, cmd) => {
+  if (state.deleted) return refuse('not_found', 'the organization deleted its copy of this record');
+  const kept = state.lastKeep;
+  if (!kept) return refuse('adoption_refused', 'this record has no kept copy to correct');
+  if (cmd.invalid !== null) return refuse('invalid_request', `data does not match the copy's schema: ${cmd.invalid}`);
+  if (kept.resourceType === 'file') return refuse('adoption_refused', 'a kept file cannot be corrected');
+  if (cmd.expectedOrgVersion !== state.head) {
+    return refuse('version_conflict', `the copy is at orgVersion ${state.head}; re-read the copies and apply the correction again`);
+  }
+  if (consentLapse(cmd.consent) !== null) {
+    const held = newestOf(state.keeps);
+    if (cmd.expectedSourceVersion !== held)
+      return refuse('version_conflict', `the organization holds version ${held} of this record; correct that version`);
+  } else if (cmd.expectedSourceVersion !== cmd.newestSourceVersion) {
+    return refuse('version_conflict', `the person has published version ${cmd.newestSourceVersion}; keep it first, then correct`);
+  }
+  if (cmd.sealedData === null) return refuse('conflict', 'the copy is being deleted');
+  const orgVersion = state.head + 1;
+  return [
+    {
+      type: 'CopyCorrected',
+      data: {
+        requestId: kept.requestId,
+        organizationId: kept.organizationId,
+        slotId: kept.slotId,
+        sourceResourceId: kept.sourceResourceId,
+        orgResourceId: kept.orgResourceId,
+        orgVersion,
+        followsAdoptionId: kept.adoptionId,
+        correctedAt: cmd.now.toISOString(),
+        sealedData: cmd.sealedData,
       },
-    ];
-  },
-};
+    },
+  ];
+});

@@ -1,7 +1,6 @@
-import type { ChainEvent, CopyKept, KeptFile, KeptKind, Participant } from '../../events/copy-events.js';
-import type { Decider } from '../decider.js';
+import type { CopyKept, KeptFile, KeptKind, Participant } from '../../events/copy-events.js';
 import { refuse, type Refusal } from '../refusal.js';
-import { emptyChain, evolveChain, type ChainState } from './chain-state.js';
+import { chainDecision } from './chain-state.js';
 import { hasVersion } from '../version-set.js';
 
 /** A keep of one source version, its content already read from the person's vault and ready to seal. */
@@ -29,17 +28,13 @@ export type KeepCopy = {
  * already kept is not kept again: the decision is empty and the existing keep stands. A chain the
  * organization deleted (R-ERAS-02) keeps nothing more.
  */
-export const keepCopy: Decider<ChainState, KeepCopy, ChainEvent> = {
-  initialState: emptyChain,
-  evolve: evolveChain,
-  decide: (state, cmd) => {
-    if (state.deleted) return copyDeleted();
-    if (hasVersion(state.keeps, cmd.sourceVersion)) return [];
-    const orgVersion = state.head + 1;
-    const { now, ...kept } = cmd;
-    const event: CopyKept = { type: 'CopyKept', data: { ...kept, orgVersion, materializedAt: now.toISOString() } };
-    return [event];
-  },
-};
+export const keepCopy = chainDecision<KeepCopy>((state, cmd) => {
+  if (state.deleted) return copyDeleted();
+  if (hasVersion(state.keeps, cmd.sourceVersion)) return [];
+  const orgVersion = state.head + 1;
+  const { now, ...kept } = cmd;
+  const event: CopyKept = { type: 'CopyKept', data: { ...kept, orgVersion, materializedAt: now.toISOString() } };
+  return [event];
+});
 
 export const copyDeleted = (): Refusal => refuse('adoption_refused', 'the organization deleted its copy of this record');

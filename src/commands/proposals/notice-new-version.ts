@@ -1,7 +1,7 @@
 import type { Participant } from '../../events/copy-events.js';
 import type { RequestEvent } from '../../events/request-events.js';
 import { evaluateState } from '../../requests/request-status.js';
-import { requestDecider, type At } from '../requests/request-decider.js';
+import { requestDecision, type At } from '../requests/request-rules.js';
 import { proposedVersion } from '../requests/request-state.js';
 
 export type NoticeNewVersion = At & {
@@ -19,7 +19,7 @@ export type NoticeNewVersion = At & {
  * one proposed before, open or closed since, or an inactive connection, changes nothing: so a
  * reaction run twice opens one proposal, and one run late opens none for an older version.
  */
-export const noticeNewVersion = requestDecider<NoticeNewVersion>((s, cmd) => {
+export const noticeNewVersion = requestDecision<NoticeNewVersion>((s, cmd) => {
   if (s.phase === 'none' || proposedVersion(s, cmd.slotId, cmd.resourceId) >= cmd.newVersion) return [];
   if (evaluateState({ ...s, phase: s.phase }, cmd.now) !== 'active') return [];
   const open = [...s.open].find(([, p]) => p.slotId === cmd.slotId && p.resourceId === cmd.resourceId);

@@ -4,7 +4,7 @@ import { refuse, type Refusal } from '../refusal.js';
 import { closed } from './close-proposal.js';
 import { consentLapse, lapseRefusal } from '../requests/consent-gate.js';
 import { grantedNow } from '../requests/discard-adoption.js';
-import { requestDecider, type At } from '../requests/request-decider.js';
+import { requestDecision, type At } from '../requests/request-rules.js';
 
 /**
  * A member reads a proposal's candidate or adopts it (R-PROP-03, R-PROP-04, R-CONS-03).
@@ -28,7 +28,7 @@ export type UseProposal = At & {
  * participant_ineligible), then 409 once decided or superseded. A record no longer granted or
  * resolving withdraws its open proposal: the answer is then `proposalWithdrawn`.
  */
-export const useProposal = requestDecider<UseProposal>((s, cmd): readonly RequestEvent[] | Refusal => {
+export const useProposal = requestDecision<UseProposal>((s, cmd): readonly RequestEvent[] | Refusal => {
   if (s.phase === 'none') return refuse('not_found', 'no such request');
   if (!cmd.keyWarm) return refuse('org_sealed', 'the organization key is cold: a member must sign in first');
   const connection = evaluateState({ ...s, phase: s.phase }, cmd.now);

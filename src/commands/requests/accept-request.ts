@@ -1,6 +1,6 @@
 import type { GrantedRecord, RequestEvent } from '../../events/request-events.js';
 import { isRefusal, type Refusal } from '../refusal.js';
-import { onePerParty, requestDecider, requireState, type At } from './request-decider.js';
+import { onePerParty, requestDecision, requireState, type At } from './request-rules.js';
 
 export type AcceptRequest = At & {
   readonly retention: string;
@@ -13,7 +13,7 @@ export type AcceptRequest = At & {
     ReadonlyArray<{ readonly slotId: string; readonly records: readonly GrantedRecord[]; readonly multiple: boolean }> | Refusal;
 };
 /** pending → active with the grants; the manifest version pinned at send is the one consented to. */
-export const acceptRequest = requestDecider<AcceptRequest>((s, cmd) => {
+export const acceptRequest = requestDecision<AcceptRequest>((s, cmd) => {
   // R-REQ-20: an invitation no longer open is a CONFLICT, whatever the grants say.
   const refused = requireState(s, cmd.now, ['pending'], 'accept');
   if (refused) return refused;

@@ -3,7 +3,7 @@ import { evaluateState } from '../../requests/request-status.js';
 import { refuse } from '../refusal.js';
 import { hasVersion } from '../version-set.js';
 import { consentLapse } from './consent-gate.js';
-import { requestDecider, type At } from './request-decider.js';
+import { requestDecision, type At } from './request-rules.js';
 import { pendedVersions, type RequestState } from './request-state.js';
 
 /** A pended keep at its drain, with the facts the request's own stream cannot know (read by the drain just before). */
@@ -22,7 +22,7 @@ export type DiscardLapsed = At & {
  * A keep no longer pended (discarded or kept by a concurrent drain) needs nothing; one whose
  * consent stands on the request's own state is refused, and the drain keeps it.
  */
-export const discardLapsed = requestDecider<DiscardLapsed>((s, cmd) => {
+export const discardLapsed = requestDecision<DiscardLapsed>((s, cmd) => {
   if (s.phase === 'none' || !hasVersion(pendedVersions(s, cmd.slotId, cmd.sourceResourceId), cmd.sourceVersion)) return [];
   const lapse = consentLapse({
     connection: evaluateState({ ...s, phase: s.phase }, cmd.now),

@@ -1,5 +1,5 @@
 import type { GrantedRecord } from '../../events/request-events.js';
-import { onePerParty, requestDecider, requireState, type At } from './request-decider.js';
+import { onePerParty, requestDecision, requireState, type At } from './request-rules.js';
 
 export type GrantSlot = At & { readonly slotId: string; readonly records: readonly GrantedRecord[]; readonly multiple: boolean };
 
@@ -7,7 +7,7 @@ export type GrantSlot = At & { readonly slotId: string; readonly records: readon
  * Adds answers on an active request. A non-multiple slot takes one resource per party (the
  * recipient, or each entity), so a second one for the same party is refused.
  */
-export const grantSlot = requestDecider<GrantSlot>((s, cmd) => {
+export const grantSlot = requestDecision<GrantSlot>((s, cmd) => {
   const refused = requireState(s, cmd.now, ['active'], 'grant on');
   if (refused) return refused;
   const existing = s.grants.get(cmd.slotId) ?? [];

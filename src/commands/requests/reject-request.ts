@@ -1,6 +1,6 @@
-import { requestDecider, requireState, type At } from './request-decider.js';
+import { requestDecision, requireState, type At } from './request-rules.js';
 
 /** pending → rejected_by_recipient. */
-export const rejectRequest = requestDecider<At>(
+export const rejectRequest = requestDecision<At>(
   (s, cmd) => requireState(s, cmd.now, ['pending'], 'reject') ?? [{ type: 'RequestRejected', data: { requestId: s.requestId } }],
 );

@@ -1,15 +1,14 @@
-import type { Decider } from '../decider.js';
 import type { GrantedRecord, RequestEvent } from '../../events/request-events.js';
-import { evolveRequest, noRequest, type RequestState } from './request-state.js';
+import type { RequestState } from './request-state.js';
 import { refuse, type Refusal } from '../refusal.js';
 import { evaluateState, type RequestStateName } from '../../requests/request-status.js';
 
-/** Every request command folds the same stream; only decide differs. */
-export function requestDecider<C>(
-  decide: (state: RequestState, command: C) => readonly RequestEvent[] | Refusal,
-): Decider<RequestState, C, RequestEvent> {
-  return { initialState: noRequest, evolve: evolveRequest, decide };
-}
+/**
+ * One command's decision on the request's state: the request decider (request-decider.ts) switches
+ * to it. Typed here so each command's module reads as the rule alone.
+ */
+export type RequestDecision<C> = (state: RequestState, command: C) => readonly RequestEvent[] | Refusal;
+export const requestDecision = <C>(decide: RequestDecision<C>): RequestDecision<C> => decide;
 
 export type At = { readonly now: Date };
 

@@ -1,6 +1,6 @@
-import { requestDecider, requireState, type At } from './request-decider.js';
+import { requestDecision, requireState, type At } from './request-rules.js';
 
 /** suspended → active. */
-export const resumeRequest = requestDecider<At>(
+export const resumeRequest = requestDecision<At>(
   (s, cmd) => requireState(s, cmd.now, ['suspended'], 'resume') ?? [{ type: 'RequestResumed', data: { requestId: s.requestId } }],
 );

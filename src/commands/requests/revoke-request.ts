@@ -1,6 +1,6 @@
-import { requestDecider, requireState, type At } from './request-decider.js';
+import { requestDecision, requireState, type At } from './request-rules.js';
 
 /** active or suspended → revoked, for good. */
-export const revokeRequest = requestDecider<At>(
+export const revokeRequest = requestDecision<At>(
   (s, cmd) => requireState(s, cmd.now, ['active', 'suspended'], 'revoke') ?? [{ type: 'RequestRevoked', data: { requestId: s.requestId } }],
 );

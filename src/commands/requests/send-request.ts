@@ -1,6 +1,6 @@
 import { refuse } from '../refusal.js';
 import type { RequestSent } from '../../events/request-events.js';
-import { requestDecider } from './request-decider.js';
+import { requestDecision } from './request-rules.js';
 
 export const DEFAULT_INVITATION_MS = 7 * 24 * 60 * 60 * 1000;
 export const MAX_INVITATION_MS = 90 * 24 * 60 * 60 * 1000;
@@ -12,7 +12,7 @@ export type SendRequest = Omit<RequestSent['data'], 'invitationExpiresAt'> & {
 };
 
 /** POST /org/v1/requests (initiatedBy org) and RequestMutation.open (initiatedBy recipient). */
-export const sendRequest = requestDecider<SendRequest>((state, cmd) => {
+export const sendRequest = requestDecision<SendRequest>((state, cmd) => {
   if (state.phase !== 'none') return refuse('conflict', 'a request with this id exists');
   const now = cmd.now.getTime();
   const until = cmd.invitationExpiresAt === null ? now + DEFAULT_INVITATION_MS : Date.parse(cmd.invitationExpiresAt);

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { emptyChain, evolveChain } from '../../../src/commands/copies/chain-state.js';
-import { correctCopy } from '../../../src/commands/copies/correct-copy.js';
-import { deleteCopy } from '../../../src/commands/copies/delete-copy.js';
-import { keepCopy, type KeepCopy } from '../../../src/commands/copies/keep-copy.js';
+import type { KeepCopy } from '../../../src/commands/copies/keep-copy.js';
+import { chainDecider } from '../../../src/commands/copies/chain-decider.js';
 import { adoptionIdOf, type CopyCorrected, type CopyDeleted, type CopyKept } from '../../../src/events/copy-events.js';
-import { specFor } from '../../support/given.js';
+import { specOf } from '../../support/given.js';
 
 const now = new Date('2026-10-02T09:00:00.000Z');
 /** The adoption that keeps version `v` of the record into the chain, named as the service names it. */
@@ -74,16 +73,22 @@ describe('copy chain decisions (keep, correct and delete)', () => {
     expect(state.keeps).to.have.length(100);
     expect(JSON.stringify(state.keeps).length).to.be.below(2_000);
     // Version 5,000 was skipped, so it is kept as the chain's next version; 4,999 was kept already.
-    specFor(keepCopy)(...versions.map((v) => kept(v, v)))
+    specOf(
+      chainDecider,
+      'KeepCopy',
+    )(...versions.map((v) => kept(v, v)))
       .when(keep(5_000))
       .then(kept(5_000, 10_000));
-    specFor(keepCopy)(...versions.map((v) => kept(v, v)))
+    specOf(
+      chainDecider,
+      'KeepCopy',
+    )(...versions.map((v) => kept(v, v)))
       .when(keep(4_999))
       .then();
   });
 
   describe('keep', () => {
-    const given = specFor(keepCopy);
+    const given = specOf(chainDecider, 'KeepCopy');
     it('the first keep of a record is orgVersion 1', () => given().when(keep(2)).then(kept(2, 1)));
     it('a source version already kept is not kept again', () => given(kept(2, 1)).when(keep(2)).then());
     it('a newer source version is the next chain version, after corrections too', () =>
@@ -97,7 +102,7 @@ describe('copy chain decisions (keep, correct and delete)', () => {
   });
 
   describe('correct', () => {
-    const given = specFor(correctCopy);
+    const given = specOf(chainDecider, 'CorrectCopy');
     const standing = { connection: 'active', granted: true, resolves: true, eligible: true } as const;
     const fix = (expectedOrgVersion: number, expectedSourceVersion = 2, newestSourceVersion = 2) => ({
       expectedOrgVersion,
@@ -154,7 +159,7 @@ describe('copy chain decisions (keep, correct and delete)', () => {
   });
 
   describe('delete (R-ERAS-02)', () => {
-    const given = specFor(deleteCopy);
+    const given = specOf(chainDecider, 'DeleteCopy');
     const del = (sourceVersion: number, adoptionId = a(sourceVersion)) => ({ adoptionId, sourceVersion, now });
     it('any adoption kept into the chain deletes the whole chain, corrections included', () =>
       given(kept(1, 1), corrected(2, a(1)), kept(2, 3))

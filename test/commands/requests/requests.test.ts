@@ -1,26 +1,18 @@
 import { expect } from 'chai';
-import { acceptRequest } from '../../../src/commands/requests/accept-request.js';
 import { refuse } from '../../../src/commands/refusal.js';
-import { cancelRequest } from '../../../src/commands/requests/cancel-request.js';
-import { grantSlot } from '../../../src/commands/requests/grant-slot.js';
-import { noticeNewVersion, type NoticeNewVersion } from '../../../src/commands/proposals/notice-new-version.js';
-import { pendAdoption, type PendAdoption } from '../../../src/commands/requests/pend-adoption.js';
-import { discardLapsed, type DiscardLapsed } from '../../../src/commands/requests/discard-adoption.js';
-import { useProposal, type UseProposal } from '../../../src/commands/proposals/use-proposal.js';
+import type { NoticeNewVersion } from '../../../src/commands/proposals/notice-new-version.js';
+import type { PendAdoption } from '../../../src/commands/requests/pend-adoption.js';
+import type { DiscardLapsed } from '../../../src/commands/requests/discard-adoption.js';
+import type { UseProposal } from '../../../src/commands/proposals/use-proposal.js';
 import { evolveRequest, noRequest } from '../../../src/commands/requests/request-state.js';
-import { rejectRequest } from '../../../src/commands/requests/reject-request.js';
-import { resumeRequest } from '../../../src/commands/requests/resume-request.js';
-import { revokeRequest } from '../../../src/commands/requests/revoke-request.js';
-import { sendRequest } from '../../../src/commands/requests/send-request.js';
-import { suspendRequest } from '../../../src/commands/requests/suspend-request.js';
-import { withdrawSlot } from '../../../src/commands/requests/withdraw-slot.js';
 import { adoptionIdOf } from '../../../src/events/copy-events.js';
 import type { RequestEvent } from '../../../src/events/request-events.js';
 import { evaluateState } from '../../../src/requests/request-status.js';
 import { consentLapse } from '../../../src/commands/requests/consent-gate.js';
 import { ParticipantAliases } from '../../../src/requests/participant-alias.js';
 import { retentionMs } from '../../../src/manifests/retention.js';
-import { specFor } from '../../support/given.js';
+import { specOf } from '../../support/given.js';
+import { requestDecider } from '../../../src/commands/requests/request-decider.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms);
@@ -69,7 +61,7 @@ const pended = (sourceVersion: number): RequestEvent => ({ type: 'AdoptionPended
 
 describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
   describe('send', () => {
-    const given = specFor(sendRequest);
+    const given = specOf(requestDecider, 'SendRequest');
     const cmd = {
       requestId: id,
       organizationId: 'org',
@@ -102,7 +94,7 @@ describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
   });
 
   describe('cancel', () => {
-    const given = specFor(cancelRequest);
+    const given = specOf(requestDecider, 'CancelRequest');
     it('pending → rejected_by_sender', () =>
       given(sent)
         .when({ now: at(1) })
@@ -124,7 +116,7 @@ describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
   });
 
   describe('accept', () => {
-    const given = specFor(acceptRequest);
+    const given = specOf(requestDecider, 'AcceptRequest');
     const cmd = {
       now: at(DAY),
       retention: 'P30D',
@@ -170,7 +162,7 @@ describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
   });
 
   describe('reject', () => {
-    const given = specFor(rejectRequest);
+    const given = specOf(requestDecider, 'RejectRequest');
     it('pending → rejected_by_recipient', () =>
       given(sent)
         .when({ now: at(1) })
@@ -182,7 +174,7 @@ describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
   });
 
   describe('grant', () => {
-    const given = specFor(grantSlot);
+    const given = specOf(requestDecider, 'GrantSlot');
     it("adds to the slot's records on an active request", () =>
       given(sent, accepted)
         .when({ now: at(DAY), slotId: SLOT, records: [own('r1')], multiple: true })
@@ -210,7 +202,7 @@ describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
   });
 
   describe('withdraw', () => {
-    const given = specFor(withdrawSlot);
+    const given = specOf(requestDecider, 'WithdrawSlot');
     it('takes the slot back', () =>
       given(sent, accepted, granted)
         .when({ now: at(DAY), slotId: SLOT })
@@ -231,30 +223,33 @@ describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
 
   describe('revoke, suspend, resume', () => {
     it('active → suspended → active; active or suspended → revoked, for good', () => {
-      specFor(suspendRequest)(sent, accepted)
+      specOf(requestDecider, 'SuspendRequest')(sent, accepted)
         .when({ now: at(DAY) })
         .then(suspended);
-      specFor(resumeRequest)(sent, accepted, suspended)
+      specOf(requestDecider, 'ResumeRequest')(sent, accepted, suspended)
         .when({ now: at(DAY) })
         .then({ type: 'RequestResumed', data: { requestId: id } });
-      specFor(revokeRequest)(sent, accepted)
+      specOf(requestDecider, 'RevokeRequest')(sent, accepted)
         .when({ now: at(DAY) })
         .then(revoked);
-      specFor(revokeRequest)(sent, accepted, suspended)
+      specOf(requestDecider, 'RevokeRequest')(sent, accepted, suspended)
         .when({ now: at(DAY) })
         .then(revoked);
     });
     it('refused from the wrong state or past retention', () => {
-      specFor(suspendRequest)(sent)
+      specOf(
+        requestDecider,
+        'SuspendRequest',
+      )(sent)
         .when({ now: at(1) })
         .thenRefused('conflict', /pending/);
-      specFor(resumeRequest)(sent, accepted)
+      specOf(requestDecider, 'ResumeRequest')(sent, accepted)
         .when({ now: at(DAY) })
         .thenRefused('conflict', /active/);
-      specFor(revokeRequest)(sent, accepted, revoked)
+      specOf(requestDecider, 'RevokeRequest')(sent, accepted, revoked)
         .when({ now: at(DAY) })
         .thenRefused('conflict', /revoked/);
-      specFor(suspendRequest)(sent, accepted)
+      specOf(requestDecider, 'SuspendRequest')(sent, accepted)
         .when({ now: at(31 * DAY) })
         .thenRefused('conflict', /expired/);
     });
@@ -262,7 +257,7 @@ describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
 });
 
 describe('update proposals on the request (R-PROP-01)', () => {
-  const given = specFor(noticeNewVersion);
+  const given = specOf(requestDecider, 'NoticeNewVersion');
   const notice = (newVersion: number, resourceId = 'r1'): NoticeNewVersion => ({
     now: at(2 * DAY),
     proposalId: `p${newVersion}-${resourceId}`,
@@ -314,7 +309,7 @@ describe('update proposals on the request (R-PROP-01)', () => {
 });
 
 describe('keeps pended on the request while the key is cold (R-KEEP-08)', () => {
-  const given = specFor(pendAdoption);
+  const given = specOf(requestDecider, 'PendAdoption');
 
   it('each version of a record is pended once, however often its keep is asked for', () => {
     given(sent, accepted, granted).when(pend(2)).then(pended(2));
@@ -330,7 +325,7 @@ describe('keeps pended on the request while the key is cold (R-KEEP-08)', () => 
 });
 
 describe('pending keeps at their drain: the consent gate discards the lapsed (contract 10.1)', () => {
-  const given = specFor(discardLapsed);
+  const given = specOf(requestDecider, 'DiscardLapsed');
   const drain = (overrides: Partial<DiscardLapsed> = {}): DiscardLapsed => ({
     now: at(3 * DAY),
     adoptionId: adoptionIdOf(id, SLOT, 'r1', 2),
@@ -385,7 +380,7 @@ describe('pending keeps at their drain: the consent gate discards the lapsed (co
 });
 
 describe('a proposal used: candidate read or adopt, through the consent gate (R-PROP-03, R-PROP-04, contract 8, 10.1)', () => {
-  const given = specFor(useProposal);
+  const given = specOf(requestDecider, 'UseProposal');
   const opened: RequestEvent = {
     type: 'ProposalOpened',
     data: {
