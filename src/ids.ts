@@ -5,3 +5,19 @@
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const isUuid = (s: string): boolean => UUID.test(s);
+
+declare const idKind: unique symbol;
+
+/** An id parsed once at the edge: a UUID in its one form (lower case), naming one kind of thing. */
+export type Id<K extends string> = string & { readonly [idKind]: K };
+export type RequestId = Id<'request'>;
+export type SlotId = Id<'slot'>;
+export type ProposalId = Id<'proposal'>;
+export type AdoptionId = Id<'adoption'>;
+export type ResourceId = Id<'resource'>;
+
+/** The id in its one form, or null when it is no UUID and so names nothing (R-HTTP-11). */
+export function parseId<K extends string>(raw: string): Id<K> | null {
+  const id = raw.toLowerCase();
+  return isUuid(id) ? (id as Id<K>) : null;
+}

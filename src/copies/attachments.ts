@@ -9,6 +9,7 @@ import { sealUpload, type UploadBody } from '../files/sealed-upload.js';
 import type { VaultKeyring } from '../vaults/keyring.js';
 import { attachmentContext } from './copy-seal.js';
 import type { SlotAccess } from './slot-access.js';
+import type { RequestId } from '../ids.js';
 
 export type AttachmentDeps = CommandDeps & {
   readonly access: SlotAccess;
@@ -25,7 +26,7 @@ export class OrgAttachments {
 
   async attach(
     organizationId: string,
-    requestId: string,
+    requestId: RequestId,
     meta: { readonly fileName: string; readonly mimeType: string },
     body: UploadBody,
     context: EventContext,

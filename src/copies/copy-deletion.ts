@@ -5,7 +5,7 @@ import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { chainStream } from '../events/copy-events.js';
 import type { BlobStore } from '../files/blob-store.js';
-import { isUuid } from '../ids.js';
+import type { AdoptionId, RequestId } from '../ids.js';
 import type { RequestReads } from '../requests/request-reads.js';
 import type { VaultKeyring } from '../vaults/keyring.js';
 
@@ -33,10 +33,15 @@ const noSuchCopy = (): Refusal => refuse('not_found', 'no such copy');
 export class CopyDeletion {
   constructor(private readonly deps: CopyDeletionDeps) {}
 
-  async delete(organizationId: string, requestId: string, adoptionId: string, context: EventContext): Promise<{ deleted: true } | Refusal> {
+  async delete(
+    organizationId: string,
+    requestId: RequestId,
+    adoptionId: AdoptionId,
+    context: EventContext,
+  ): Promise<{ deleted: true } | Refusal> {
     const owned = await this.deps.reads.owned(organizationId, requestId);
-    const adoption = adoptionId.toLowerCase();
-    if (isRefusal(owned) || !isUuid(adoption)) return noSuchCopy();
+    const adoption = adoptionId;
+    if (isRefusal(owned)) return noSuchCopy();
     const request = owned.request_id;
     const chain = (
       await this.deps.readModels.query<{ slot_id: string; source_resource_id: string; org_resource_id: string; source_version: number }>(

@@ -1,7 +1,7 @@
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { BlobStore } from '../files/blob-store.js';
-import { isUuid } from '../ids.js';
+import type { AdoptionId, RequestId } from '../ids.js';
 import type { RequestReads } from '../requests/request-reads.js';
 import type { VaultKeyring } from '../vaults/keyring.js';
 import { copySql as q, orgFileSql as f, type AdoptionRow, type CopyVersionRow, type OrgFileVersionRow } from './copy-queries.js';
@@ -30,7 +30,7 @@ export class CopyReads {
   }
 
   /** R-COPY-02: every materialized adoption with the version it kept and the head of its chain. */
-  async copies(organizationId: string, requestId: string): Promise<{ copies: Copy[] } | Refusal> {
+  async copies(organizationId: string, requestId: RequestId): Promise<{ copies: Copy[] } | Refusal> {
     const owned = await this.deps.access.ownedWarm(organizationId, requestId);
     if (isRefusal(owned)) return owned;
     const versions = (await this.deps.readModels.query<CopyVersionRow>(q.versionsOf, [owned.request_id])).rows;
@@ -63,12 +63,10 @@ export class CopyReads {
   }
 
   /** R-COPY-05: the bytes of the file version one adoption kept, opened with its chain's key. */
-  async download(organizationId: string, requestId: string, adoptionId: string): Promise<KeptBytes | Refusal> {
+  async download(organizationId: string, requestId: RequestId, adoptionId: AdoptionId): Promise<KeptBytes | Refusal> {
     const owned = await this.deps.access.ownedWarm(organizationId, requestId);
     if (isRefusal(owned)) return owned;
-    const row = isUuid(adoptionId)
-      ? (await this.deps.readModels.query<AdoptionRow>(q.adoptionOf, [owned.request_id, adoptionId.toLowerCase()])).rows[0]
-      : undefined;
+    const row = (await this.deps.readModels.query<AdoptionRow>(q.adoptionOf, [owned.request_id, adoptionId])).rows[0];
     if (!row) return refuse('not_found', 'no such adoption');
     if (row.resource_type !== 'file')
       return refuse('unsupported_item', 'a document adoption has no bytes to download; read it on the copies route');
@@ -87,7 +85,7 @@ export class CopyReads {
   }
 
   /** R-RFIL-01: the request's organization files, metadata only (so readable with the key cold). */
-  async files(organizationId: string, requestId: string): Promise<{ files: OrgFile[] } | Refusal> {
+  async files(organizationId: string, requestId: RequestId): Promise<{ files: OrgFile[] } | Refusal> {
     const row = await this.deps.reads.owned(organizationId, requestId);
     if (isRefusal(row)) return row;
     const kept = (await this.deps.readModels.query<OrgFileVersionRow>(f.keptFiles, [row.request_id])).rows;

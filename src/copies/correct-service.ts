@@ -15,6 +15,7 @@ import { copySql as q, type AdoptionRow } from './copy-queries.js';
 import { correctionContext } from './copy-seal.js';
 import { adoptionOf, type Adoption } from './copy-view.js';
 import { sealed, type SlotAccess, type SlotInView } from './slot-access.js';
+import type { RequestId, ResourceId, SlotId } from '../ids.js';
 
 export type CorrectDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
@@ -26,7 +27,7 @@ export type CorrectDeps = CommandDeps & {
 };
 
 export type CorrectInput = {
-  readonly sourceResourceId: string | null;
+  readonly sourceResourceId: ResourceId | null;
   readonly expectedSourceVersion: number;
   readonly expectedOrgVersion: number;
   readonly data: JsonValue;
@@ -45,8 +46,8 @@ export class CopyCorrections {
 
   async correct(
     organizationId: string,
-    requestId: string,
-    slotId: string,
+    requestId: RequestId,
+    slotId: SlotId,
     input: CorrectInput,
     context: EventContext,
   ): Promise<{ adoption: Adoption; orgVersion: number } | Refusal> {
@@ -54,7 +55,7 @@ export class CopyCorrections {
     if (isRefusal(found)) return found;
     if (!this.deps.access.warm(found.row)) return sealed();
     if (!found.slot.verbs.includes('keep')) return refuse('adoption_refused', 'this slot does not allow keeping copies');
-    const sourceResourceId = input.sourceResourceId?.toLowerCase() ?? (await this.onlyRecord(found));
+    const sourceResourceId = input.sourceResourceId ?? (await this.onlyRecord(found));
     if (sourceResourceId === null) return refuse('invalid_request', 'sourceResourceId is required: the slot holds more than one record');
 
     const { row, slot } = found;

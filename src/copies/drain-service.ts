@@ -13,6 +13,7 @@ import { slotsOf, stateOf } from '../requests/request-view.js';
 import { copySql as q, copyWorkSql as w, type AdoptionRow } from './copy-queries.js';
 import type { CopyKeeping } from './keep-service.js';
 import type { SlotAccess } from './slot-access.js';
+import type { RequestId } from '../ids.js';
 
 export type DrainDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
@@ -33,7 +34,7 @@ export class PendingKeeps {
   constructor(private readonly deps: DrainDeps) {}
 
   /** The drain route: the request's pending keeps. */
-  async drain(organizationId: string, requestId: string, context: EventContext): Promise<Drained | Refusal> {
+  async drain(organizationId: string, requestId: RequestId, context: EventContext): Promise<Drained | Refusal> {
     const row = await this.deps.reads.owned(organizationId, requestId);
     return isRefusal(row) ? row : this.drainPending(row, context);
   }

@@ -15,7 +15,7 @@ import type { EventContext } from '../events/envelope.js';
 import type { Position } from '../events/position.js';
 import { requestStream } from '../events/request-events.js';
 import type { BlobStore } from '../files/blob-store.js';
-import { isUuid } from '../ids.js';
+import { isUuid, type RequestId, type SlotId } from '../ids.js';
 import type { GrantRow, RequestRow } from '../requests/request-queries.js';
 import type { RecordEntry } from '../requests/request-records.js';
 import type { Slot } from '../events/manifest-events.js';
@@ -63,8 +63,8 @@ export class CopyKeeping {
 
   async keep(
     organizationId: string,
-    requestId: string,
-    slotId: string,
+    requestId: RequestId,
+    slotId: SlotId,
     alias: string | null,
     context: EventContext,
   ): Promise<KeepResult | Refusal> {
@@ -76,7 +76,7 @@ export class CopyKeeping {
    * The automatic keep (R-KEEP-09): the slot's standing records, on an auto slot only. What a
    * manual keep would refuse (nothing standing, no keep verb) is simply not kept.
    */
-  async keepAutomatically(requestId: string, slotId: string, context: EventContext): Promise<void> {
+  async keepAutomatically(requestId: RequestId, slotId: SlotId, context: EventContext): Promise<void> {
     const owner = (await this.deps.readModels.query<{ organization_id: string }>(w.organizationOf, [requestId])).rows[0];
     if (!owner) return;
     const found = await this.deps.access.slotIn(owner.organization_id, requestId, slotId);
@@ -243,8 +243,9 @@ export class CopyKeeping {
   }
 
   /** Where a resource is granted now: the (request, slot) pairs a new version of it may be kept on. */
-  async grantsOf(resourceId: string): Promise<{ requestId: string; slotId: string }[]> {
-    const rows = (await this.deps.readModels.query<{ request_id: string; slot_id: string }>(w.grantsOfResource, [resourceId])).rows;
+  async grantsOf(resourceId: string): Promise<{ requestId: RequestId; slotId: SlotId }[]> {
+    // Ids as the read model holds them: in their one form already.
+    const rows = (await this.deps.readModels.query<{ request_id: RequestId; slot_id: SlotId }>(w.grantsOfResource, [resourceId])).rows;
     return rows.map((r) => ({ requestId: r.request_id, slotId: r.slot_id }));
   }
 

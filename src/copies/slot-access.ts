@@ -1,6 +1,6 @@
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import type { Slot } from '../events/manifest-events.js';
-import { isUuid } from '../ids.js';
+import type { RequestId, SlotId } from '../ids.js';
 import type { KeyRow, KeyState } from '../organizations/index.js';
 import type { RecordEntry, RecordReader, Standing } from '../requests/request-records.js';
 import type { RequestReads } from '../requests/request-reads.js';
@@ -35,22 +35,20 @@ export class SlotAccess {
   }
 
   /** The request, owned (else 404) with its key warm (else 423). */
-  async ownedWarm(organizationId: string, requestId: string): Promise<RequestRow | Refusal> {
+  async ownedWarm(organizationId: string, requestId: RequestId): Promise<RequestRow | Refusal> {
     const row = await this.deps.reads.owned(organizationId, requestId);
     if (isRefusal(row)) return row;
     return this.warm(row) ? row : sealed();
   }
 
   /** The slot of a request the organization owns; its grants are read with the request, in the same round trip. */
-  async slotIn(organizationId: string, requestId: string, slotId: string): Promise<SlotInView | Refusal> {
-    if (!isUuid(requestId)) return refuse('not_found', 'no such request');
-    const [id, slotIdLower] = [requestId.toLowerCase(), slotId.toLowerCase()];
+  async slotIn(organizationId: string, requestId: RequestId, slotId: SlotId): Promise<SlotInView | Refusal> {
     const [row, grants] = await Promise.all([
-      this.deps.reads.oneOfOrganization(organizationId, id),
-      isUuid(slotIdLower) ? this.deps.reads.grantsOfSlot(id, slotIdLower) : [],
+      this.deps.reads.oneOfOrganization(organizationId, requestId),
+      this.deps.reads.grantsOfSlot(requestId, slotId),
     ]);
     if (!row) return refuse('not_found', 'no such request');
-    return this.viewOf(row, slotIdLower, grants);
+    return this.viewOf(row, slotId, grants);
   }
 
   /** A slot of `row`, a request the organization owns, with where each of its granted records stands now. */

@@ -11,7 +11,7 @@ import type { EventContext, JsonValue } from '../events/envelope.js';
 import { readSourceVersion, type SourceDeps } from '../copies/source-version.js';
 import { proposalWithdrawn, type UseProposal } from '../commands/proposals/use-proposal.js';
 import { requestStream } from '../events/request-events.js';
-import { isUuid } from '../ids.js';
+import type { ProposalId, RequestId } from '../ids.js';
 import { iso } from '../organizations/member.js';
 import type { RecordReader } from '../requests/request-records.js';
 import type { RequestReads } from '../requests/request-reads.js';
@@ -130,7 +130,7 @@ export class ProposalService {
   }
 
   /** R-PROP-02: the open proposals, with the slot's kind and target. */
-  async list(organizationId: string, requestId: string): Promise<{ proposals: Proposal[] } | Refusal> {
+  async list(organizationId: string, requestId: RequestId): Promise<{ proposals: Proposal[] } | Refusal> {
     const row = await this.deps.reads.owned(organizationId, requestId);
     if (isRefusal(row)) return row;
     const slots = new Map(slotsOf(row).map((s) => [s.slotId, s]));
@@ -154,7 +154,12 @@ export class ProposalService {
    * read on the person's side, attributed to the app the request came through; through the
    * consent gate (useProposal).
    */
-  async candidate(organizationId: string, requestId: string, proposalId: string, context: EventContext): Promise<Candidate | Refusal> {
+  async candidate(
+    organizationId: string,
+    requestId: RequestId,
+    proposalId: ProposalId,
+    context: EventContext,
+  ): Promise<Candidate | Refusal> {
     const found = await this.proposal(organizationId, requestId, proposalId);
     if (isRefusal(found)) return found;
     const { row, proposal } = found;
@@ -187,8 +192,8 @@ export class ProposalService {
   /** R-PROP-05: closes an open proposal; `{dismissed: false}` when it was no longer open. */
   async dismiss(
     organizationId: string,
-    requestId: string,
-    proposalId: string,
+    requestId: RequestId,
+    proposalId: ProposalId,
     context: EventContext,
   ): Promise<{ dismissed: boolean } | Refusal> {
     const found = await this.proposal(organizationId, requestId, proposalId);
@@ -208,7 +213,7 @@ export class ProposalService {
    * R-PROP-04, R-PROP-06: keeps the proposed version as the next version of the record's chain and
    * closes the proposal; through the consent gate (useProposal), and the keep's own.
    */
-  async adopt(organizationId: string, requestId: string, proposalId: string, context: EventContext): Promise<Adoption | Refusal> {
+  async adopt(organizationId: string, requestId: RequestId, proposalId: ProposalId, context: EventContext): Promise<Adoption | Refusal> {
     const found = await this.proposal(organizationId, requestId, proposalId);
     if (isRefusal(found)) return found;
     const used = await this.use(found, true, null, context);
@@ -270,13 +275,10 @@ export class ProposalService {
   }
 
   /** The request and its proposal, read in the same round trip and used only if the organization owns the request. */
-  private async proposal(organizationId: string, requestId: string, proposalId: string): Promise<Found | Refusal> {
-    if (!isUuid(requestId)) return refuse('not_found', 'no such request');
-    const id = requestId.toLowerCase();
-    const pid = isUuid(proposalId) ? proposalId.toLowerCase() : null;
+  private async proposal(organizationId: string, requestId: RequestId, proposalId: ProposalId): Promise<Found | Refusal> {
     const [row, proposal] = await Promise.all([
-      this.deps.reads.oneOfOrganization(organizationId, id),
-      pid === null ? undefined : this.deps.readModels.query<ProposalRow>(sql.oneOf, [id, pid]).then((r) => r.rows[0]),
+      this.deps.reads.oneOfOrganization(organizationId, requestId),
+      this.deps.readModels.query<ProposalRow>(sql.oneOf, [requestId, proposalId]).then((r) => r.rows[0]),
     ]);
     if (!row) return refuse('not_found', 'no such request');
     return proposal ? { row, proposal } : refuse('not_found', 'no such proposal');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { requestDecider } from '../commands/requests/request-decider.js';
 import { normalizeEmail } from '../identity/email.js';
-import { isUuid } from '../ids.js';
+import { isUuid, type RequestId } from '../ids.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -93,7 +93,7 @@ export class OrgRequests {
     return summaryOf(row, this.deps.now());
   }
 
-  async cancel(organizationId: string, requestId: string, context: EventContext): Promise<RequestSummary | Refusal> {
+  async cancel(organizationId: string, requestId: RequestId, context: EventContext): Promise<RequestSummary | Refusal> {
     const owned = await this.deps.reads.owned(organizationId, requestId);
     if (isRefusal(owned)) return owned;
     const done = await handle(
@@ -116,12 +116,12 @@ export class OrgRequests {
   }
 
   /** R-HIST-01: the request's audit history, oldest first. */
-  async history(organizationId: string, requestId: string): Promise<HistoryEntry[] | Refusal> {
+  async history(organizationId: string, requestId: RequestId): Promise<HistoryEntry[] | Refusal> {
     const owned = await this.deps.reads.owned(organizationId, requestId);
     return isRefusal(owned) ? owned : this.deps.history.of(owned.request_id);
   }
 
-  async detail(organizationId: string, requestId: string): Promise<RequestDetail | null> {
+  async detail(organizationId: string, requestId: RequestId): Promise<RequestDetail | null> {
     const row = await this.deps.reads.owned(organizationId, requestId);
     if (isRefusal(row)) return null;
     const now = this.deps.now();

@@ -1,6 +1,6 @@
 import { refuse, type Refusal } from '../commands/refusal.js';
 import type { SqlExecutor } from '../db/sql.js';
-import { isUuid } from '../ids.js';
+import type { RequestId } from '../ids.js';
 import { requestSql as q, type GrantRow, type RequestRow } from './request-queries.js';
 
 /** Reads of the requests read model; they never append, so reading writes no receipt (R-REQ-08). */
@@ -14,9 +14,8 @@ export class RequestReads {
   }
 
   /** The one guard of the organization plane: a request the organization owns, else 404 (a foreign one is not told apart). */
-  async owned(organizationId: string, requestId: string): Promise<RequestRow | Refusal> {
-    const row = isUuid(requestId) ? await this.oneOfOrganization(organizationId, requestId.toLowerCase()) : null;
-    return row ?? refuse('not_found', 'no such request');
+  async owned(organizationId: string, requestId: RequestId): Promise<RequestRow | Refusal> {
+    return (await this.oneOfOrganization(organizationId, requestId)) ?? refuse('not_found', 'no such request');
   }
 
   async oneOfOrganization(organizationId: string, requestId: string): Promise<RequestRow | null> {

@@ -1,4 +1,5 @@
 import type { Copies } from '../copies/index.js';
+import { parseId } from '../ids.js';
 import type { ProposalService } from '../proposals/proposal-service.js';
 import type { SqlDb } from '../db/sql.js';
 import type { EventContext, JsonObject } from '../events/envelope.js';
@@ -68,7 +69,9 @@ export async function startCopyWorkers(deps: CopyWorkerDeps): Promise<CopyWorker
       const context = system(`job:${job.id}`, job.payload);
       const { requestId, slotId, resourceId, version, causationId } = job.payload;
       if (typeof requestId === 'string' && typeof slotId === 'string') {
-        await deps.copies.keepAutomatically(requestId, slotId, context);
+        // A job's payload is an edge too: its ids are parsed here, once.
+        const [request, slot] = [parseId<'request'>(requestId), parseId<'slot'>(slotId)];
+        if (request && slot) await deps.copies.keepAutomatically(request, slot, context);
         return;
       }
       if (typeof resourceId !== 'string' || typeof version !== 'number') return;

@@ -8,10 +8,12 @@ import { answer, created, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
 import { objectAt, textAt, timestampAt } from '../fields.js';
 import { memberOf } from './org-access.js';
+import { idsOf, routeIds } from '../id-params.js';
 
 /** List and detail, send and cancel (R-REQ-01 to R-REQ-09). Reads never append (no receipt, R-REQ-08). */
 export function requestRoutes(requests: OrgRequests, access: (p: Permission) => RequestHandler[], now: () => Date): Router {
   const router = Router();
+  const request = routeIds({ requestId: 'no such request' });
   const context = (req: Request, res: Response): EventContext => eventContext(req, { kind: 'member', id: memberOf(res).identityId }, now());
 
   router.post(
@@ -28,8 +30,9 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
   router.post(
     '/org/v1/requests/:requestId/cancel',
     ...access('request_manage'),
+    request,
     answer(async (req, res) => {
-      const request = await requests.cancel(memberOf(res).organizationId, String(req.params.requestId).toLowerCase(), context(req, res));
+      const request = await requests.cancel(memberOf(res).organizationId, idsOf(res).requestId, context(req, res));
       return whenDone(request, (r) => ok({ request: r }));
     }),
   );
@@ -47,8 +50,9 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
   router.get(
     '/org/v1/requests/:requestId/history',
     ...access('request_read'),
+    request,
     answer(async (req, res) => {
-      const history = await requests.history(memberOf(res).organizationId, String(req.params.requestId).toLowerCase());
+      const history = await requests.history(memberOf(res).organizationId, idsOf(res).requestId);
       return whenDone(history, (entries) => ok({ history: entries }));
     }),
   );
@@ -56,8 +60,9 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
   router.get(
     '/org/v1/requests/:requestId',
     ...access('request_read'),
+    request,
     answer(async (req, res) => {
-      const detail = await requests.detail(memberOf(res).organizationId, String(req.params.requestId).toLowerCase());
+      const detail = await requests.detail(memberOf(res).organizationId, idsOf(res).requestId);
       return detail ? ok(detail) : refuse('not_found', 'no such request');
     }),
   );
