@@ -13,6 +13,7 @@ import { COPY_QUEUES, copyWorkOf, startCopyWorkers } from './workers/copy-worker
 import { LogCheckpointer } from './workers/log-checkpointer.js';
 import { missingV8Flags } from './v8-tuning.js';
 import { openJobQueue } from './workers/queue/open-queue.js';
+import { foldingStore } from './commands/stream-folds.js';
 
 /** Queues the reactors run; /metrics reports their depth and /readyz checks them. */
 const WATCHED_QUEUES = COPY_QUEUES;
@@ -41,7 +42,8 @@ async function main(): Promise<void> {
     { redisUrl: config.redisUrl ?? undefined, db: backends.db },
     { onError: (err) => logger.error({ err }, 'job queue error') },
   );
-  const store = instrumentedStore(backends.store, metrics);
+  // Commands read through the fold cache (docs/decisions.md, "Event store"); every append is counted.
+  const store = foldingStore(instrumentedStore(backends.store, metrics));
   const inline = backends.store instanceof SqlEventStore && config.projections === 'inline';
   const engine = new ProjectionEngine({
     // Inline, projectors write in the commands' own transactions; async, on their own pool.

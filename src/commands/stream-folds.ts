@@ -39,7 +39,7 @@ export type Growth = { readonly from: unknown; readonly added: readonly { readon
  * newest state. A stream another instance also writes is marked contested once memory was found
  * behind it: from then on its commands read its tail first (recallFolded).
  */
-class FoldCache {
+export class FoldCache {
   private readonly entries = new Map<
     string,
     { readonly folded: Folded<unknown>; readonly weight: number; readonly weighedAt: number; contested: boolean }
@@ -112,12 +112,42 @@ function weightOf(state: unknown): number {
   return json?.length ?? 0;
 }
 
-const caches = new WeakMap<Pick<EventStore, 'readStream'>, FoldCache>();
+/** An event store whose streams' folded states this process keeps (foldingStore). */
+export type FoldingStore = EventStore & { readonly folds: FoldCache };
 
-function cacheOf(store: Pick<EventStore, 'readStream'>): FoldCache {
-  let cache = caches.get(store);
-  if (!cache) caches.set(store, (cache = new FoldCache()));
-  return cache;
+/**
+ * The store commands read, with the folded states of its streams kept in memory: the decorator the
+ * composition root puts around the store (src/main.ts). Without it every fold reads its stream
+ * whole and nothing is remembered; with it, a fold reads only what follows the revision it knows.
+ */
+export function foldingStore(store: EventStore): FoldingStore {
+  const folds = new FoldCache();
+  return {
+    get kind() {
+      return store.kind;
+    },
+    folds,
+    appendToStream: (streamId, events, expectedRevision) => store.appendToStream(streamId, events, expectedRevision),
+    readStream: (streamId, options) => store.readStream(streamId, options),
+    readAll: (options) => store.readAll(options),
+    subscribeToAll: (options) => store.subscribeToAll(options),
+    headPosition: () => store.headPosition(),
+    onAppended: (listener) => store.onAppended(listener),
+    close: () => store.close(),
+  };
+}
+
+/** The folded states a store keeps; a store without them (not a foldingStore) keeps none. */
+const NO_FOLDS: Pick<FoldCache, 'key' | 'get' | 'uncontested' | 'contest' | 'set'> = {
+  key: (_evolve, streamId) => streamId,
+  get: () => undefined,
+  uncontested: () => undefined,
+  contest: () => undefined,
+  set: () => undefined,
+};
+
+function cacheOf(store: Pick<EventStore, 'readStream'>): Pick<FoldCache, 'key' | 'get' | 'uncontested' | 'contest' | 'set'> {
+  return 'folds' in store && store.folds instanceof FoldCache ? store.folds : NO_FOLDS;
 }
 
 /** The stream folded to its current end: the events after the revision this process knows, folded on top of what it knew. */

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '../../src/commands/decider.js';
 import { isRefusal, refuse } from '../../src/commands/refusal.js';
 import { handle, type CommandDeps } from '../../src/commands/shell.js';
-import { FOLDS_KEPT, readFolded, recallFolded, rememberFolded } from '../../src/commands/stream-folds.js';
+import { FOLDS_KEPT, foldingStore, readFolded, recallFolded, rememberFolded } from '../../src/commands/stream-folds.js';
 import { eventDecoder, streamOf, type StreamRef } from '../../src/events/decoder.js';
 import type { EventContext } from '../../src/events/envelope.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
@@ -54,7 +54,7 @@ function readsRecorded(store: EventStore): { store: EventStore; reads: Array<{ f
     return events;
   };
   recording.appendToStream = (id, events, expected) => store.appendToStream(id, events, expected);
-  return { store: recording, reads };
+  return { store: foldingStore(recording), reads };
 }
 
 describe(`folded streams: a command reads only what follows the revision this process knows (${mainBackend})`, function () {
@@ -92,7 +92,7 @@ describe(`folded streams: a command reads only what follows the revision this pr
   /** This instance notes 'mine' on a new stream, then another instance notes `theirs` on it: this one's memory is behind. */
   const behindAnother = async (...theirs: string[]) => {
     const mine = readsRecorded(await SqlEventStore.open(t.db));
-    const other = depsOf(await SqlEventStore.open(t.db));
+    const other = depsOf(foldingStore(await SqlEventStore.open(t.db)));
     const stream = uniqueStream('notes');
     await note(depsOf(mine.store), stream, 'mine');
     for (const text of theirs) await note(other, stream, text);
@@ -154,7 +154,7 @@ describe(`folded streams: a command reads only what follows the revision this pr
     };
 
     it('a refusal: memory says the gate is closed, another instance opened it', async () => {
-      const [mine, theirs] = [await SqlEventStore.open(t.db), await SqlEventStore.open(t.db)];
+      const [mine, theirs] = [foldingStore(await SqlEventStore.open(t.db)), foldingStore(await SqlEventStore.open(t.db))];
       const stream = uniqueStream('gate');
       await pass(mine, stream, 'open');
       await pass(mine, stream, 'close');
@@ -165,7 +165,7 @@ describe(`folded streams: a command reads only what follows the revision this pr
     });
 
     it('nothing to do: memory says the gate is open, another instance closed it', async () => {
-      const [mine, theirs] = [await SqlEventStore.open(t.db), await SqlEventStore.open(t.db)];
+      const [mine, theirs] = [foldingStore(await SqlEventStore.open(t.db)), foldingStore(await SqlEventStore.open(t.db))];
       const stream = uniqueStream('gate');
       await pass(mine, stream, 'open');
       await pass(theirs, stream, 'close');
@@ -175,7 +175,7 @@ describe(`folded streams: a command reads only what follows the revision this pr
     });
 
     it('a clash with the revision the client read: memory has not reached it yet', async () => {
-      const [mine, theirs] = [await SqlEventStore.open(t.db), await SqlEventStore.open(t.db)];
+      const [mine, theirs] = [foldingStore(await SqlEventStore.open(t.db)), foldingStore(await SqlEventStore.open(t.db))];
       const stream = uniqueStream('gate');
       await pass(mine, stream, 'open');
       await pass(theirs, stream, 'close');

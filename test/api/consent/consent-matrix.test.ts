@@ -7,8 +7,9 @@ import { mainBackend } from '../../support/databases.js';
 import type { Reply } from '../../support/http.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { orgClient, problem, type OrgClient } from '../org/org-client.js';
-import { consentScenario, type User } from '../support/consent-scenario.js';
+import { driver, schemaRef, type LogMark, type Manifest, type User } from '../support/driver.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { parseId } from '../../../src/ids.js';
 
 /**
  * Contract §10.1 and §10.2: consent is checked at the moment data moves. Every path that moves a
@@ -17,16 +18,13 @@ import { startTestService, type TestService } from '../support/service.js';
  * named outcome, and nothing moved where it must not be. One `it` per cell of the table.
  */
 
-const BASE = 'http://service.test/schemas/core';
 /** The retention of the manifest the `expired` cells use: the clock is moved past it. */
 const SHORT_RETENTION = 'PT10M';
 const SHORT_RETENTION_MS = 10 * 60 * 1000;
 
 type Retention = 'long' | 'short';
-type Manifest = { manifestId: string; slots: Array<{ slotId: string }> };
 type Org = { orgId: string; owner: User; token: string; manifests: Record<Retention, Manifest> };
 type Adoption = { adoptionId: string; sourceVersion: number; state: string };
-type Copy = { adoption: Adoption; data: unknown };
 type HistoryEntry = { type: string; versions: Record<string, unknown> };
 type Proposal = { proposalId: string; newVersion: number };
 type Refusal = 'adoption_refused' | 'participant_ineligible';
@@ -93,11 +91,10 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
   let api: OrgClient;
   let queue: JobQueue;
   let workers: CopyWorkers;
-  let calls: ReturnType<typeof consentScenario>;
   let main: Org;
 
-  const gql = (u: User, query: string, variables: Record<string, unknown> = {}) => calls.gql(u, query, variables);
-  const ok = (r: Awaited<ReturnType<typeof gql>>) => calls.ok(r);
+  const d = driver({ api: () => api, member: () => main.token, log: () => service.db });
+  const { gql, ok, revoke, suspend, withdraw } = d;
   const expectStatus = (r: Reply, status: number, what: string) => {
     expect(r.status, `${what}: ${JSON.stringify(r.body)}`).to.equal(status);
     return r.body;
@@ -108,85 +105,52 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
     const owner = await api.user();
     const orgId = await api.organization(owner.token, name);
     const token = await api.signIn(owner.token, orgId);
-    const manifest = async (retention: string) =>
-      expectStatus(await api.post('/org/v1/manifests', token, { name: 'KYC', retention, slots: SLOTS }), 201, 'manifest')
-        .manifest as Manifest;
+    const manifest = (retention: string) => d.manifest(SLOTS, retention, { as: token });
     return { orgId, owner, token, manifests: { long: await manifest('P30D'), short: await manifest(SHORT_RETENTION) } };
   }
 
   /** A fresh person with version 1 of one record, granted on the lapse's slot of a request `org` sent. */
   async function given(lapse: Lapse, adoption: 'manual' | 'auto', org: Org = main): Promise<Cell> {
     const person = await api.user();
-    const entityId = lapse.party
-      ? (ok(await gql(person, 'mutation { user { entity { create(name: "Ann GmbH") { entityId } } } }')).user.entity.create
-          .entityId as string)
-      : null;
-    const input = {
+    const entityId = lapse.party ? await d.entity(person, 'Ann GmbH') : null;
+    const docId = await d.createDoc(person, {
       name: lapse.party ? 'Registration' : 'Name',
-      schemaRef: `${BASE}/${lapse.party ? 'LegalEntityRegistration' : 'PersonFullName'}.json`,
+      schemaRef: schemaRef(lapse.party ? 'LegalEntityRegistration' : 'PersonFullName'),
       data: recordData(lapse.party, 1),
       ...(entityId ? { owner: entityId } : {}),
-    };
-    const docId = ok(
-      await gql(person, 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id } } } }', { input }),
-    ).user.document.create.id as string;
+    });
     const manifest = org.manifests[lapse.retention];
     const slotId = manifest.slots[slotIndex(lapse, adoption)]!.slotId;
-    const sent = expectStatus(
-      await api.post('/org/v1/requests', org.token, { manifestId: manifest.manifestId, recipientEmail: person.email }),
-      201,
-      'send',
-    );
-    const requestId = (sent.request as { requestId: string }).requestId;
-    ok(
-      await gql(person, 'mutation($r: ID!, $g: [GrantInput!]!) { user { request { accept(requestId: $r, grants: $g) { requestId } } } }', {
-        r: requestId,
-        g: [{ slotId, resourceIds: [docId] }],
-      }),
-    );
+    const requestId = await d.connected(manifest.manifestId, person, { [slotId]: [docId] }, { as: org.token });
     return { org, person, entityId, docId, requestId, slotId, partner: null };
   }
 
   const publisherOf = (l: Lapse, c: Cell): User | null =>
     l.publisher === 'person' ? c.person : l.publisher === 'partner' ? c.partner : null;
-  const publish = async (u: User, c: Cell, party: boolean, n: number) => calls.updateDoc(u, c.docId, recordData(party, n));
-  const keep = (c: Cell) => api.post(`/org/v1/requests/${c.requestId}/slots/${c.slotId}/adopt`, c.org.token);
+  const publish = async (u: User, c: Cell, party: boolean, n: number) => d.updateDoc(u, c.docId, recordData(party, n));
+  /** A cell's calls carry its organization's member token. */
+  const as = (c: Cell) => ({ as: c.org.token });
+  const keep = (c: Cell) => d.keep(c.requestId, c.slotId, as(c));
   const correct = (c: Cell, body: Record<string, unknown>) =>
-    api.post(`/org/v1/requests/${c.requestId}/slots/${c.slotId}/correct`, c.org.token, { sourceResourceId: c.docId, ...body });
-  const detail = async (c: Cell) => expectStatus(await api.get(`/org/v1/requests/${c.requestId}`, c.org.token), 200, 'request detail');
-  const copies = async (c: Cell) =>
-    expectStatus(await api.get(`/org/v1/requests/${c.requestId}/copies`, c.org.token), 200, 'copies').copies as Copy[];
+    d.correct(c.requestId, c.slotId, { sourceResourceId: c.docId, ...body }, as(c));
+  const detail = (c: Cell) => d.detail(c.requestId, as(c));
+  const copies = (c: Cell) => d.copies(c.requestId, as(c));
   const history = async (c: Cell) =>
     expectStatus(await api.get(`/org/v1/requests/${c.requestId}/history`, c.org.token), 200, 'history').history as HistoryEntry[];
-  const proposals = async (c: Cell) =>
-    expectStatus(await api.get(`/org/v1/requests/${c.requestId}/proposals`, c.org.token), 200, 'proposals').proposals as Proposal[];
+  const proposals = (c: Cell) => d.proposals(c.requestId, as(c));
   const stateOf = async (c: Cell) => ((await detail(c)).request as { state: string }).state;
-
-  /** The connection's state changed by the person, as the organization then reads it. */
-  async function change(c: Cell, field: string, state: string | null, vars: Record<string, unknown> = {}) {
-    const args = Object.keys(vars).map((k) => `, $${k}: ID!`);
-    ok(
-      await gql(c.person, `mutation($r: ID!${args.join('')}) { user { request { ${field} { requestId } } } }`, { r: c.requestId, ...vars }),
-    );
-    if (state) expect(await stateOf(c), 'the lapse took effect').to.equal(state);
+  /** The connection's state after the lapse, as the organization reads it. */
+  const lapsedTo = async (c: Cell, state: string) => expect(await stateOf(c), 'the lapse took effect').to.equal(state);
+  /** The person changes the connection; the organization then reads it in `state`. */
+  async function changed(c: Cell, change: (person: User, requestId: string) => Promise<unknown>, state: string) {
+    await change(c.person, c.requestId);
+    await lapsedTo(c, state);
   }
 
-  /** Every event of the log that names the request (its stream, its copy chains, or its id in the data). */
-  async function eventsOf(c: Cell): Promise<Array<{ event_id: string; type: string; data: Record<string, unknown> }>> {
-    const like = `%${c.requestId}%`;
-    return (
-      await service.db.query<{ event_id: string; type: string; data: Record<string, unknown> }>(
-        'SELECT event_id::text AS event_id, type, data FROM es.events WHERE stream_id LIKE $1 OR data::text LIKE $1 ORDER BY position',
-        [like],
-      )
-    ).rows;
-  }
-  const snapshot = async (c: Cell) => new Set((await eventsOf(c)).map((e) => e.event_id));
-  /** The events about the request appended since `before`. */
-  const appendedSince = async (c: Cell, before: Set<string>) => (await eventsOf(c)).filter((e) => !before.has(e.event_id));
-  async function expectNothingMoved(c: Cell, before: Set<string>) {
-    const appended = await appendedSince(c, before);
-    const types = appended.map((e) => e.type);
+  /** The events about the request (its stream, its copy chains, or its id in the data) appended since `before`. */
+  const appendedSince = (c: Cell, before: LogMark) => d.eventsSince(before, { about: c.requestId });
+  async function expectNothingMoved(c: Cell, before: LogMark) {
+    const types = (await appendedSince(c, before)).map((e) => e.type);
     expect(
       types.filter((t) => MOVES.includes(t)),
       `nothing moved (appended: ${types.join(', ') || 'none'})`,
@@ -241,7 +205,9 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
 
   /** The automatic keep as the auto-keep worker runs it (its job also runs in the background here), then every job settled. */
   async function keepAutomatically(c: Cell): Promise<void> {
-    await copyWorkOf(service.domain!.copies).keepAutomatically(c.requestId, c.slotId, system());
+    // The cell's ids parsed as the worker parses its job's payload.
+    const [requestId, slotId] = [parseId<'request'>(c.requestId)!, parseId<'slot'>(c.slotId)!];
+    await copyWorkOf(service.domain!.copies).keepAutomatically(requestId, slotId, system());
     await settled();
   }
 
@@ -298,7 +264,7 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
       refusal: 'adoption_refused',
       discarded: 'connection_inactive',
       closesProposal: false,
-      apply: (c) => change(c, 'revoke(requestId: $r)', 'revoked'),
+      apply: (c) => changed(c, revoke, 'revoked'),
       publisher: 'person',
     },
     {
@@ -308,7 +274,7 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
       refusal: 'adoption_refused',
       discarded: 'connection_inactive',
       closesProposal: false,
-      apply: (c) => change(c, 'suspend(requestId: $r)', 'suspended'),
+      apply: (c) => changed(c, suspend, 'suspended'),
       publisher: 'person',
     },
     {
@@ -321,7 +287,7 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
       apply: async (c) => {
         // Past the accepted retention by a minute. Sessions (72 h) and the key's warmth (12 h) outlast it.
         clock.offsetMs += SHORT_RETENTION_MS + 60_000;
-        expect(await stateOf(c), 'the lapse took effect').to.equal('expired');
+        await lapsedTo(c, 'expired');
       },
       publisher: 'person',
     },
@@ -332,7 +298,7 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
       refusal: 'adoption_refused',
       discarded: 'not_granted',
       closesProposal: false,
-      apply: (c) => change(c, 'withdraw(requestId: $r, slotId: $s)', 'active', { s: c.slotId }),
+      apply: (c) => changed(c, (person, requestId) => withdraw(person, requestId, c.slotId), 'active'),
       publisher: 'person',
     },
     {
@@ -364,8 +330,7 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
       discarded: 'source_unavailable',
       closesProposal: true,
       apply: async (c) => {
-        const deleted = ok(await gql(c.person, 'mutation($id: ID!) { user { document { delete(id: $id) } } }', { id: c.docId }));
-        expect(deleted.user.document.delete).to.equal(true);
+        expect(await d.deleteDoc(c.person, c.docId)).to.equal(true);
       },
       publisher: null,
     },
@@ -396,7 +361,7 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
       async run(l) {
         const c = await given(l, 'manual');
         await l.apply(c);
-        const before = await snapshot(c);
+        const before = await d.mark();
         expect(problem(await keep(c))).to.deep.equal({ status: 403, code: l.refusal });
         await expectNothingMoved(c, before);
         expect(await copies(c), 'copies serves nothing').to.deep.equal([]);
@@ -408,7 +373,7 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
       async run(l) {
         const c = await given(l, 'auto');
         await autoKeptV1(c);
-        const before = await snapshot(c);
+        const before = await d.mark();
         await l.apply(c);
         const publisher = publisherOf(l, c);
         if (publisher) await publish(publisher, c, l.party, 2);
@@ -422,7 +387,7 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
       outcome: (l) => `discarded (${l.discarded}), nothing kept`,
       async run(l) {
         const c = await pendedV1(l);
-        const before = await snapshot(c);
+        const before = await d.mark();
         await l.apply(c);
         expect(await warmAndDrain(c)).to.deep.equal({ materialized: 0, stillPending: 0 });
         expect((await detail(c)).adoptions, 'the discarded keep leaves the adoptions').to.deep.equal([]);
@@ -446,7 +411,7 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
         await keptV1(c);
         const p = await openProposal(c, l.party);
         await l.apply(c);
-        const before = await snapshot(c);
+        const before = await d.mark();
         const read = await api.get(`/org/v1/requests/${c.requestId}/proposals/${p.proposalId}/candidate`, c.org.token);
         expect(problem(read)).to.deep.equal({ status: 403, code: l.refusal });
         expect(read.body, 'no data of version 2').to.not.have.any.keys('data', 'version');
@@ -462,7 +427,7 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
         await keptV1(c);
         const p = await openProposal(c, l.party);
         await l.apply(c);
-        const before = await snapshot(c);
+        const before = await d.mark();
         const adopted = await api.post(`/org/v1/requests/${c.requestId}/proposals/${p.proposalId}/adopt`, c.org.token);
         expect(problem(adopted)).to.deep.equal({ status: 403, code: l.refusal });
         await expectNothingMoved(c, before);
@@ -480,7 +445,7 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
         await l.apply(c);
         const publisher = publisherOf(l, c);
         if (publisher) for (const n of [2, 3, 4, 5]) await publish(publisher, c, l.party, n);
-        const before = await snapshot(c);
+        const before = await d.mark();
         const fixed = await correct(c, { expectedSourceVersion: 1, expectedOrgVersion: 1, data: recordData(l.party, 'ours') });
         expect(fixed.status, JSON.stringify(fixed.body)).to.equal(200);
         expect(fixed.body.orgVersion).to.equal(2);
@@ -500,7 +465,6 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
     workers = await startWorkers(service, queue);
     api = orgClient(service.url, mailer);
     main = await organization('Acme');
-    calls = consentScenario(api, () => main.token);
   });
   after(async () => {
     await workers.stop();
@@ -518,7 +482,7 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
   it('automatic keep × no lapse (control) → version 2 kept', async () => {
     const c = await given(LAPSES[0]!, 'auto');
     await autoKeptV1(c);
-    const before = await snapshot(c);
+    const before = await d.mark();
     await publish(c.person, c, false, 2);
     await keepAutomatically(c);
     const kept = (await appendedSince(c, before)).filter((e) => e.type === 'CopyKept').map((e) => e.data.sourceVersion);
@@ -527,7 +491,7 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
 
   it('drain × no lapse (control) → version 1 kept', async () => {
     const c = await pendedV1(LAPSES[0]!);
-    const before = await snapshot(c);
+    const before = await d.mark();
     const drained = await warmAndDrain(c);
     // The sign-in's background drain may have kept it first.
     expect([

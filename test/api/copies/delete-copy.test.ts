@@ -4,7 +4,7 @@ import { mainBackend } from '../../support/databases.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { fileClient } from '../files/file-client.js';
 import { orgClient, problem, type OrgClient } from '../org/org-client.js';
-import { consentScenario, type User } from '../support/consent-scenario.js';
+import { driver, MANUAL_NAME_SLOT, type Manifest, type User } from '../support/driver.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 type Adoption = { adoptionId: string; orgResourceId: string; sourceResourceId: string };
@@ -19,17 +19,19 @@ describe(`an organization deletes its copy: the chain is shredded, the deletion 
   let api: OrgClient;
   let token: string;
   let ann: User;
-  let manifest: { manifestId: string; slots: Array<{ slotId: string }> };
+  let manifest: Manifest;
 
-  let calls: ReturnType<typeof consentScenario>;
-  const createDoc = (givenName: string) => calls.createDoc(ann, 'PersonFullName', name(givenName));
+  const d = driver({ api: () => api, member: () => token });
+  const createDoc = (givenName: string) => d.createDoc(ann, 'PersonFullName', name(givenName));
   async function keptRequest(doc: string, fileId: string): Promise<{ requestId: string; kept: Adoption[] }> {
     const [nameSlot, fileSlot] = manifest.slots.map((s) => s.slotId) as [string, string];
-    const requestId = await calls.connected(manifest.manifestId, ann, { [nameSlot]: [doc], [fileSlot]: [fileId] });
+    const requestId = await d.connected(manifest.manifestId, ann, { [nameSlot]: [doc], [fileSlot]: [fileId] });
     const kept: Adoption[] = [];
-    for (const slotId of [nameSlot, fileSlot]) kept.push(...((await calls.keep(requestId, slotId)).adoptions as Adoption[]));
+    for (const slotId of [nameSlot, fileSlot]) kept.push(...((await d.kept(requestId, slotId)) as Adoption[]));
     return { requestId, kept };
   }
+  const correct = (requestId: string, data: Record<string, unknown>) =>
+    d.correct(requestId, manifest.slots[0]!.slotId, { expectedSourceVersion: 1, expectedOrgVersion: 1, data });
   /** Every sealed copy payload the log holds, as an attacker with the database would find it. */
   const sealedInLog = async (orgResourceId: string) =>
     (
@@ -44,18 +46,9 @@ describe(`an organization deletes its copy: the chain is shredded, the deletion 
   before(async () => {
     service = await startTestService({ domain: { mailer } });
     api = orgClient(service.url, mailer);
-    calls = consentScenario(api, () => token);
     const owner = await api.user();
     token = await api.signIn(owner.token, await api.organization(owner.token, 'Acme'));
-    const m = await api.post('/org/v1/manifests', token, {
-      name: 'KYC',
-      retention: 'P30D',
-      slots: [
-        { label: 'Name', group: 'KYC', multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['keep'], adoption: 'manual' },
-        { label: 'Passport', group: 'KYC', multiple: false, kind: 'file', target: 'PassportScan', verbs: ['keep'], adoption: 'manual' },
-      ],
-    });
-    manifest = m.body.manifest as typeof manifest;
+    manifest = await d.manifest([MANUAL_NAME_SLOT, { ...MANUAL_NAME_SLOT, label: 'Passport', kind: 'file', target: 'PassportScan' }]);
     ann = await api.user();
   });
   after(() => service.close());
@@ -66,11 +59,7 @@ describe(`an organization deletes its copy: the chain is shredded, the deletion 
       .fileId as string;
     const { requestId, kept } = await keptRequest(await createDoc('Ann'), fileId);
     const [doc, file] = kept as [Adoption, Adoption];
-    const corrected = await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/correct`, token, {
-      expectedSourceVersion: 1,
-      expectedOrgVersion: 1,
-      data: name('Anna'),
-    });
+    const corrected = await correct(requestId, name('Anna'));
     expect(corrected.status, JSON.stringify(corrected.body)).to.equal(200);
 
     for (const copy of [doc, file]) {
@@ -144,7 +133,7 @@ describe(`an organization deletes its copy: the chain is shredded, the deletion 
     });
 
     expect((await api.del(`/org/v1/requests/${requestId}/copies/${kept[0]!.adoptionId}`, token)).status).to.equal(200);
-    const again = await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/adopt`, token);
+    const again = await d.keep(requestId, manifest.slots[0]!.slotId);
     expect(problem(again)).to.deep.equal({ status: 403, code: 'adoption_refused' });
     expect(again.body.detail).to.equal('the organization deleted its copy of this record');
     expect((await api.get(`/org/v1/requests/${requestId}/copies`, token)).body.copies, 'the file copy stays').to.have.length(1);
@@ -156,9 +145,9 @@ describe(`an organization deletes its copy: the chain is shredded, the deletion 
     const doc = await createDoc('Ed');
     const { requestId, kept } = await keptRequest(doc, fileId);
     await service.domain!.keyring.erase(kept[0]!.orgResourceId);
-    await calls.updateDoc(ann, doc, name('Eddie'));
+    await d.updateDoc(ann, doc, name('Eddie'));
 
-    const again = await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/adopt`, token);
+    const again = await d.keep(requestId, manifest.slots[0]!.slotId);
     expect(problem(again)).to.deep.equal({ status: 403, code: 'adoption_refused' });
     expect(again.body.detail).to.equal('the organization deleted its copy of this record');
   });
@@ -167,16 +156,10 @@ describe(`an organization deletes its copy: the chain is shredded, the deletion 
     const files = fileClient(service.url);
     const fileId = (await files.upload(ann.token, { fileName: 'c.pdf', label: 'Passport' }, Buffer.from('%PDF-5'))).json.fileId as string;
     const { requestId, kept } = await keptRequest(await createDoc('Flo'), fileId);
-    const correct = () =>
-      api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/correct`, token, {
-        expectedSourceVersion: 1,
-        expectedOrgVersion: 1,
-        data: name('Flora'),
-      });
     // The deletion erases the chain's key before it records CopyDeleted: a correct in between finds the key gone.
     await service.domain!.keyring.erase(kept[0]!.orgResourceId);
-    expect(problem(await correct())).to.deep.equal({ status: 409, code: 'conflict' });
+    expect(problem(await correct(requestId, name('Flora')))).to.deep.equal({ status: 409, code: 'conflict' });
     expect((await api.del(`/org/v1/requests/${requestId}/copies/${kept[0]!.adoptionId}`, token)).status).to.equal(200);
-    expect(problem(await correct())).to.deep.equal({ status: 404, code: 'not_found' });
+    expect(problem(await correct(requestId, name('Flora')))).to.deep.equal({ status: 404, code: 'not_found' });
   });
 });

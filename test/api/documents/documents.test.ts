@@ -1,17 +1,11 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { mainBackend } from '../../support/databases.js';
-import { client } from '../../support/http.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
+import { orgClient, type OrgClient } from '../org/org-client.js';
+import { CORE_SCHEMAS as BASE, driver, type User } from '../support/driver.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-type GqlError = {
-  message: string;
-  extensions: { code: string; errors?: Array<{ instancePath: string; keyword: string; message: string }> };
-};
-type Gql = { data?: Record<string, any>; errors?: GqlError[] };
-
-const BASE = 'http://service.test/schemas/core';
 const CREATE = `mutation($input: DocumentInput!) { user { document { create(input: $input) { id version } } } }`;
 const VALIDATE = `mutation($input: DocumentInput!) { user { document { validate(input: $input) { valid } } } }`;
 const UPDATE = `mutation($id: ID!, $input: DocumentUpdateInput!) { user { document { update(id: $id, input: $input) { id version } } } }`;
@@ -28,32 +22,24 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
   this.timeout(60_000);
   let service: TestService;
   const mailer = new RecordingMailer();
-  let api: ReturnType<typeof client>;
-  let ann: string;
-  let bob: string;
+  let api: OrgClient;
+  let ann: User;
+  let bob: User;
+  const { gql, errorOf } = driver({ api: () => api });
 
   before(async () => {
     // The first schema a validation worker compiles took 500-620 ms on a slow 2-core machine (the
     // service's default budget is 2 s); the hostile schema below still gives up long before its pattern would.
     service = await startTestService({ domain: { mailer, env: { VALIDATION_BUDGET_MS: '1500' } } });
-    api = client(service.url);
+    api = orgClient(service.url, mailer);
     ann = await registered();
     bob = await registered();
   });
   after(() => service.close());
 
-  async function registered(): Promise<string> {
-    const email = `d${randomBytes(4).toString('hex')}@example.com`;
-    await api.post('/auth/send-otp', { email });
-    const { token } = (await api.post('/auth/verify-otp', { email, code: mailer.lastCodeFor(email) })).body as { token: string };
-    await api.graphql(token, 'mutation { user { register(input: {}) { userId } } }');
-    return token;
-  }
-  const gql = async (token: string, query: string, variables: Record<string, unknown> = {}) =>
-    (await api.graphql(token, query, variables)).body as Gql;
-  const errorOf = (r: Gql) => r.errors?.[0];
-  const create = (token: string, input: Record<string, unknown>) => gql(token, CREATE, { input });
-  const count = async (token: string) => ((await gql(token, DOCUMENTS)).data!.user.documents as unknown[]).length;
+  const registered = () => api.user();
+  const create = (u: User, input: Record<string, unknown>) => gql(u, CREATE, { input });
+  const count = async (u: User) => ((await gql(u, DOCUMENTS)).data!.user.documents as unknown[]).length;
 
   describe('create and read', () => {
     it('creates version 1 against a built-in and reads the data back', async () => {
@@ -73,12 +59,12 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
     });
 
     it('rule 5: neither schema gives "no schema definition", both give "both schema definitions"', async () => {
-      const none = errorOf(await create(ann, { name: 'x', data: {} }))!;
+      const none = errorOf(await create(ann, { name: 'x', data: {} }));
       expect(none.extensions.code).to.equal('NO_SCHEMA_DEFINITION');
       expect(none.message).to.contain('no schema definition');
       const both = errorOf(
         await create(ann, { name: 'x', data: {}, schemaRef: `${BASE}/PersonFullName.json`, documentSchema: { type: 'object' } }),
-      )!;
+      );
       expect(both.extensions.code).to.equal('BOTH_SCHEMA_DEFINITIONS');
       expect(both.message).to.contain('both schema definitions');
     });
@@ -89,7 +75,7 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
         { name: 'x', data: {}, schemaRef: `${BASE}/NoSuchSchema.json` },
         { name: 'x', data: {}, documentSchema: { $ref: 'https://evil.example/schema.json' } },
       ]) {
-        const e = errorOf(await create(ann, input))!;
+        const e = errorOf(await create(ann, input));
         expect(e.extensions.code, JSON.stringify(input)).to.equal('SCHEMA_NOT_FOUND');
         expect(e.message).to.contain('schema not found');
       }
@@ -99,7 +85,7 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
       const before = await count(ann);
       const e = errorOf(
         await create(ann, { name: 'bad', schemaRef: `${BASE}/PersonBankAccount.json`, data: { ...bank, iban: 'not an iban' } }),
-      )!;
+      );
       expect(e.extensions.code).to.equal('DATA_INVALID');
       expect(e.extensions.errors).to.deep.include({ instancePath: '/iban', keyword: 'pattern', message: e.extensions.errors![0]!.message });
       expect(e.message).to.contain('/iban');
@@ -107,13 +93,13 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
     });
 
     it('a schema that does not compile (unknown keyword, strict mode) answers SCHEMA_INVALID', async () => {
-      const e = errorOf(await create(ann, { name: 'x', data: {}, documentSchema: { type: 'object', propertiez: {} } }))!;
+      const e = errorOf(await create(ann, { name: 'x', data: {}, documentSchema: { type: 'object', propertiez: {} } }));
       expect(e.extensions.code).to.equal('SCHEMA_INVALID');
     });
 
     it('the composition recipe (allOf + $ref + required) makes an optional built-in field mandatory', async () => {
       const documentSchema = { allOf: [{ $ref: `${BASE}/PersonBankAccount.json` }, { required: ['bic'] }] };
-      expect(errorOf(await create(ann, { name: 'x', documentSchema, data: bank }))!.extensions.code).to.equal('DATA_INVALID');
+      expect(errorOf(await create(ann, { name: 'x', documentSchema, data: bank })).extensions.code).to.equal('DATA_INVALID');
       expect(
         (await create(ann, { name: 'x', documentSchema, data: { ...bank, bic: 'DEUTDEFF' } })).data!.user.document.create.version,
       ).to.equal(1);
@@ -127,7 +113,7 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
         (await gql(ann, VALIDATE, { input: { name: 'x', schemaRef: `${BASE}/PersonBankAccount.json`, data: bank } })).data,
       ).to.deep.equal({ user: { document: { validate: { valid: true } } } });
       expect(
-        errorOf(await gql(ann, VALIDATE, { input: { name: 'x', schemaRef: `${BASE}/PersonBankAccount.json`, data: {} } }))!.extensions.code,
+        errorOf(await gql(ann, VALIDATE, { input: { name: 'x', schemaRef: `${BASE}/PersonBankAccount.json`, data: {} } })).extensions.code,
       ).to.equal('DATA_INVALID');
       expect(await count(ann)).to.equal(before);
     });
@@ -145,7 +131,7 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
       const doc = (await gql(ann, DOCUMENT, { id })).data!.user.document;
       expect(doc.schemaRef).to.equal(`${BASE}/PersonBankAccount.json`);
       expect(doc.data.bankName).to.equal('Bank');
-      expect(errorOf(await gql(ann, UPDATE, { id, input: { data: { givenName: 'Ann' } } }))!.extensions.code).to.equal('DATA_INVALID');
+      expect(errorOf(await gql(ann, UPDATE, { id, input: { data: { givenName: 'Ann' } } })).extensions.code).to.equal('DATA_INVALID');
       expect((await gql(ann, DOCUMENT, { id })).data!.user.document.version).to.equal(2);
     });
 
@@ -154,8 +140,8 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
         .data!.user.document.create.id;
       expect((await gql(ann, DELETE, { id })).data).to.deep.equal({ user: { document: { delete: true } } });
       expect((await gql(ann, DOCUMENT, { id })).data!.user.document).to.equal(null);
-      expect(errorOf(await gql(ann, UPDATE, { id, input: { data: {} } }))!.extensions.code).to.equal('NOT_FOUND');
-      expect(errorOf(await gql(ann, DELETE, { id }))!.extensions.code).to.equal('NOT_FOUND');
+      expect(errorOf(await gql(ann, UPDATE, { id, input: { data: {} } })).extensions.code).to.equal('NOT_FOUND');
+      expect(errorOf(await gql(ann, DELETE, { id })).extensions.code).to.equal('NOT_FOUND');
     });
   });
 
@@ -166,7 +152,7 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
       const first = await create(user, { name: 'a', schemaRef: ref, data: birth, uniquePerVault: true });
       const id = first.data!.user.document.create.id;
       for (const flag of [true, false]) {
-        const e = errorOf(await create(user, { name: 'b', schemaRef: ref, data: birth, uniquePerVault: flag }))!;
+        const e = errorOf(await create(user, { name: 'b', schemaRef: ref, data: birth, uniquePerVault: flag }));
         expect(e.extensions.code).to.equal('DOCUMENT_SCHEMA_EXISTS');
         expect(e.message).to.equal('document schema already exists in vault');
       }
@@ -180,7 +166,7 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
     it('embedded schemas are compared as canonical JSON; without the flag on either, both creates pass', async () => {
       const user = await registered();
       await create(user, { name: 'a', documentSchema: { type: 'object', required: ['a'] }, data: { a: 1 }, uniquePerVault: true });
-      const e = errorOf(await create(user, { name: 'b', documentSchema: { required: ['a'], type: 'object' }, data: { a: 2 } }))!;
+      const e = errorOf(await create(user, { name: 'b', documentSchema: { required: ['a'], type: 'object' }, data: { a: 2 } }));
       expect(e.extensions.code).to.equal('DOCUMENT_SCHEMA_EXISTS');
       const ref = `${BASE}/PersonContact.json`;
       await create(user, { name: 'c', schemaRef: ref, data: contact });
@@ -204,8 +190,8 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
         await create(ann, { name: 'mine', schemaRef: `${BASE}/PersonFullName.json`, data: { givenName: 'Ann', familyName: 'Example' } })
       ).data!.user.document.create.id;
       expect((await gql(bob, DOCUMENT, { id })).data!.user.document).to.equal(null);
-      expect(errorOf(await gql(bob, UPDATE, { id, input: { data: {} } }))!.extensions.code).to.equal('NOT_FOUND');
-      expect(errorOf(await gql(bob, DELETE, { id }))!.extensions.code).to.equal('NOT_FOUND');
+      expect(errorOf(await gql(bob, UPDATE, { id, input: { data: {} } })).extensions.code).to.equal('NOT_FOUND');
+      expect(errorOf(await gql(bob, DELETE, { id })).extensions.code).to.equal('NOT_FOUND');
       expect(((await gql(bob, DOCUMENTS)).data!.user.documents as Array<{ id: string }>).map((d) => d.id)).to.not.include(id);
       expect((await gql(ann, DOCUMENT, { id })).data!.user.document.version).to.equal(1);
       expect((await gql(bob, DOCUMENT, { id: 'not-a-uuid' })).data!.user.document).to.equal(null);
@@ -247,7 +233,7 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
     });
     expect(quick.data).to.deep.equal({ user: { document: { validate: { valid: true } } } });
     expect(slowDone, 'the other user was answered while the hostile schema still ran').to.equal(false);
-    const e = errorOf(await slow)!;
+    const e = errorOf(await slow);
     expect(e.extensions.code).to.equal('SCHEMA_INVALID');
     expect(e.message).to.contain('time budget');
     expect(Date.now() - started, 'gave up near its 1.5 s budget, not after the pattern ran out').to.be.below(10_000);

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mainBackend } from '../../support/databases.js';
-import { client } from '../../support/http.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
+import { orgClient, type OrgClient } from '../org/org-client.js';
+import { driver, type Gql, type User } from '../support/driver.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-type GqlError = { message: string; extensions: { code: string } };
-type Gql = { data?: Record<string, any> | null; errors?: GqlError[] };
 type Member = { email: string; role: string };
 type Entity = { entityId: string; name: string; role: string; members: Member[] };
 
@@ -37,34 +36,18 @@ describe(`legal entities (contract 5 EntityMutation, issue 6 "Entity roles"; ${m
   this.timeout(60_000);
   let service: TestService;
   const mailer = new RecordingMailer();
-  let api: ReturnType<typeof client>;
+  let api: OrgClient;
+  const { gql, ok, errorOf } = driver({ api: () => api });
 
   before(async () => {
     service = await startTestService({ domain: { mailer } });
-    api = client(service.url);
+    api = orgClient(service.url, mailer);
   });
   after(() => service.close());
 
-  type User = { email: string; token: string };
   const address = () => `e${randomBytes(4).toString('hex')}@example.com`;
-  async function login(email: string, register = true): Promise<User> {
-    await api.post('/auth/send-otp', { email });
-    const { token } = (await api.post('/auth/verify-otp', { email, code: mailer.lastCodeFor(email) })).body as { token: string };
-    if (register) await api.graphql(token, 'mutation { user { register(input: {}) { userId } } }');
-    return { email, token };
-  }
+  const login = (email: string, register = true): Promise<User> => api.user({ email, register });
   const user = () => login(address());
-
-  const gql = async (u: User, query: string, variables: Record<string, unknown> = {}) =>
-    (await api.graphql(u.token, query, variables)).body as Gql;
-  const errorOf = (r: Gql) => {
-    if (!r.errors?.[0]) expect.fail(`expected an error, got ${JSON.stringify(r.data)}`);
-    return r.errors[0];
-  };
-  const ok = (r: Gql) => {
-    if (r.errors) expect.fail(JSON.stringify(r.errors));
-    return r.data!;
-  };
   const createEntity = async (u: User, name = 'Acme GmbH'): Promise<Entity> => ok(await gql(u, CREATE_ENTITY, { name })).user.entity.create;
   const setMember = (u: User, entityId: string, email: string, role: string) => gql(u, SET_MEMBER, { entityId, email, role });
   const removeMember = (u: User, entityId: string, email: string) => gql(u, REMOVE_MEMBER, { entityId, email });
@@ -81,6 +64,10 @@ describe(`legal entities (contract 5 EntityMutation, issue 6 "Entity roles"; ${m
     const e = await createEntity(ann, '  Acme GmbH ');
     expect(e).to.deep.equal({ entityId: e.entityId, name: 'Acme GmbH', role: 'MANAGER', members: [{ email: ann.email, role: 'MANAGER' }] });
     expect(await entities(ann)).to.deep.equal([e]);
+  });
+
+  it('a blank name is BAD_USER_INPUT', async () => {
+    const ann = await user();
     expect(errorOf(await gql(ann, CREATE_ENTITY, { name: '   ' })).extensions.code).to.equal('BAD_USER_INPUT');
   });
 
@@ -119,6 +106,11 @@ describe(`legal entities (contract 5 EntityMutation, issue 6 "Entity roles"; ${m
     const danaUser = await login(dana);
     expect((await entities(danaUser)).map((e) => [e.entityId, e.role])).to.deep.equal([[acme.entityId, 'MEMBER']]);
     expect(await doc(danaUser, id)).to.deep.include({ id, owner: acme.entityId, version: 1 });
+  });
+
+  it('setMember refuses what is not an address: BAD_USER_INPUT', async () => {
+    const ann = await user();
+    const acme = await createEntity(ann);
     expect(errorOf(await setMember(ann, acme.entityId, 'not an address', 'MEMBER')).extensions.code).to.equal('BAD_USER_INPUT');
   });
 

@@ -8,21 +8,9 @@ import type { JobQueue } from '../../../src/workers/queue/queue.js';
 import { mainBackend } from '../../support/databases.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { orgClient, problem, type OrgClient } from '../org/org-client.js';
+import { driver, schemaRef, type Manifest, type Proposal, type User } from '../support/driver.js';
 import { OutageDb } from '../support/outages.js';
 import { startTestService, type TestService } from '../support/service.js';
-
-type Gql = { data?: Record<string, any> | null; errors?: unknown[] };
-type User = { email: string; token: string };
-type Proposal = {
-  proposalId: string;
-  slotId: string;
-  itemKind: string;
-  itemTarget: string;
-  resourceId: string;
-  newVersion: number;
-  proposedAt: string;
-  participant: null | { alias: string; type: string };
-};
 
 /** The service's database, able to run something of the test's between one statement's answer and its caller. */
 class InterleavingDb extends OutageDb {
@@ -39,7 +27,6 @@ class InterleavingDb extends OutageDb {
   }
 }
 
-const BASE = 'http://service.test/schemas/core';
 const name = (givenName: string) => ({ givenName, familyName: 'Example' });
 
 describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.3; contract 8; ${mainBackend})`, function () {
@@ -54,42 +41,17 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
   let token: string;
   let ann: User;
   let entityId: string;
-  let manifest: { manifestId: string; slots: Array<{ slotId: string }> };
+  let manifest: Manifest;
   let db: InterleavingDb;
 
-  const gql = async (u: User, query: string, variables: Record<string, unknown> = {}) =>
-    (await api.post('/graphql', u.token, { query, variables })).body as Gql;
-  const ok = (r: Gql) => {
-    if (r.errors) expect.fail(JSON.stringify(r.errors));
-    return r.data!;
-  };
-  const createDoc = async (u: User, input: Record<string, unknown>) =>
-    ok(await gql(u, 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id } } } }', { input })).user.document
-      .create.id as string;
-  const updateDoc = async (u: User, id: string, data: Record<string, unknown>) =>
-    ok(
-      await gql(u, 'mutation($id: ID!, $i: DocumentUpdateInput!) { user { document { update(id: $id, input: $i) { version } } } }', {
-        id,
-        i: { data },
-      }),
-    );
-  async function connected(grants: Record<number, string[]>): Promise<string> {
-    const sent = await api.post('/org/v1/requests', token, { manifestId: manifest.manifestId, recipientEmail: ann.email });
-    const requestId = (sent.body.request as { requestId: string }).requestId;
-    const g = Object.entries(grants).map(([i, resourceIds]) => ({ slotId: manifest.slots[Number(i)]!.slotId, resourceIds }));
-    ok(
-      await gql(ann, 'mutation($r: ID!, $g: [GrantInput!]!) { user { request { accept(requestId: $r, grants: $g) { requestId } } } }', {
-        r: requestId,
-        g,
-      }),
-    );
-    return requestId;
-  }
-  const proposals = async (requestId: string) => {
-    const r = await api.get(`/org/v1/requests/${requestId}/proposals`, token);
-    expect(r.status, JSON.stringify(r.body)).to.equal(200);
-    return r.body.proposals as Proposal[];
-  };
+  const d = driver({ api: () => api, member: () => token });
+  const { gql, ok, createDoc, updateDoc, proposals, keep, suspend, resume, withdraw } = d;
+  const nameSlot = () => manifest.slots[0]!.slotId;
+  const companySlot = () => manifest.slots[1]!.slotId;
+  /** A request of `manifest` to ann, accepted with these grants (slot id → resource ids). */
+  const connected = (grants: Record<string, string[]>) => d.connected(manifest.manifestId, ann, grants);
+  /** Ann's full name, as a document named Name. */
+  const nameDoc = (givenName: string) => createDoc(ann, { name: 'Name', schemaRef: schemaRef('PersonFullName'), data: name(givenName) });
   /** The reaction runs on its own time: polls the open proposals until `done` holds. */
   async function eventually(requestId: string, done: (p: Proposal[]) => boolean): Promise<Proposal[]> {
     for (let i = 0; i < 200; i++) {
@@ -125,17 +87,12 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     orgId = await api.organization(owner.token, 'Acme');
     token = await api.signIn(owner.token, orgId);
     const slot = { group: 'KYC', multiple: false, kind: 'schema', verbs: ['keep'], adoption: 'manual' };
-    const m = await api.post('/org/v1/manifests', token, {
-      name: 'KYC',
-      retention: 'P30D',
-      slots: [
-        { ...slot, label: 'Name', target: 'PersonFullName' },
-        { ...slot, label: 'Company', target: 'LegalEntityRegistration', subject: 'company', multiple: true },
-      ],
-    });
-    manifest = m.body.manifest as typeof manifest;
+    manifest = await d.manifest([
+      { ...slot, label: 'Name', target: 'PersonFullName' },
+      { ...slot, label: 'Company', target: 'LegalEntityRegistration', subject: 'company', multiple: true },
+    ]);
     ann = await api.user();
-    entityId = ok(await gql(ann, 'mutation { user { entity { create(name: "Ann GmbH") { entityId } } } }')).user.entity.create.entityId;
+    entityId = await d.entity(ann, 'Ann GmbH');
   });
   after(async () => {
     await workers.stop();
@@ -144,12 +101,12 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
   });
 
   it('a new version opens a proposal; a newer one supersedes it in place; the request detail lists it', async () => {
-    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ann') });
-    const requestId = await connected({ 0: [doc] });
+    const doc = await nameDoc('Ann');
+    const requestId = await connected({ [nameSlot()]: [doc] });
     await updateDoc(ann, doc, name('Ann 2'));
     const [first] = await eventually(requestId, (p) => p.length === 1);
     expect(first).to.deep.include({
-      slotId: manifest.slots[0]!.slotId,
+      slotId: nameSlot(),
       itemKind: 'schema',
       itemTarget: 'PersonFullName',
       resourceId: doc,
@@ -160,7 +117,7 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     const [second] = await eventually(requestId, (p) => p[0]?.newVersion === 3);
     expect(await proposals(requestId)).to.have.length(1);
     expect(second!.proposalId).to.not.equal(first!.proposalId);
-    const detail = (await api.get(`/org/v1/requests/${requestId}`, token)).body.proposals as Array<Record<string, unknown>>;
+    const detail = (await d.detail(requestId)).proposals as Array<Record<string, unknown>>;
     const { itemKind: _k, itemTarget: _t, ...summary } = second!;
     expect(detail).to.deep.equal([summary]);
 
@@ -171,8 +128,8 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
   });
 
   it('dismiss closes it and leaves the copy; dismissing again is false; a later version opens a fresh one', async () => {
-    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Bo') });
-    const requestId = await connected({ 0: [doc] });
+    const doc = await nameDoc('Bo');
+    const requestId = await connected({ [nameSlot()]: [doc] });
     await updateDoc(ann, doc, name('Bo 2'));
     const [p] = await eventually(requestId, (x) => x.length === 1);
     expect((await dismiss(requestId, p!.proposalId)).body).to.deep.equal({ dismissed: true });
@@ -185,8 +142,8 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
   });
 
   it('adopt: 423 with a cold key and nothing changes; warm, the proposed version is kept and the proposal closes; two at once: one 200, one 409', async () => {
-    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Cy') });
-    const requestId = await connected({ 0: [doc] });
+    const doc = await nameDoc('Cy');
+    const requestId = await connected({ [nameSlot()]: [doc] });
     await updateDoc(ann, doc, name('Cy 2'));
     const [p] = await eventually(requestId, (x) => x.length === 1);
 
@@ -204,29 +161,27 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     const adoption = answers.find((a) => a.status === 200)!.body;
     expect(adoption).to.deep.include({ sourceResourceId: doc, sourceVersion: 2, state: 'materialized', orgVersion: 1 });
     expect(await proposals(requestId)).to.deep.equal([]);
-    const copies = (await api.get(`/org/v1/requests/${requestId}/copies`, token)).body.copies as Array<{ data: unknown }>;
-    expect(copies.map((c) => c.data)).to.deep.equal([name('Cy 2')]);
+    expect((await d.copies(requestId)).map((c) => c.data)).to.deep.equal([name('Cy 2')]);
   });
 
   it('a keep of a version at or past the open proposal closes it', async () => {
-    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Di') });
-    const requestId = await connected({ 0: [doc] });
+    const doc = await nameDoc('Di');
+    const requestId = await connected({ [nameSlot()]: [doc] });
     await updateDoc(ann, doc, name('Di 2'));
     await eventually(requestId, (x) => x.length === 1);
-    expect((await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/adopt`, token)).status).to.equal(200);
+    expect((await keep(requestId, nameSlot())).status).to.equal(200);
     expect(await proposals(requestId)).to.deep.equal([]);
   });
 
   it("a keep that lands between the new-version reaction's check and its proposal: the reaction closes the proposal as kept", async () => {
-    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ed') });
-    const requestId = await connected({ 0: [doc] });
-    const keep = () => api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/adopt`, token);
+    const doc = await nameDoc('Ed');
+    const requestId = await connected({ [nameSlot()]: [doc] });
     // The reaction has found version 2 kept nowhere; before it opens its proposal, the member keeps
     // version 2, and that keep finds no proposal open to close.
     db.next = {
       statement: 'SELECT max(source_version) AS version FROM rm.adoptions',
       run: async () => {
-        const kept = (await keep()).body as { adoptions: Array<{ sourceVersion: number; state: string }> };
+        const kept = (await keep(requestId, nameSlot())).body as { adoptions: Array<{ sourceVersion: number; state: string }> };
         expect(kept.adoptions.map((a) => [a.sourceVersion, a.state])).to.deep.equal([[2, 'materialized']]);
       },
     };
@@ -243,23 +198,16 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
   });
 
   it('on an inactive connection candidate and adopt are 403 adoption_refused; withdrawing the slot closes its proposals', async () => {
-    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Ed') });
-    const requestId = await connected({ 0: [doc] });
+    const doc = await nameDoc('Ed');
+    const requestId = await connected({ [nameSlot()]: [doc] });
     await updateDoc(ann, doc, name('Ed 2'));
     const [p] = await eventually(requestId, (x) => x.length === 1);
-    const change = async (field: string, vars: Record<string, unknown> = {}) =>
-      ok(
-        await gql(ann, `mutation($r: ID!${'s' in vars ? ', $s: ID!' : ''}) { user { request { ${field} { requestId } } } }`, {
-          r: requestId,
-          ...vars,
-        }),
-      );
-    await change('suspend(requestId: $r)');
+    await suspend(ann, requestId);
     expect(problem(await adopt(requestId, p!.proposalId))).to.deep.equal({ status: 403, code: 'adoption_refused' });
     const candidate = await api.get(`/org/v1/requests/${requestId}/proposals/${p!.proposalId}/candidate`, token);
     expect(problem(candidate)).to.deep.equal({ status: 403, code: 'adoption_refused' });
-    await change('resume(requestId: $r)');
-    await change('withdraw(requestId: $r, slotId: $s)', { s: manifest.slots[0]!.slotId });
+    await resume(ann, requestId);
+    await withdraw(ann, requestId, nameSlot());
     expect(await proposals(requestId)).to.deep.equal([]);
   });
 
@@ -267,15 +215,14 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     const reg = await createDoc(ann, {
       name: 'Reg',
       owner: entityId,
-      schemaRef: `${BASE}/LegalEntityRegistration.json`,
+      schemaRef: schemaRef('LegalEntityRegistration'),
       data: { registrationNumber: 'HRB 1', country: 'DE' },
     });
-    const requestId = await connected({ 1: [reg] });
+    const requestId = await connected({ [companySlot()]: [reg] });
     await updateDoc(ann, reg, { registrationNumber: 'HRB 2', country: 'DE' });
     const [p] = await eventually(requestId, (x) => x.length === 1);
-    const alias = (
-      (await api.get(`/org/v1/requests/${requestId}`, token)).body.items as Array<{ records: Array<{ participant: { alias: string } }> }>
-    )[1]!.records[0]!.participant.alias;
+    const alias = ((await d.detail(requestId)).items as Array<{ records: Array<{ participant: { alias: string } }> }>)[1]!.records[0]!
+      .participant.alias;
     expect(p!.participant).to.deep.include({ alias, type: 'legal_entity' });
     expect((await dismiss(requestId, p!.proposalId)).body).to.deep.equal({ dismissed: true });
 
@@ -295,8 +242,8 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
   });
 
   it("candidate reads the proposed version and writes one receipt on the person's side; nothing else writes one", async () => {
-    const doc = await createDoc(ann, { name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: name('Flo') });
-    const requestId = await connected({ 0: [doc] });
+    const doc = await nameDoc('Flo');
+    const requestId = await connected({ [nameSlot()]: [doc] });
     await updateDoc(ann, doc, name('Flo 2'));
     const [p] = await eventually(requestId, (x) => x.length === 1);
     const receipts = async () =>
@@ -317,7 +264,7 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
       proposal: p,
       version: 2,
       name: 'Name',
-      schemaRef: `${BASE}/PersonFullName.json`,
+      schemaRef: schemaRef('PersonFullName'),
       data: name('Flo 2'),
     });
     const after = await receipts();
@@ -331,7 +278,7 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     const kept = await adopt(requestId, p!.proposalId);
     expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
     await api.get(`/org/v1/requests/${requestId}/copies`, token);
-    await api.post(`/org/v1/requests/${requestId}/slots/${manifest.slots[0]!.slotId}/correct`, token, {
+    await d.correct(requestId, nameSlot(), {
       expectedSourceVersion: 2,
       expectedOrgVersion: 1,
       data: name('Ours'),

@@ -5,9 +5,9 @@ import type { JobQueue } from '../../../src/workers/queue/queue.js';
 import { mainBackend } from '../../support/databases.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { orgClient, type OrgClient } from '../org/org-client.js';
+import { driver, schemaRef, type User } from '../support/driver.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-type Gql = { data?: Record<string, any> | null; errors?: unknown[] };
 type Participant = null | { alias: string };
 type Record_ = { resourceId: string; participant: Participant; sourceVersion?: number; status: string };
 type Detail = {
@@ -16,8 +16,6 @@ type Detail = {
   proposals: Array<{ proposalId: string }>;
 };
 type Copy = { adoption: { slotId: string; sourceVersion: number }; participant: Participant; currentData?: unknown };
-
-const BASE = 'http://service.test/schemas/core';
 
 /**
  * The client of spec §4.3 "Sync procedure for a client", written against the HTTP API only: list
@@ -61,6 +59,8 @@ describe(`the spec's sync procedure, as a client runs it over several rounds (sp
   let queue: JobQueue;
   let workers: CopyWorkers;
   let api: OrgClient;
+  let token: string;
+  const { manifest, entity, createDoc, updateDoc, connected, copies, correct, detail } = driver({ api: () => api, member: () => token });
 
   before(async () => {
     service = await startTestService({ domain: { mailer } });
@@ -77,57 +77,28 @@ describe(`the spec's sync procedure, as a client runs it over several rounds (sp
   it("through person updates, organization corrections and a company slot with two participants, the client's view equals what both did", async () => {
     const owner = await api.user();
     const orgId = await api.organization(owner.token, 'Acme');
-    const token = await api.signIn(owner.token, orgId);
+    token = await api.signIn(owner.token, orgId);
     const slot = { group: 'KYC', kind: 'schema', verbs: ['keep'], adoption: 'manual' };
-    const manifest = (
-      await api.post('/org/v1/manifests', token, {
-        name: 'KYC',
-        retention: 'P30D',
-        slots: [
-          { ...slot, label: 'Name', target: 'PersonFullName', multiple: false },
-          { ...slot, label: 'Companies', target: 'LegalEntityRegistration', subject: 'company', multiple: true },
-        ],
-      })
-    ).body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
-    const [nameSlot, companySlot] = manifest.slots.map((s) => s.slotId) as [string, string];
+    const { manifestId, slots } = await manifest([
+      { ...slot, label: 'Name', target: 'PersonFullName', multiple: false },
+      { ...slot, label: 'Companies', target: 'LegalEntityRegistration', subject: 'company', multiple: true },
+    ]);
+    const [nameSlot, companySlot] = slots.map((s) => s.slotId) as [string, string];
 
-    const ann = await api.user();
-    const gql = async (query: string, variables: Record<string, unknown> = {}) => {
-      const r = (await api.post('/graphql', ann.token, { query, variables })).body as Gql;
-      if (r.errors) expect.fail(JSON.stringify(r.errors));
-      return r.data!;
-    };
-    const entity = async (n: string) =>
-      (await gql(`mutation { user { entity { create(name: "${n}") { entityId } } } }`)).user.entity.create.entityId as string;
-    const create = async (input: Record<string, unknown>) =>
-      (await gql('mutation($i: DocumentInput!) { user { document { create(input: $i) { id } } } }', { i: input })).user.document.create
-        .id as string;
-    const update = (id: string, data: Record<string, unknown>) =>
-      gql('mutation($id: ID!, $i: DocumentUpdateInput!) { user { document { update(id: $id, input: $i) { version } } } }', {
-        id,
-        i: { data },
-      });
+    const ann: User = await api.user();
+    const update = (id: string, data: Record<string, unknown>) => updateDoc(ann, id, data);
     const person = (given: string) => ({ givenName: given, familyName: 'Example' });
     const company = (n: string) => ({ registrationNumber: n, country: 'DE' });
+    const registration = (n: string, owner: string, data: Record<string, unknown>) =>
+      createDoc(ann, { name: n, owner, schemaRef: schemaRef('LegalEntityRegistration'), data });
 
-    const [alpha, beta] = [await entity('Alpha'), await entity('Beta')];
-    const name = await create({ name: 'Name', schemaRef: `${BASE}/PersonFullName.json`, data: person('Ann') });
-    const regA = await create({ name: 'A', owner: alpha, schemaRef: `${BASE}/LegalEntityRegistration.json`, data: company('HRB A1') });
-    const regB = await create({ name: 'B', owner: beta, schemaRef: `${BASE}/LegalEntityRegistration.json`, data: company('HRB B1') });
-    const requestId = (
-      (await api.post('/org/v1/requests', token, { manifestId: manifest.manifestId, recipientEmail: ann.email })).body.request as {
-        requestId: string;
-      }
-    ).requestId;
-    await gql('mutation($r: ID!, $g: [GrantInput!]!) { user { request { accept(requestId: $r, grants: $g) { requestId } } } }', {
-      r: requestId,
-      g: [
-        { slotId: nameSlot, resourceIds: [name] },
-        { slotId: companySlot, resourceIds: [regA, regB] },
-      ],
-    });
-    const detail = (await api.get(`/org/v1/requests/${requestId}`, token)).body as unknown as Detail;
-    const aliasOf = (resourceId: string) => detail.items[1]!.records.find((r) => r.resourceId === resourceId)!.participant!.alias;
+    const [alpha, beta] = [await entity(ann, 'Alpha'), await entity(ann, 'Beta')];
+    const name = await createDoc(ann, { name: 'Name', schemaRef: schemaRef('PersonFullName'), data: person('Ann') });
+    const regA = await registration('A', alpha, company('HRB A1'));
+    const regB = await registration('B', beta, company('HRB B1'));
+    const requestId = await connected(manifestId, ann, { [nameSlot]: [name], [companySlot]: [regA, regB] });
+    const accepted = (await detail(requestId)) as unknown as Detail;
+    const aliasOf = (resourceId: string) => accepted.items[1]!.records.find((r) => r.resourceId === resourceId)!.participant!.alias;
     const [a, b] = [aliasOf(regA), aliasOf(regB)];
     const expected = (n: unknown, ca: unknown, cb: unknown) =>
       new Map<string, unknown>([
@@ -141,11 +112,8 @@ describe(`the spec's sync procedure, as a client runs it over several rounds (sp
 
     // Round 2: the person renames herself; the organization corrects company A.
     await update(name, person('Anna'));
-    const copies = (await api.get(`/org/v1/requests/${requestId}/copies`, token)).body.copies as Array<
-      Copy & { adoption: { sourceResourceId: string }; currentOrgVersion: number }
-    >;
-    const copyA = copies.find((c) => c.adoption.sourceResourceId === regA)!;
-    const fixed = await api.post(`/org/v1/requests/${requestId}/slots/${companySlot}/correct`, token, {
+    const copyA = (await copies(requestId)).find((c) => c.adoption.sourceResourceId === regA)!;
+    const fixed = await correct(requestId, companySlot, {
       sourceResourceId: regA,
       expectedSourceVersion: 1,
       expectedOrgVersion: copyA.currentOrgVersion,
@@ -162,7 +130,6 @@ describe(`the spec's sync procedure, as a client runs it over several rounds (sp
 
     // Round 4: nothing changed: a sync changes nothing, and nothing is left open.
     expect(await sync(api, token, ann.email)).to.deep.equal(expected(person('Anna'), company('HRB A2'), company('HRB B3')));
-    const after = (await api.get(`/org/v1/requests/${requestId}`, token)).body as unknown as Detail;
-    expect(after.proposals).to.deep.equal([]);
+    expect((await detail(requestId)).proposals).to.deep.equal([]);
   });
 });

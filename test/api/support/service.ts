@@ -17,6 +17,7 @@ import type { ReadinessOptions } from '../../../src/observability/readiness.js';
 import { allProjectors, installReadModels, ProjectionEngine } from '../../../src/projections/index.js';
 import { SqlJobQueue } from '../../../src/workers/queue/sql-queue.js';
 import { openTestDatabase, type TestDatabase } from '../../support/databases.js';
+import { foldingStore } from '../../../src/commands/stream-folds.js';
 
 export type TestService = {
   readonly url: string;
@@ -82,7 +83,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
   const metrics = createMetrics();
   const sqlStore = await SqlEventStore.open(db);
-  const store = instrumentedStore(sqlStore, metrics);
+  const store = foldingStore(instrumentedStore(sqlStore, metrics));
   const queue = await SqlJobQueue.open(db);
   const inline = options.projections === 'async' ? {} : { inline: sqlStore };
   const engine = new ProjectionEngine({ db, store, projectors: allProjectors, idlePollMs: 50, leaseRetryMs: 100, ...inline });
