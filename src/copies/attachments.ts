@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { addAttachment } from '../commands/attachments/add-attachment.js';
+import { attachmentDecider } from '../commands/attachments/add-attachment.js';
 import { isAnyRefusal, isRefusal, type AnyRefusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import { attachmentStream } from '../events/attachment-events.js';
@@ -52,7 +52,13 @@ export class OrgAttachments {
       fileSize: upload.size,
       addedAt: this.deps.now().toISOString(),
     };
-    const added = await handle(this.deps, attachmentStream(orgFileId), addAttachment, command, { context, newStream: true });
+    const added = await handle(
+      this.deps,
+      attachmentStream(orgFileId),
+      attachmentDecider,
+      { type: 'AddAttachment', data: command },
+      { context, newStream: true },
+    );
     if (isRefusal(added)) {
       await this.deps.blobs.delete(blobId);
       return added;

@@ -1,6 +1,6 @@
 import { chainDecider } from '../commands/copies/chain-decider.js';
 import { emptyChain, evolveChain } from '../commands/copies/chain-state.js';
-import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
+import { isRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import { readFolded, recallFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -14,7 +14,7 @@ import { unlessErased, type VaultKeyring } from '../vaults/keyring.js';
 import { copySql as q, type AdoptionRow } from './copy-queries.js';
 import { correctionContext } from './copy-seal.js';
 import { adoptionOf, type Adoption } from './copy-view.js';
-import { sealed, type SlotAccess, type SlotInView } from './slot-access.js';
+import type { SlotAccess, SlotInView } from './slot-access.js';
 import type { RequestId, ResourceId, SlotId } from '../ids.js';
 
 export type CorrectDeps = CommandDeps & {
@@ -53,12 +53,11 @@ export class CopyCorrections {
   ): Promise<{ adoption: Adoption; orgVersion: number } | Refusal> {
     const found = await this.deps.access.slotIn(organizationId, requestId, slotId);
     if (isRefusal(found)) return found;
-    if (!this.deps.access.warm(found.row)) return sealed();
-    if (!found.slot.verbs.includes('keep')) return refuse('adoption_refused', 'this slot does not allow keeping copies');
-    const sourceResourceId = input.sourceResourceId ?? (await this.onlyRecord(found));
-    if (sourceResourceId === null) return refuse('invalid_request', 'sourceResourceId is required: the slot holds more than one record');
-
     const { row, slot } = found;
+    const sourceResourceId = input.sourceResourceId ?? (await this.onlyRecord(found));
+    const facts = { keyWarm: this.deps.access.warm(row), slotKeeps: slot.verbs.includes('keep'), recordNamed: sourceResourceId !== null };
+    // With no record named there is no chain to read: the decider refuses on the facts alone.
+    if (sourceResourceId === null) return refused(chainDecider.decide(emptyChain, { type: 'CorrectCopy', data: { ...unnamed, ...facts } }));
     const chain = chainStream(row.request_id, slot.slotId, sourceResourceId);
     // The source's newest version is read with the chain, in the same round trip. A chain this
     // process holds at the head the client read is taken from memory: the correction's append
@@ -80,6 +79,7 @@ export class CopyCorrections {
       {
         type: 'CorrectCopy',
         data: {
+          ...facts,
           expectedOrgVersion: input.expectedOrgVersion,
           expectedSourceVersion: input.expectedSourceVersion,
           newestSourceVersion,
@@ -118,3 +118,19 @@ const newestVersionFold = {
   initialState: 0,
   evolve: (newest: number, e: ResourceEvent): number => (e.type === 'DocumentDeleted' ? newest : Math.max(newest, e.data.version)),
 };
+
+/** The rest of a correction no record was named for: the decider refuses it on its facts before it reads any of these. */
+const unnamed = {
+  expectedOrgVersion: 0,
+  expectedSourceVersion: 0,
+  newestSourceVersion: 0,
+  consent: { connection: 'active', granted: false, resolves: false, eligible: false },
+  invalid: null,
+  now: new Date(0),
+  sealedData: null,
+} as const;
+
+function refused(decision: Refusal | readonly unknown[]): Refusal {
+  if (!isRefusal(decision)) throw new Error('a correction naming no record was decided without a refusal');
+  return decision;
+}

@@ -3,13 +3,13 @@ import { chainDecider } from '../commands/copies/chain-decider.js';
 import { requestDecider } from '../commands/requests/request-decider.js';
 import { hasVersion } from '../commands/version-set.js';
 import { LAPSE_MESSAGES, lapseRefusal } from '../commands/requests/consent-gate.js';
-import { copyDeleted } from '../commands/copies/keep-copy.js';
+import type { KeptContent } from '../commands/copies/keep-copy.js';
 import { emptyChain, evolveChain } from '../commands/copies/chain-state.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import { readFolded, recallFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
-import { adoptionIdOf, chainStream, orgResourceIdOf, type ChainEvent, type KeptFile, type Participant } from '../events/copy-events.js';
+import { adoptionIdOf, chainStream, orgResourceIdOf, type ChainEvent, type Participant } from '../events/copy-events.js';
 import { readDecoded, type StreamRef } from '../events/decoder.js';
 import type { EventContext } from '../events/envelope.js';
 import type { Position } from '../events/position.js';
@@ -19,7 +19,7 @@ import { isUuid, type RequestId, type SlotId } from '../ids.js';
 import type { GrantRow, RequestRow } from '../requests/request-queries.js';
 import type { RecordEntry } from '../requests/request-records.js';
 import type { Slot } from '../events/manifest-events.js';
-import { unlessErased, type VaultKeyring } from '../vaults/keyring.js';
+import { unlessErased, type Seal, type VaultKeyring } from '../vaults/keyring.js';
 import { copySql as q, copyWorkSql as w, type AdoptionRow, type KeptAnswerRow } from './copy-queries.js';
 import { keptContext } from './copy-seal.js';
 import { adoptionOf, type Adoption } from './copy-view.js';
@@ -153,10 +153,10 @@ export class CopyKeeping {
           ])
         : null,
     ]);
-    if (chainFolded.state.deleted) return copyDeleted();
     /** The event this call wrote to record the keep, when it wrote one: nothing to look up afterwards. */
     let written: Recorded | null = null;
-    if (!hasVersion(chainFolded.state.keeps, sourceVersion)) {
+    // A chain deleted since, or a version not kept yet, is the decider's to answer; a kept one is looked up.
+    if (chainFolded.state.deleted || !hasVersion(chainFolded.state.keeps, sourceVersion)) {
       const resourceType = slot.kind === 'file' ? ('file' as const) : ('document' as const);
       const base = {
         requestId,
@@ -173,22 +173,17 @@ export class CopyKeeping {
           this.deps,
           requestStream(requestId),
           requestDecider,
-          { type: 'PendAdoption', data: { ...base, resourceType } },
+          { type: 'PendAdoption', data: { adoption: { ...base, resourceType }, chainDeleted: chainFolded.state.deleted } },
           { context },
         );
         if (isRefusal(pended)) return pended;
         if (pended.position) written = { position: pended.position, type: 'AdoptionPended', adoptionId };
       } else {
         const [source, seal] = sourcing;
-        // A chain whose key is erased is being deleted (R-ERAS-02 erases the key before it records the deletion).
-        if (!seal) return copyDeleted();
-        if (!source) return null;
-        const sealContext = keptContext(orgResourceId, adoptionId);
-        const content =
-          source.kind === 'document'
-            ? { sealedData: seal(source.plaintext, sealContext).toString('base64'), file: null, schemaRef: source.schemaRef }
-            : { sealedData: null, file: await this.storeFile(source, seal(source.bytes, sealContext)), schemaRef: null };
-        const command = { ...base, orgResourceId, resourceType: source.kind, now: this.deps.now(), name: source.name, ...content };
+        // A version that no longer resolves is no one's refusal: the caller skips or discards it.
+        if (seal && !source) return null;
+        const content = seal && source ? await this.contentOf(source, seal, keptContext(orgResourceId, adoptionId)) : null;
+        const command = { ...base, orgResourceId, now: this.deps.now(), content };
         const kept = await handle(
           this.deps,
           chain,
@@ -198,7 +193,7 @@ export class CopyKeeping {
         );
         if (isRefusal(kept)) return kept;
         if (kept.position) written = { position: kept.position, type: 'CopyKept', adoptionId };
-        else if (content.file) await this.deps.blobs.delete(content.file.blobId);
+        else if (content?.file) await this.deps.blobs.delete(content.file.blobId);
       }
     }
     const recorded = written ?? (await this.recorded(requestId, chain, sourceVersion, adoptionId));
@@ -295,11 +290,16 @@ export class CopyKeeping {
     return null;
   }
 
-  /** The bytes, sealed with the chain's key (its orgResourceId in the keyring), as a blob of the copy's own. */
-  private async storeFile(source: Extract<SourceVersion, { kind: 'file' }>, sealed: Buffer): Promise<KeptFile> {
+  /** The version's content sealed with the chain's key (its orgResourceId in the keyring); a file's bytes as a blob of the copy's own. */
+  private async contentOf(source: SourceVersion, seal: Seal, sealContext: string): Promise<KeptContent> {
+    if (source.kind === 'document') {
+      const sealedData = seal(source.plaintext, sealContext).toString('base64');
+      return { resourceType: 'document', name: source.name, schemaRef: source.schemaRef, sealedData, file: null };
+    }
     const blobId = randomUUID();
-    await this.deps.blobs.put(blobId, sealed);
-    return { blobId, fileName: source.fileName, mimeType: source.mimeType, fileSize: source.fileSize, label: source.label };
+    await this.deps.blobs.put(blobId, seal(source.bytes, sealContext));
+    const file = { blobId, fileName: source.fileName, mimeType: source.mimeType, fileSize: source.fileSize, label: source.label };
+    return { resourceType: 'file', name: source.name, schemaRef: null, sealedData: null, file };
   }
 
   private now(): string {

@@ -1,10 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
-import { createDocument } from '../commands/documents/create-document.js';
-import { deleteDocument } from '../commands/documents/delete-document.js';
-import { evolveDocument, noDocument } from '../commands/documents/document-state.js';
-import { updateDocument } from '../commands/documents/update-document.js';
+import { documentDecider } from '../commands/documents/document-decider.js';
 import { vaultIndex } from '../commands/documents/vault-index.js';
 import { isRefusal, refuse, refuseWith, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
@@ -82,7 +79,7 @@ export class DocumentService {
       this.deps,
       streams.vault(vaultId),
       vaultIndex,
-      { kind: 'register', vaultId, resourceId, schemaKey: this.schemaKey(schema), uniquePerVault },
+      { type: 'RegisterDocument', data: { vaultId, resourceId, schemaKey: this.schemaKey(schema), uniquePerVault } },
       { context, retries: 10 },
     );
     if (isRefusal(registered)) return registered;
@@ -91,16 +88,19 @@ export class DocumentService {
     const created = await handle(
       this.deps,
       resourceStream(resourceId),
-      createDocument,
+      documentDecider,
       {
-        resourceId,
-        vaultId,
-        name: input.name,
-        description: input.description ?? null,
-        schemaRef: schema.schemaRef,
-        documentSchema: schema.documentSchema,
-        uniquePerVault,
-        sealedData: seal(Buffer.from(JSON.stringify(input.data)), documentSealContext(resourceId, 1)).toString('base64'),
+        type: 'CreateDocument',
+        data: {
+          resourceId,
+          vaultId,
+          name: input.name,
+          description: input.description ?? null,
+          schemaRef: schema.schemaRef,
+          documentSchema: schema.documentSchema,
+          uniquePerVault,
+          sealedData: seal(Buffer.from(JSON.stringify(input.data)), documentSealContext(resourceId, 1)).toString('base64'),
+        },
       },
       { context, newStream: true },
     );
@@ -108,78 +108,85 @@ export class DocumentService {
     return { id: resourceId, version: 1 };
   }
 
-  /** Rule 4: the stored schema judges the new data; schema fields of the input are ignored. */
+  /**
+   * Rule 4: the stored schema judges the new data; schema fields of the input are ignored. It judges
+   * only the data of a caller who may change the document: the decision refuses the others first.
+   */
   async update(
     caller: Caller,
     resourceId: string,
     input: DocumentUpdateInput,
     context: EventContext,
   ): Promise<{ id: string; version: number } | Refusal> {
-    const writable = await this.writableState(caller, resourceId);
-    if (isRefusal(writable)) return writable;
-    const { state } = writable;
-    const invalid = await this.check(caller, state, input.data);
+    const found = await this.found(caller, resourceId);
+    if (isRefusal(found)) return found;
+    const { folded, mayChange } = found;
+    const { state } = folded;
+    const invalid = mayChange ? await this.check(caller, state, input.data) : null;
     if (invalid) return invalid;
     const seal = await this.deps.keyring.sealer(state.vaultId);
     const plaintext = Buffer.from(JSON.stringify(input.data));
     const updated = await handle(
       this.deps,
       resourceStream(resourceId),
-      updateDocument,
+      documentDecider,
       {
-        resourceId,
-        vaultId: state.vaultId,
-        name: input.name ?? null,
-        description: input.description,
-        sealedFor: (version) => seal(plaintext, documentSealContext(resourceId, version)).toString('base64'),
+        type: 'UpdateDocument',
+        data: {
+          resourceId,
+          vaultId: state.vaultId,
+          mayChange,
+          name: input.name ?? null,
+          description: input.description,
+          sealedFor: (version) => seal(plaintext, documentSealContext(resourceId, version)).toString('base64'),
+        },
       },
-      { context, known: writable },
+      { context, known: folded },
     );
     if (isRefusal(updated)) return updated;
     return { id: resourceId, version: updated.state.status === 'none' ? 0 : updated.state.version };
   }
 
   async delete(caller: Caller, resourceId: string, context: EventContext): Promise<true | Refusal> {
-    const writable = await this.writableState(caller, resourceId);
-    if (isRefusal(writable)) return writable;
-    const { state } = writable;
+    const found = await this.found(caller, resourceId);
+    if (isRefusal(found)) return found;
+    const { folded, mayChange } = found;
+    const { state } = folded;
     const deleted = await handle(
       this.deps,
       resourceStream(resourceId),
-      deleteDocument,
-      { resourceId, vaultId: state.vaultId },
-      { context, known: writable },
+      documentDecider,
+      { type: 'DeleteDocument', data: { resourceId, vaultId: state.vaultId, mayChange } },
+      { context, known: folded },
     );
     if (isRefusal(deleted)) return deleted;
     const released = await handle(
       this.deps,
       streams.vault(state.vaultId),
       vaultIndex,
-      { kind: 'unregister', vaultId: state.vaultId, resourceId },
+      { type: 'UnregisterDocument', data: { vaultId: state.vaultId, resourceId } },
       { context, retries: 10 },
     );
     return isRefusal(released) ? released : true;
   }
 
   /**
-   * The live document and the events it was folded from, when the caller may change it. One the caller cannot read is not_found,
-   * whatever the reason; one they can read but not change (a MEMBER's view of an entity's
-   * document) is forbidden, since denying a document they can see would be a lie.
+   * The live document, folded, and whether the caller may change it: the fact its decision takes
+   * (a caller who may only read it, a MEMBER's view of an entity's document, is refused there). One
+   * the caller cannot read is not_found, whatever the reason, as an unknown id.
    *
    * The state may come from memory (recallFolded): a document's vault and schema never change, and
    * the command's append proves the rest newest. One memory does not hold as live is read instead.
    */
-  private async writableState(caller: Caller, resourceId: string) {
+  private async found(caller: Caller, resourceId: string) {
     const missing = refuse('not_found', 'no such document');
     if (!isUuid(resourceId)) return missing;
-    const fold = { initialState: noDocument, evolve: evolveDocument };
-    const folded = await recallFolded(this.deps.store, resourceStream(resourceId), fold, (s) => s.status === 'live');
+    const folded = await recallFolded(this.deps.store, resourceStream(resourceId), documentDecider, (s) => s.status === 'live');
     const { state } = folded;
     if (state.status !== 'live') return missing;
-    if (await this.deps.access.canWrite(caller, state.vaultId)) return { ...folded, state };
-    if (await this.deps.access.canRead(caller, state.vaultId))
-      return refuse('forbidden', 'only a MANAGER of the legal entity may change its resources');
-    return missing;
+    const mayChange = await this.deps.access.canWrite(caller, state.vaultId);
+    if (!mayChange && !(await this.deps.access.canRead(caller, state.vaultId))) return missing;
+    return { folded: { ...folded, state }, mayChange };
   }
 
   /** Documents of every vault the caller may read; a vault whose key was erased no longer shows any. */

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { normalizeEmail } from '../identity/email.js';
 import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
-import { createEntity } from '../commands/entities/create-entity.js';
+import { entityDecider } from '../commands/entities/entity-decider.js';
 import type { EntityState } from '../commands/entities/entity-state.js';
-import { removeEntityMember } from '../commands/entities/remove-entity-member.js';
-import { setEntityMember } from '../commands/entities/set-entity-member.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps, type Handled } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -25,8 +23,8 @@ export class EntityService {
     const done = await handle(
       this.deps,
       streams.entity(entityId),
-      createEntity,
-      { entityId, name, createdBy: caller.identityId, managerEmail: caller.email },
+      entityDecider,
+      { type: 'CreateEntity', data: { entityId, name, createdBy: caller.identityId, managerEmail: caller.email } },
       { context, newStream: true },
     );
     return answer(done, caller);
@@ -45,8 +43,8 @@ export class EntityService {
     const done = await handle(
       this.deps,
       streams.entity(entityId),
-      setEntityMember,
-      { entityId, actorEmail: caller.email, email: member, role },
+      entityDecider,
+      { type: 'SetEntityMember', data: { entityId, actorEmail: caller.email, email: member, role } },
       { context },
     );
     return answer(done, caller);
@@ -59,8 +57,8 @@ export class EntityService {
     const done = await handle(
       this.deps,
       streams.entity(entityId),
-      removeEntityMember,
-      { entityId, actorEmail: caller.email, email: member },
+      entityDecider,
+      { type: 'RemoveEntityMember', data: { entityId, actorEmail: caller.email, email: member } },
       { context },
     );
     return answer(done, caller);

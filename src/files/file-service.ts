@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
-import { addFileVersion } from '../commands/files/add-file-version.js';
-import { uploadFile } from '../commands/files/upload-file.js';
+import { fileDecider } from '../commands/files/file-decider.js';
+import { changeableFile, type FileAccess, type LiveFile } from '../commands/files/file-state.js';
 import { isAnyRefusal, isRefusal, refuse, type AnyRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import { readFolded } from '../commands/stream-folds.js';
@@ -56,15 +56,18 @@ export class FileService {
     const uploaded = await handle(
       this.deps,
       resourceStream(fileId),
-      uploadFile,
+      fileDecider,
       {
-        resourceId: fileId,
-        vaultId,
-        blobId,
-        fileName: input.fileName,
-        mimeType: input.mimeType,
-        fileSize: upload.size,
-        label: input.label,
+        type: 'UploadFile',
+        data: {
+          resourceId: fileId,
+          vaultId,
+          blobId,
+          fileName: input.fileName,
+          mimeType: input.mimeType,
+          fileSize: upload.size,
+          label: input.label,
+        },
       },
       { context, newStream: true },
     );
@@ -74,24 +77,20 @@ export class FileService {
 
   /** Version n+1. The file is found (or not) before a byte of the body is read. */
   async addVersion(caller: Caller, fileId: string, meta: FileMeta, body: UploadBody, context: EventContext): Promise<FileRef | AnyRefusal> {
-    let state = await this.writableState(caller, fileId);
-    if (isRefusal(state)) return state;
-    let version = state.version + 1;
-    let upload = await this.seal(state.vaultId, fileId, version, body);
+    let found = await this.changeable(caller, fileId);
+    if (isRefusal(found)) return found;
+    let version = found.file.version + 1;
+    let upload = await this.seal(found.file.vaultId, fileId, version, body);
     for (let attempt = 1; ; attempt++) {
       if (isAnyRefusal(upload)) return upload;
       const blobId = await this.store(upload);
       const added = await handle(
         this.deps,
         resourceStream(fileId),
-        addFileVersion,
+        fileDecider,
         {
-          resourceId: fileId,
-          vaultId: state.vaultId,
-          version,
-          blobId,
-          ...meta,
-          fileSize: upload.size,
+          type: 'AddFileVersion',
+          data: { resourceId: fileId, ...found.access, version, blobId, ...meta, fileSize: upload.size },
         },
         { context },
       );
@@ -101,10 +100,10 @@ export class FileService {
 
       // Another version took this number: the bytes were sealed for it, so seal them for the next.
       const sealedFor = version;
-      state = await this.writableState(caller, fileId);
-      if (isRefusal(state)) return state;
-      version = state.version + 1;
-      upload = await this.reseal(state.vaultId, fileId, upload, sealedFor, version);
+      found = await this.changeable(caller, fileId);
+      if (isRefusal(found)) return found;
+      version = found.file.version + 1;
+      upload = await this.reseal(found.file.vaultId, fileId, upload, sealedFor, version);
     }
   }
 
@@ -124,19 +123,22 @@ export class FileService {
   }
 
   /**
-   * The live file when the caller may add to it. One the caller cannot read is not_found, whatever
-   * the reason; one they can read but not change (a MEMBER's view of an entity's file) is forbidden,
-   * as for documents.
+   * The live file and what its decision is told of the caller, when the caller may add to it. One the
+   * caller cannot read is not_found, whatever the reason, as an unknown id. One they can read but not
+   * change (a MEMBER's view of an entity's file) is refused by the decision's own rule (changeableFile),
+   * asked here before a byte of the body is read: the decision itself can only run once the bytes are
+   * sealed and stored.
    */
-  private async writableState(caller: Caller, fileId: string) {
+  private async changeable(caller: Caller, fileId: string): Promise<{ file: LiveFile; access: FileAccess } | Refusal> {
     if (!isUuid(fileId)) return notFound();
-    // Folded as the version's own command folds it: only what this process has not seen yet is read.
-    const { state } = await readFolded(this.deps.store, resourceStream(fileId), addFileVersion);
+    // Folded as the file's decider folds it: only what this process has not seen yet is read.
+    const { state } = await readFolded(this.deps.store, resourceStream(fileId), fileDecider);
     if (state.status !== 'live') return notFound();
-    if (await this.deps.access.canWrite(caller, state.vaultId)) return state;
-    if (await this.deps.access.canRead(caller, state.vaultId))
-      return refuse('forbidden', 'only a MANAGER of the legal entity may change its files');
-    return notFound();
+    const mayChange = await this.deps.access.canWrite(caller, state.vaultId);
+    if (!mayChange && !(await this.deps.access.canRead(caller, state.vaultId))) return notFound();
+    const access = { vaultId: state.vaultId, mayChange };
+    const file = changeableFile(state, access);
+    return isRefusal(file) ? file : { file, access };
   }
 
   private async seal(vaultId: string, fileId: string, version: number, body: UploadBody): Promise<SealedUpload | AnyRefusal> {

@@ -1,4 +1,4 @@
-import { eraseAccount } from '../commands/identity/erase-account.js';
+import { userDecider } from '../commands/identity/user-decider.js';
 import { isRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { EventContext } from '../events/envelope.js';
@@ -46,7 +46,13 @@ export class AccountErasure {
     await this.closeRequests(caller, context);
     // A person's own vault has the identity's id (src/vaults/vault-access.ts).
     await this.deps.keyring.erase(caller.identityId);
-    const done = await handle(this.deps, streams.user(caller.identityId), eraseAccount, { identityId: caller.identityId }, { context });
+    const done = await handle(
+      this.deps,
+      streams.user(caller.identityId),
+      userDecider,
+      { type: 'EraseAccount', data: { identityId: caller.identityId } },
+      { context },
+    );
     return isRefusal(done) ? done : true;
   }
 

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { claimEmail } from '../commands/identity/claim-email.js';
-import { eraseAccount } from '../commands/identity/erase-account.js';
-import { registerUser } from '../commands/identity/register-user.js';
-import { renewSession } from '../commands/identity/renew-session.js';
-import { revokeAllSessions } from '../commands/identity/revoke-all-sessions.js';
-import { revokeSession } from '../commands/identity/revoke-session.js';
-import { startSession } from '../commands/identity/start-session.js';
-import { verifySecondaryEmail } from '../commands/identity/verify-secondary-email.js';
+import { emailClaimDecider } from '../commands/identity/email-claim-decider.js';
+import { sessionDecider } from '../commands/identity/session-decider.js';
+import { userDecider } from '../commands/identity/user-decider.js';
 import { fold } from '../commands/decider.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
@@ -67,8 +62,8 @@ export class IdentityService {
     const started = await handle(
       this.deps,
       streams.session(sessionId),
-      startSession,
-      { sessionId, identityId, email, now: this.deps.now() },
+      sessionDecider,
+      { type: 'StartSession', data: { sessionId, identityId, email, now: this.deps.now() } },
       { context: context({ kind: 'user', id: identityId }), newStream: true },
     );
     if (isRefusal(started) || started.state.status !== 'active') return refuse('conflict', 'the session could not be started');
@@ -87,14 +82,26 @@ export class IdentityService {
   private async claim(email: Email, context: EventContext): Promise<{ identityId: string; allocated: boolean } | Refusal> {
     const stream = streams.email(this.deps.secrets.subject(email));
     const newIdentityId = randomUUID();
-    const claimed = await handle(this.deps, stream, claimEmail, { email, newIdentityId, erased: null }, { context });
+    const claimed = await handle(
+      this.deps,
+      stream,
+      emailClaimDecider,
+      { type: 'ClaimEmail', data: { email, newIdentityId, erased: null } },
+      { context },
+    );
     if (isRefusal(claimed)) return claimed;
     const identityId = claimed.state.identityId!;
     // An identity this claim allocated has no account stream yet, so nothing of it can be erased.
     if (identityId === newIdentityId) return { identityId, allocated: true };
-    if (!fold(eraseAccount, await readDecoded(this.deps.store, streams.user(identityId))).erased) return { identityId, allocated: false };
+    if (!fold(userDecider, await readDecoded(this.deps.store, streams.user(identityId))).erased) return { identityId, allocated: false };
     const reclaimedId = randomUUID();
-    const reclaimed = await handle(this.deps, stream, claimEmail, { email, newIdentityId: reclaimedId, erased: identityId }, { context });
+    const reclaimed = await handle(
+      this.deps,
+      stream,
+      emailClaimDecider,
+      { type: 'ClaimEmail', data: { email, newIdentityId: reclaimedId, erased: identityId } },
+      { context },
+    );
     return isRefusal(reclaimed)
       ? reclaimed
       : { identityId: reclaimed.state.identityId!, allocated: reclaimed.state.identityId === reclaimedId };
@@ -105,8 +112,8 @@ export class IdentityService {
     const renewed = await handle(
       this.deps,
       streams.session(caller.sessionId),
-      renewSession,
-      { sessionId: caller.sessionId, now: this.deps.now() },
+      sessionDecider,
+      { type: 'RenewSession', data: { sessionId: caller.sessionId, now: this.deps.now() } },
       { context },
     );
     if (isRefusal(renewed)) return renewed;
@@ -132,8 +139,8 @@ export class IdentityService {
     const done = await handle(
       this.deps,
       streams.user(caller.identityId),
-      verifySecondaryEmail,
-      { identityId: caller.identityId, email, sessionId: caller.sessionId },
+      userDecider,
+      { type: 'VerifySecondaryEmail', data: { identityId: caller.identityId, email, sessionId: caller.sessionId } },
       { context },
     );
     return isRefusal(done) ? done : null;
@@ -143,8 +150,8 @@ export class IdentityService {
     const done = await handle(
       this.deps,
       streams.user(caller.identityId),
-      registerUser,
-      { identityId: caller.identityId, displayName },
+      userDecider,
+      { type: 'RegisterUser', data: { identityId: caller.identityId, displayName } },
       { context },
     );
     return isRefusal(done) ? done : { userId: caller.identityId };
@@ -190,8 +197,8 @@ export class IdentityService {
     const done = await handle(
       this.deps,
       streams.session(sessionId),
-      revokeSession,
-      { sessionId, identityId: caller.identityId },
+      sessionDecider,
+      { type: 'RevokeSession', data: { sessionId, identityId: caller.identityId } },
       { context },
     );
     return isRefusal(done) ? done : true;
@@ -205,8 +212,8 @@ export class IdentityService {
     const done = await handle(
       this.deps,
       streams.user(caller.identityId),
-      revokeAllSessions,
-      { identityId: caller.identityId, liveSessionIds: live },
+      userDecider,
+      { type: 'RevokeAllSessions', data: { identityId: caller.identityId, liveSessionIds: live } },
       { context },
     );
     return isRefusal(done) ? done : live.length;

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isUuid } from '../ids.js';
-import { createManifest } from '../commands/manifests/create-manifest.js';
+import { manifestDecider } from '../commands/manifests/manifest-decider.js';
 import type { ManifestState, SlotDraft } from '../commands/manifests/manifest-state.js';
-import { publishManifestVersion } from '../commands/manifests/publish-manifest-version.js';
 import { isRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps, type Handled } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -28,8 +27,11 @@ export class ManifestService {
     const done = await handle(
       this.deps,
       streams.manifest(manifestId),
-      createManifest,
-      { manifestId, organizationId, ...input, freshSlotIds: input.slots.map(() => randomUUID()), now: this.deps.now() },
+      manifestDecider,
+      {
+        type: 'CreateManifest',
+        data: { manifestId, organizationId, ...input, freshSlotIds: input.slots.map(() => randomUUID()), now: this.deps.now() },
+      },
       { context, newStream: true },
     );
     return this.published(done);
@@ -44,8 +46,11 @@ export class ManifestService {
     const done = await handle(
       this.deps,
       streams.manifest(manifestId),
-      publishManifestVersion,
-      { manifestId, organizationId, ...input, freshSlotIds: input.slots.map(() => randomUUID()), now: this.deps.now() },
+      manifestDecider,
+      {
+        type: 'PublishManifestVersion',
+        data: { manifestId, organizationId, ...input, freshSlotIds: input.slots.map(() => randomUUID()), now: this.deps.now() },
+      },
       { context },
     );
     return this.published(done);

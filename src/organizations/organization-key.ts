@@ -1,7 +1,6 @@
 import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
-import { sealKey } from '../commands/organizations/seal-key.js';
-import { signInMember } from '../commands/organizations/sign-in-member.js';
+import { organizationDecider } from '../commands/organizations/organization-decider.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -51,8 +50,8 @@ export class OrganizationKey {
     const signedIn = await handle(
       this.deps,
       streams.organization(organizationId),
-      signInMember,
-      { organizationId, email: caller.email, now: this.deps.now(), warmSeconds: this.deps.warmSeconds },
+      organizationDecider,
+      { type: 'SignInMember', data: { organizationId, email: caller.email, now: this.deps.now(), warmSeconds: this.deps.warmSeconds } },
       { context },
     );
     if (isRefusal(signedIn)) return signedIn;
@@ -76,8 +75,8 @@ export class OrganizationKey {
     const sealed = await handle(
       this.deps,
       streams.organization(actor.organizationId),
-      sealKey,
-      { organizationId: actor.organizationId, actorEmail: actor.email },
+      organizationDecider,
+      { type: 'SealKey', data: { organizationId: actor.organizationId, actorEmail: actor.email } },
       { context },
     );
     return isRefusal(sealed) ? sealed : { state: 'cold' };

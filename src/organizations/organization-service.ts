@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../identity/identity-service.js';
-import { createOrganization } from '../commands/organizations/create-organization.js';
-import { registerApp } from '../commands/organizations/register-app.js';
-import { removeMember } from '../commands/organizations/remove-member.js';
-import { setMember } from '../commands/organizations/set-member.js';
+import { organizationDecider } from '../commands/organizations/organization-decider.js';
 import { isRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -38,8 +35,8 @@ export class OrganizationService {
     const created = await handle(
       this.deps,
       streams.organization(organizationId),
-      createOrganization,
-      { organizationId, name, createdBy: caller.identityId, creatorEmail: caller.email },
+      organizationDecider,
+      { type: 'CreateOrganization', data: { organizationId, name, createdBy: caller.identityId, creatorEmail: caller.email } },
       { context, newStream: true },
     );
     if (isRefusal(created)) return created;
@@ -54,8 +51,8 @@ export class OrganizationService {
     const done = await handle(
       this.deps,
       streams.organization(actor.organizationId),
-      setMember,
-      { organizationId: actor.organizationId, actorEmail: actor.email, email, permissions },
+      organizationDecider,
+      { type: 'SetMember', data: { organizationId: actor.organizationId, actorEmail: actor.email, email, permissions } },
       { context },
     );
     if (isRefusal(done)) return done;
@@ -68,8 +65,8 @@ export class OrganizationService {
     const done = await handle(
       this.deps,
       streams.organization(actor.organizationId),
-      removeMember,
-      { organizationId: actor.organizationId, actorEmail: actor.email, email },
+      organizationDecider,
+      { type: 'RemoveMember', data: { organizationId: actor.organizationId, actorEmail: actor.email, email } },
       { context },
     );
     return isRefusal(done) ? done : true;
@@ -80,8 +77,8 @@ export class OrganizationService {
     const done = await handle(
       this.deps,
       streams.organization(actor.organizationId),
-      registerApp,
-      { organizationId: actor.organizationId, actorEmail: actor.email, clientId, name },
+      organizationDecider,
+      { type: 'RegisterApp', data: { organizationId: actor.organizationId, actorEmail: actor.email, clientId, name } },
       { context },
     );
     return isRefusal(done) ? done : { clientId, name };

@@ -4,6 +4,12 @@ import { newestOf } from '../version-set.js';
 import { chainDecision } from './chain-state.js';
 
 export type CorrectCopy = {
+  /** The organization's key is warm now (R-COPY-06). */
+  readonly keyWarm: boolean;
+  /** The slot's verbs name keep (R-KEEP-06). */
+  readonly slotKeeps: boolean;
+  /** The record is named: by sourceResourceId, or as the slot's only record (R-CORR-03). */
+  readonly recordNamed: boolean;
   readonly expectedSourceVersion: number;
   readonly expectedOrgVersion: number;
   /** The newest version the person has published of the record now; compared only while consent stands. */
@@ -25,6 +31,9 @@ export type CorrectCopy = {
  * version the organization may not read.
  */
 export const correctCopy = chainDecision<CorrectCopy>((state, cmd) => {
+  if (!cmd.keyWarm) return refuse('org_sealed', 'the organization key is cold: a member must sign in first');
+  if (!cmd.slotKeeps) return refuse('adoption_refused', 'this slot does not allow keeping copies');
+  if (!cmd.recordNamed) return refuse('invalid_request', 'sourceResourceId is required: the slot holds more than one record');
   if (state.deleted) return refuse('not_found', 'the organization deleted its copy of this record');
   const kept = state.lastKeep;
   if (!kept) return refuse('adoption_refused', 'this record has no kept copy to correct');

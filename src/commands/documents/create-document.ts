@@ -1,8 +1,6 @@
-import type { Decider } from '../decider.js';
 import { refuse } from '../refusal.js';
 import type { JsonValue } from '../../events/envelope.js';
-import type { ResourceEvent } from '../../events/resource-events.js';
-import { evolveDocument, noDocument, type DocumentState } from './document-state.js';
+import { documentDecision } from './document-state.js';
 
 /** Validated and sealed at the edge of the command: decide only records version 1. */
 export type CreateDocument = {
@@ -16,11 +14,7 @@ export type CreateDocument = {
   readonly sealedData: string;
 };
 
-export const createDocument: Decider<DocumentState, CreateDocument, ResourceEvent> = {
-  initialState: noDocument,
-  evolve: evolveDocument,
-  decide: (state, cmd) => {
-    if (state.status !== 'none') return refuse('conflict', 'a resource with this id exists');
-    return [{ type: 'DocumentCreated', data: { ...cmd, version: 1 } }];
-  },
-};
+export const createDocument = documentDecision<CreateDocument>((state, cmd) => {
+  if (state.status !== 'none') return refuse('conflict', 'a resource with this id exists');
+  return [{ type: 'DocumentCreated', data: { ...cmd, version: 1 } }];
+});

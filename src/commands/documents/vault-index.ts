@@ -1,47 +1,78 @@
 import type { Decider } from '../decider.js';
-import { refuse } from '../refusal.js';
+import { refuse, type Refusal } from '../refusal.js';
 import type { VaultIndexEvent } from '../../events/document-events.js';
 
 type Entry = { readonly schemaKey: string; readonly uniquePerVault: boolean };
+/**
+ * A vault's live documents by their schema: an aggregate of its own, on the vault's stream
+ * (`vault-<vaultId>`), beside each document's own stream.
+ */
 export type VaultIndex = ReadonlyMap<string, Entry>;
 
+/** A document being created takes its schema into its vault's index, before its own stream is written. */
+export type RegisterDocument = {
+  readonly vaultId: string;
+  readonly resourceId: string;
+  readonly schemaKey: string;
+  readonly uniquePerVault: boolean;
+};
+
+/** A deleted document lets its schema go, so another document of the vault may take it. */
+export type UnregisterDocument = { readonly vaultId: string; readonly resourceId: string };
+
+/** Every command on a vault's document index. */
 export type VaultIndexCommand =
-  | {
-      readonly kind: 'register';
-      readonly vaultId: string;
-      readonly resourceId: string;
-      readonly schemaKey: string;
-      readonly uniquePerVault: boolean;
-    }
-  | { readonly kind: 'unregister'; readonly vaultId: string; readonly resourceId: string };
+  | { readonly type: 'RegisterDocument'; readonly data: RegisterDocument }
+  | { readonly type: 'UnregisterDocument'; readonly data: UnregisterDocument };
+
+type VaultIndexDecision<C> = (state: VaultIndex, command: C) => readonly VaultIndexEvent[] | Refusal;
 
 /**
  * uniquePerVault (R-DOC-10): a create collides when a live document of the vault has the same
  * schema (schemaRef, or documentSchema as canonical JSON) and either of the two has the flag.
  * The vault's stream orders concurrent creates, so two racing creates cannot both pass.
  */
+export const registerDocument: VaultIndexDecision<RegisterDocument> = (state, cmd) => {
+  const collides = [...state.values()].some((e) => e.schemaKey === cmd.schemaKey && (e.uniquePerVault || cmd.uniquePerVault));
+  if (collides) return refuse('document_schema_exists', 'document schema already exists in vault');
+  return [
+    {
+      type: 'DocumentRegistered',
+      data: { vaultId: cmd.vaultId, resourceId: cmd.resourceId, schemaKey: cmd.schemaKey, uniquePerVault: cmd.uniquePerVault },
+    },
+  ];
+};
+
+/** A document the index does not hold changes nothing. */
+export const unregisterDocument: VaultIndexDecision<UnregisterDocument> = (state, cmd) =>
+  state.has(cmd.resourceId) ? [{ type: 'DocumentUnregistered', data: { vaultId: cmd.vaultId, resourceId: cmd.resourceId } }] : [];
+
+function evolveVaultIndex(state: VaultIndex, event: VaultIndexEvent): VaultIndex {
+  const next = new Map(state);
+  switch (event.type) {
+    case 'DocumentRegistered':
+      next.set(event.data.resourceId, { schemaKey: event.data.schemaKey, uniquePerVault: event.data.uniquePerVault });
+      return next;
+    case 'DocumentUnregistered':
+      next.delete(event.data.resourceId);
+      return next;
+  }
+}
+
+/** The vault index's one decider: every refusal of an index command is in the decision it switches to. */
 export const vaultIndex: Decider<VaultIndex, VaultIndexCommand, VaultIndexEvent> = {
   initialState: new Map(),
-  evolve: (state, e) => {
-    const next = new Map(state);
-    if (e.type === 'DocumentRegistered')
-      next.set(e.data.resourceId, { schemaKey: e.data.schemaKey, uniquePerVault: e.data.uniquePerVault });
-    else next.delete(e.data.resourceId);
-    return next;
-  },
-  decide: (state, cmd) => {
-    if (cmd.kind === 'unregister') {
-      return state.has(cmd.resourceId)
-        ? [{ type: 'DocumentUnregistered', data: { vaultId: cmd.vaultId, resourceId: cmd.resourceId } }]
-        : [];
+  evolve: evolveVaultIndex,
+  decide: (state, command) => {
+    switch (command.type) {
+      case 'RegisterDocument':
+        return registerDocument(state, command.data);
+      case 'UnregisterDocument':
+        return unregisterDocument(state, command.data);
+      default: {
+        const unknown: never = command;
+        return unknown;
+      }
     }
-    const collides = [...state.values()].some((e) => e.schemaKey === cmd.schemaKey && (e.uniquePerVault || cmd.uniquePerVault));
-    if (collides) return refuse('document_schema_exists', 'document schema already exists in vault');
-    return [
-      {
-        type: 'DocumentRegistered',
-        data: { vaultId: cmd.vaultId, resourceId: cmd.resourceId, schemaKey: cmd.schemaKey, uniquePerVault: cmd.uniquePerVault },
-      },
-    ];
   },
 };

@@ -31,6 +31,10 @@ export function evolveEntity(state: EntityState, event: EntityEvent): EntityStat
   }
 }
 
+/** One command's decision on a legal entity: the entity decider (entity-decider.ts) switches to it. */
+export type EntityDecision<C> = (state: EntityState, command: C) => readonly EntityEvent[] | Refusal;
+export const entityDecision = <C>(decide: EntityDecision<C>): EntityDecision<C> => decide;
+
 /**
  * Who may change the members: a MANAGER. An entity the actor is not in does not exist for them
  * (R-ENT-06: 404, not 403); a MEMBER sees the entity, so for them it is a plain forbidden.

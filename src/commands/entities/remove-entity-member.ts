@@ -1,20 +1,14 @@
-import type { EntityEvent } from '../../events/entity-events.js';
-import type { Decider } from '../decider.js';
 import { isRefusal } from '../refusal.js';
-import { evolveEntity, leavesNoManager, managedBy, noEntity, type EntityState } from './entity-state.js';
+import { entityDecision, leavesNoManager, managedBy } from './entity-state.js';
 
 export type RemoveEntityMember = { readonly entityId: string; readonly actorEmail: string; readonly email: string };
 
 /** Removing an address that is no member changes nothing: the state asked for already holds. */
-export const removeEntityMember: Decider<EntityState, RemoveEntityMember, EntityEvent> = {
-  initialState: noEntity,
-  evolve: evolveEntity,
-  decide: (state, cmd) => {
-    const entity = managedBy(state, cmd.actorEmail);
-    if (isRefusal(entity)) return entity;
-    if (!entity.members.has(cmd.email)) return [];
-    const orphaned = leavesNoManager(entity.members, cmd.email);
-    if (orphaned) return orphaned;
-    return [{ type: 'EntityMemberRemoved', data: { entityId: cmd.entityId, email: cmd.email } }];
-  },
-};
+export const removeEntityMember = entityDecision<RemoveEntityMember>((state, cmd) => {
+  const entity = managedBy(state, cmd.actorEmail);
+  if (isRefusal(entity)) return entity;
+  if (!entity.members.has(cmd.email)) return [];
+  const orphaned = leavesNoManager(entity.members, cmd.email);
+  if (orphaned) return orphaned;
+  return [{ type: 'EntityMemberRemoved', data: { entityId: cmd.entityId, email: cmd.email } }];
+});

@@ -1,7 +1,5 @@
-import type { Decider } from '../decider.js';
 import { refuse } from '../refusal.js';
-import type { ResourceEvent } from '../../events/resource-events.js';
-import { evolveFile, noFile, type FileState } from './file-state.js';
+import { fileDecision } from './file-state.js';
 
 /** Validated at the edge; the bytes are already sealed and stored under blobId. */
 export type UploadFile = {
@@ -15,11 +13,7 @@ export type UploadFile = {
 };
 
 /** R-FILE-01: an upload is version 1 of a new resource. */
-export const uploadFile: Decider<FileState, UploadFile, ResourceEvent> = {
-  initialState: noFile,
-  evolve: evolveFile,
-  decide: (state, cmd) => {
-    if (state.status !== 'none') return refuse('conflict', 'a resource with this id exists');
-    return [{ type: 'FileUploaded', data: { ...cmd, version: 1 } }];
-  },
-};
+export const uploadFile = fileDecision<UploadFile>((state, cmd) => {
+  if (state.status !== 'none') return refuse('conflict', 'a resource with this id exists');
+  return [{ type: 'FileUploaded', data: { ...cmd, version: 1 } }];
+});

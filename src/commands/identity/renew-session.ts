@@ -1,20 +1,14 @@
-import type { Decider } from '../decider.js';
 import { refuse } from '../refusal.js';
-import type { SessionEvent } from '../../events/identity-events.js';
-import { evolveSession, noSession, type SessionState } from './session-state.js';
+import { sessionDecision } from './session-state.js';
 import { SESSION_LENGTH_MS } from './start-session.js';
 
 export type RenewSession = { readonly sessionId: string; readonly now: Date };
 
 /** renew: the same session, slid to now + 72 h (R-AUTH-14). */
-export const renewSession: Decider<SessionState, RenewSession, SessionEvent> = {
-  initialState: noSession,
-  evolve: evolveSession,
-  decide: (state, cmd) => {
-    if (state.status !== 'active' || Date.parse(state.expiresAt) <= cmd.now.getTime()) {
-      return refuse('unauthenticated', 'the session has ended');
-    }
-    const expiresAt = new Date(cmd.now.getTime() + SESSION_LENGTH_MS).toISOString();
-    return [{ type: 'SessionRenewed', data: { sessionId: cmd.sessionId, expiresAt } }];
-  },
-};
+export const renewSession = sessionDecision<RenewSession>((state, cmd) => {
+  if (state.status !== 'active' || Date.parse(state.expiresAt) <= cmd.now.getTime()) {
+    return refuse('unauthenticated', 'the session has ended');
+  }
+  const expiresAt = new Date(cmd.now.getTime() + SESSION_LENGTH_MS).toISOString();
+  return [{ type: 'SessionRenewed', data: { sessionId: cmd.sessionId, expiresAt } }];
+});

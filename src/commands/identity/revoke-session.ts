@@ -1,17 +1,11 @@
-import type { Decider } from '../decider.js';
 import { refuse } from '../refusal.js';
-import type { SessionEvent } from '../../events/identity-events.js';
-import { evolveSession, noSession, type SessionState } from './session-state.js';
+import { sessionDecision } from './session-state.js';
 
 export type RevokeSession = { readonly sessionId: string; readonly identityId: string };
 
 /** user.security.revokeSession: only the caller's own sessions; another's answers not_found. */
-export const revokeSession: Decider<SessionState, RevokeSession, SessionEvent> = {
-  initialState: noSession,
-  evolve: evolveSession,
-  decide: (state, cmd) => {
-    if (state.status === 'none' || state.identityId !== cmd.identityId) return refuse('not_found', 'no such session');
-    if (state.status === 'revoked') return [];
-    return [{ type: 'SessionRevoked', data: { sessionId: cmd.sessionId } }];
-  },
-};
+export const revokeSession = sessionDecision<RevokeSession>((state, cmd) => {
+  if (state.status === 'none' || state.identityId !== cmd.identityId) return refuse('not_found', 'no such session');
+  if (state.status === 'revoked') return [];
+  return [{ type: 'SessionRevoked', data: { sessionId: cmd.sessionId } }];
+});

@@ -1,4 +1,5 @@
 import type { SessionEvent } from '../../events/identity-events.js';
+import type { Refusal } from '../refusal.js';
 
 export type SessionState =
   { readonly status: 'none' } | { readonly status: 'active' | 'revoked'; readonly identityId: string; readonly expiresAt: string };
@@ -19,3 +20,7 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
     }
   }
 }
+
+/** One command's decision on a session: the session decider (session-decider.ts) switches to it. */
+export type SessionDecision<C> = (state: SessionState, command: C) => readonly SessionEvent[] | Refusal;
+export const sessionDecision = <C>(decide: SessionDecision<C>): SessionDecision<C> => decide;

@@ -1,4 +1,5 @@
 import type { UserEvent } from '../../events/identity-events.js';
+import type { Refusal } from '../refusal.js';
 
 export type UserState = { readonly registered: boolean; readonly verifiedEmails: readonly string[]; readonly erased: boolean };
 
@@ -22,3 +23,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     }
   }
 }
+
+/** One command's decision on a user's account: the user decider (user-decider.ts) switches to it. */
+export type UserDecision<C> = (state: UserState, command: C) => readonly UserEvent[] | Refusal;
+export const userDecision = <C>(decide: UserDecision<C>): UserDecision<C> => decide;

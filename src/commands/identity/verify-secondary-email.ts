@@ -1,14 +1,8 @@
-import type { Decider } from '../decider.js';
-import type { UserEvent } from '../../events/identity-events.js';
-import { evolveUser, newUser, type UserState } from './user-state.js';
+import { userDecision } from './user-state.js';
 
 export type VerifySecondaryEmail = { readonly identityId: string; readonly email: string; readonly sessionId: string };
 
 /** verify-email/confirm, after the code matched: one event names the account and the session. */
-export const verifySecondaryEmail: Decider<UserState, VerifySecondaryEmail, UserEvent> = {
-  initialState: newUser,
-  evolve: evolveUser,
-  decide: (_state, cmd) => [
-    { type: 'SecondaryEmailVerified', data: { identityId: cmd.identityId, email: cmd.email, sessionId: cmd.sessionId } },
-  ],
-};
+export const verifySecondaryEmail = userDecision<VerifySecondaryEmail>((_state, cmd) => [
+  { type: 'SecondaryEmailVerified', data: { identityId: cmd.identityId, email: cmd.email, sessionId: cmd.sessionId } },
+]);

@@ -1,7 +1,5 @@
-import type { ManifestEvent } from '../../events/manifest-events.js';
-import type { Decider } from '../decider.js';
 import { isRefusal, refuse } from '../refusal.js';
-import { evolveManifest, noManifest, resolveSlots, type ManifestState, type SlotDraft } from './manifest-state.js';
+import { manifestDecision, resolveSlots, type SlotDraft } from './manifest-state.js';
 
 export type CreateManifest = {
   readonly manifestId: string;
@@ -15,26 +13,22 @@ export type CreateManifest = {
 };
 
 /** POST /org/v1/manifests: version 1. There is no previous version, so no slotId can be carried over. */
-export const createManifest: Decider<ManifestState, CreateManifest, ManifestEvent> = {
-  initialState: noManifest,
-  evolve: evolveManifest,
-  decide: (state, cmd) => {
-    if (state.status !== 'none') return refuse('conflict', 'a manifest with this id exists');
-    const slots = resolveSlots([], cmd.slots, cmd.freshSlotIds);
-    if (isRefusal(slots)) return slots;
-    return [
-      {
-        type: 'ManifestPublished',
-        data: {
-          manifestId: cmd.manifestId,
-          organizationId: cmd.organizationId,
-          name: cmd.name,
-          version: 1,
-          retention: cmd.retention,
-          slots,
-          publishedAt: cmd.now.toISOString(),
-        },
+export const createManifest = manifestDecision<CreateManifest>((state, cmd) => {
+  if (state.status !== 'none') return refuse('conflict', 'a manifest with this id exists');
+  const slots = resolveSlots([], cmd.slots, cmd.freshSlotIds);
+  if (isRefusal(slots)) return slots;
+  return [
+    {
+      type: 'ManifestPublished',
+      data: {
+        manifestId: cmd.manifestId,
+        organizationId: cmd.organizationId,
+        name: cmd.name,
+        version: 1,
+        retention: cmd.retention,
+        slots,
+        publishedAt: cmd.now.toISOString(),
       },
-    ];
-  },
-};
+    },
+  ];
+});

@@ -64,3 +64,7 @@ export function resolveSlots(previous: readonly Slot[], drafts: readonly SlotDra
   }
   return slots;
 }
+
+/** One command's decision on a manifest: the manifest decider (manifest-decider.ts) switches to it. */
+export type ManifestDecision<C> = (state: ManifestState, command: C) => readonly ManifestEvent[] | Refusal;
+export const manifestDecision = <C>(decide: ManifestDecision<C>): ManifestDecision<C> => decide;

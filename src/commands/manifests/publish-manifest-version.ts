@@ -1,7 +1,5 @@
-import type { ManifestEvent } from '../../events/manifest-events.js';
-import type { Decider } from '../decider.js';
 import { isRefusal, refuse } from '../refusal.js';
-import { evolveManifest, noManifest, resolveSlots, type ManifestState, type SlotDraft } from './manifest-state.js';
+import { manifestDecision, resolveSlots, type SlotDraft } from './manifest-state.js';
 
 export type PublishManifestVersion = {
   readonly manifestId: string;
@@ -17,26 +15,22 @@ export type PublishManifestVersion = {
  * they were, so a connection pinned to one is never widened (R-MAN-02, R-REQ-04). Another organization's
  * manifest answers as an unknown one (R-HTTP-11).
  */
-export const publishManifestVersion: Decider<ManifestState, PublishManifestVersion, ManifestEvent> = {
-  initialState: noManifest,
-  evolve: evolveManifest,
-  decide: (state, cmd) => {
-    if (state.status !== 'published' || state.organizationId !== cmd.organizationId) return refuse('not_found', 'no such manifest');
-    const slots = resolveSlots(state.slots, cmd.slots, cmd.freshSlotIds);
-    if (isRefusal(slots)) return slots;
-    return [
-      {
-        type: 'ManifestPublished',
-        data: {
-          manifestId: cmd.manifestId,
-          organizationId: cmd.organizationId,
-          name: state.name,
-          version: state.version + 1,
-          retention: cmd.retention,
-          slots,
-          publishedAt: cmd.now.toISOString(),
-        },
+export const publishManifestVersion = manifestDecision<PublishManifestVersion>((state, cmd) => {
+  if (state.status !== 'published' || state.organizationId !== cmd.organizationId) return refuse('not_found', 'no such manifest');
+  const slots = resolveSlots(state.slots, cmd.slots, cmd.freshSlotIds);
+  if (isRefusal(slots)) return slots;
+  return [
+    {
+      type: 'ManifestPublished',
+      data: {
+        manifestId: cmd.manifestId,
+        organizationId: cmd.organizationId,
+        name: state.name,
+        version: state.version + 1,
+        retention: cmd.retention,
+        slots,
+        publishedAt: cmd.now.toISOString(),
       },
-    ];
-  },
-};
+    },
+  ];
+});

@@ -1,7 +1,6 @@
-import { PERMISSIONS, type OrganizationEvent } from '../../events/organization-events.js';
-import type { Decider } from '../decider.js';
+import { PERMISSIONS } from '../../events/organization-events.js';
 import { refuse } from '../refusal.js';
-import { evolveOrganization, noOrganization, type OrganizationState } from './organization-state.js';
+import { organizationDecision } from './organization-state.js';
 
 /** `name` arrives checked at the edge; the creator's address arrives normalized. */
 export type CreateOrganization = {
@@ -12,14 +11,10 @@ export type CreateOrganization = {
 };
 
 /** R-ORG-01: the creator becomes a member with every permission. */
-export const createOrganization: Decider<OrganizationState, CreateOrganization, OrganizationEvent> = {
-  initialState: noOrganization,
-  evolve: evolveOrganization,
-  decide: (state, cmd) => {
-    if (state.status !== 'none') return refuse('conflict', 'an organization with this id exists');
-    return [
-      { type: 'OrganizationCreated', data: { organizationId: cmd.organizationId, name: cmd.name, createdBy: cmd.createdBy } },
-      { type: 'MemberSet', data: { organizationId: cmd.organizationId, email: cmd.creatorEmail, permissions: [...PERMISSIONS] } },
-    ];
-  },
-};
+export const createOrganization = organizationDecision<CreateOrganization>((state, cmd) => {
+  if (state.status !== 'none') return refuse('conflict', 'an organization with this id exists');
+  return [
+    { type: 'OrganizationCreated', data: { organizationId: cmd.organizationId, name: cmd.name, createdBy: cmd.createdBy } },
+    { type: 'MemberSet', data: { organizationId: cmd.organizationId, email: cmd.creatorEmail, permissions: [...PERMISSIONS] } },
+  ];
+});

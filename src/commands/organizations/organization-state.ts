@@ -71,3 +71,7 @@ export function leavesNoMemberManager(
     ? null
     : refuse('conflict', 'the organization needs at least one member with member_manage: give it to another member first');
 }
+
+/** One command's decision on an organization: the organization decider (organization-decider.ts) switches to it. */
+export type OrganizationDecision<C> = (state: OrganizationState, command: C) => readonly OrganizationEvent[] | Refusal;
+export const organizationDecision = <C>(decide: OrganizationDecision<C>): OrganizationDecision<C> => decide;

@@ -1,7 +1,5 @@
-import type { OrganizationEvent } from '../../events/organization-events.js';
-import type { Decider } from '../decider.js';
 import { isRefusal } from '../refusal.js';
-import { actingAs, evolveOrganization, noOrganization, type OrganizationState } from './organization-state.js';
+import { actingAs, organizationDecision } from './organization-state.js';
 
 export type RegisterApp = {
   readonly organizationId: string;
@@ -11,12 +9,8 @@ export type RegisterApp = {
 };
 
 /** POST /org/v1/apps: an app for recipient-initiated requests; each call registers a new one. */
-export const registerApp: Decider<OrganizationState, RegisterApp, OrganizationEvent> = {
-  initialState: noOrganization,
-  evolve: evolveOrganization,
-  decide: (state, cmd) => {
-    const org = actingAs(state, cmd.actorEmail, 'member_manage');
-    if (isRefusal(org)) return org;
-    return [{ type: 'AppRegistered', data: { organizationId: org.organizationId, clientId: cmd.clientId, name: cmd.name } }];
-  },
-};
+export const registerApp = organizationDecision<RegisterApp>((state, cmd) => {
+  const org = actingAs(state, cmd.actorEmail, 'member_manage');
+  if (isRefusal(org)) return org;
+  return [{ type: 'AppRegistered', data: { organizationId: org.organizationId, clientId: cmd.clientId, name: cmd.name } }];
+});

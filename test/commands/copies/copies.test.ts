@@ -16,18 +16,14 @@ const keep = (sourceVersion: number, adoptionId = a(sourceVersion)): KeepCopy =>
   sourceResourceId: 'src',
   sourceVersion,
   orgResourceId: 'copy',
-  resourceType: 'document',
   participant: null,
   adoptedAt: '2026-10-01T09:00:00.000Z',
   now,
-  name: 'Address',
-  schemaRef: 'ref',
-  sealedData: `sealed-${adoptionId}`,
-  file: null,
+  content: { resourceType: 'document', name: 'Address', schemaRef: 'ref', sealedData: `sealed-${adoptionId}`, file: null },
 });
 const kept = (sourceVersion: number, orgVersion: number): CopyKept => {
-  const { now: _n, ...rest } = keep(sourceVersion);
-  return { type: 'CopyKept', data: { ...rest, orgVersion, materializedAt: now.toISOString() } };
+  const { now: _n, content, ...rest } = keep(sourceVersion);
+  return { type: 'CopyKept', data: { ...rest, ...content!, orgVersion, materializedAt: now.toISOString() } };
 };
 const corrected = (orgVersion: number, followsAdoptionId: string): CopyCorrected => ({
   type: 'CopyCorrected',
@@ -95,16 +91,23 @@ describe('copy chain decisions (keep, correct and delete)', () => {
       given(kept(2, 1), corrected(2, a(2)))
         .when(keep(3))
         .then(kept(3, 3)));
-    it('a chain the organization deleted keeps nothing more', () =>
+    it('a chain the organization deleted keeps nothing more, nor one whose key a deletion under way erased', () => {
       given(kept(2, 1), deleted(a(2)))
         .when(keep(3))
-        .thenRefused('adoption_refused', /deleted its copy/));
+        .thenRefused('adoption_refused', /deleted its copy/);
+      given(kept(2, 1))
+        .when({ ...keep(3), content: null })
+        .thenRefused('adoption_refused', /deleted its copy/);
+    });
   });
 
   describe('correct', () => {
     const given = specOf(chainDecider, 'CorrectCopy');
     const standing = { connection: 'active', granted: true, resolves: true, eligible: true } as const;
     const fix = (expectedOrgVersion: number, expectedSourceVersion = 2, newestSourceVersion = 2) => ({
+      keyWarm: true,
+      slotKeeps: true,
+      recordNamed: true,
       expectedOrgVersion,
       expectedSourceVersion,
       newestSourceVersion,
@@ -136,6 +139,17 @@ describe('copy chain decisions (keep, correct and delete)', () => {
       given(kept(2, 1))
         .when({ ...fix(1, 2, 5), consent: { ...standing, granted: false } })
         .then(corrected(2, a(2)));
+    });
+    it('with the key cold it is 423 org_sealed, and on a slot without the keep verb 403 adoption_refused, before anything else', () => {
+      given(kept(2, 1), deleted(a(2)))
+        .when({ ...fix(1), keyWarm: false })
+        .thenRefused('org_sealed');
+      given(kept(2, 1))
+        .when({ ...fix(1), slotKeeps: false, recordNamed: false })
+        .thenRefused('adoption_refused', /keep/);
+      given()
+        .when({ ...fix(1), recordNamed: false })
+        .thenRefused('invalid_request', /sourceResourceId is required/);
     });
     it("data off the copy's schema is invalid_request", () =>
       given(kept(2, 1))

@@ -1,8 +1,6 @@
-import { createEntity } from '../../../src/commands/entities/create-entity.js';
-import { removeEntityMember } from '../../../src/commands/entities/remove-entity-member.js';
-import { setEntityMember } from '../../../src/commands/entities/set-entity-member.js';
+import { entityDecider } from '../../../src/commands/entities/entity-decider.js';
 import type { EntityCreated, EntityMemberRemoved, EntityMemberSet, EntityRole } from '../../../src/events/entity-events.js';
-import { specFor } from '../../support/given.js';
+import { specOf } from '../../support/given.js';
 
 const entityId = 'e1';
 const ann = 'ann@example.com';
@@ -19,7 +17,7 @@ const removeMember = (actorEmail: string, email: string) => ({ entityId, actorEm
 
 describe('legal entity decisions (contract 5 EntityMutation)', () => {
   describe('create', () => {
-    const given = specFor(createEntity);
+    const given = specOf(entityDecider, 'CreateEntity');
     const cmd = { entityId, name: 'Acme GmbH', createdBy: 'id-ann', managerEmail: ann };
 
     it("makes the caller's login address the first MANAGER", () => given().when(cmd).then(created));
@@ -45,7 +43,7 @@ describe('legal entity decisions (contract 5 EntityMutation)', () => {
   });
 
   describe('setMember', () => {
-    const given = specFor(setEntityMember);
+    const given = specOf(entityDecider, 'SetEntityMember');
 
     it('a MANAGER adds a member by address, whether or not it has an account', () =>
       given(created)
@@ -108,7 +106,7 @@ describe('legal entity decisions (contract 5 EntityMutation)', () => {
   });
 
   describe('removeMember', () => {
-    const given = specFor(removeEntityMember);
+    const given = specOf(entityDecider, 'RemoveEntityMember');
 
     it('a MANAGER removes a member or another MANAGER', () => {
       given(created, memberSet(bob, 'MEMBER')).when(removeMember(ann, bob)).then(memberRemoved(bob));

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
-import { createManifest } from '../../../src/commands/manifests/create-manifest.js';
 import type { SlotDraft } from '../../../src/commands/manifests/manifest-state.js';
-import { publishManifestVersion } from '../../../src/commands/manifests/publish-manifest-version.js';
 import type { ManifestPublished, Slot } from '../../../src/events/manifest-events.js';
 import { retentionMs, retentionProblem } from '../../../src/manifests/retention.js';
-import { specFor } from '../../support/given.js';
+import { specOf } from '../../support/given.js';
+import { manifestDecider } from '../../../src/commands/manifests/manifest-decider.js';
 
 const now = new Date('2026-11-22T10:00:00.000Z');
 const draft = (over: Partial<SlotDraft> = {}): SlotDraft => ({
@@ -32,6 +31,8 @@ const v1: ManifestPublished = {
     publishedAt: now.toISOString(),
   },
 };
+const givenCreate = specOf(manifestDecider, 'CreateManifest');
+const givenVersion = specOf(manifestDecider, 'PublishManifestVersion');
 const create = (slots: SlotDraft[], freshSlotIds = slots.map((_, i) => `n${i}`)) => ({
   manifestId: 'm1',
   organizationId: 'o1',
@@ -52,12 +53,12 @@ const version = (slots: SlotDraft[], organizationId = 'o1') => ({
 
 describe('manifests (contract 3)', () => {
   it('publishes version 1 with fresh slot ids', () =>
-    specFor(createManifest)()
+    givenCreate()
       .when(create([draft()], ['s1']))
       .then(v1));
 
   it('a version carries slots over by slotId and gives new slots fresh ids; name and organization stay', () =>
-    specFor(publishManifestVersion)(v1)
+    givenVersion(v1)
       .when(version([draft({ slotId: 's1', label: 'Full name' }), draft({ kind: 'file', target: 'PassportScan' })]))
       .then({
         type: 'ManifestPublished',
@@ -73,22 +74,22 @@ describe('manifests (contract 3)', () => {
       }));
 
   it('a slotId must name a slot of the previous version, once', () => {
-    specFor(createManifest)()
+    givenCreate()
       .when(create([draft({ slotId: 's1' })]))
       .thenRefused('invalid_request', /^slots\[0\]\.slotId/);
-    specFor(publishManifestVersion)(v1)
+    givenVersion(v1)
       .when(version([draft({ slotId: 's9' })]))
       .thenRefused('invalid_request', /^slots\[0\]\.slotId/);
-    specFor(publishManifestVersion)(v1)
+    givenVersion(v1)
       .when(version([draft({ slotId: 's1' }), draft({ slotId: 's1' })]))
       .thenRefused('invalid_request', /^slots\[1\]\.slotId/);
   });
 
   it('kind schema needs a built-in schema name; kind file takes a free label', () => {
-    specFor(createManifest)()
+    givenCreate()
       .when(create([draft(), draft({ target: 'Passport' })]))
       .thenRefused('invalid_request', /^slots\[1\]\.target/);
-    specFor(createManifest)()
+    givenCreate()
       .when(create([draft({ kind: 'file', target: 'Passport' })]))
       .then({
         type: 'ManifestPublished',
@@ -97,10 +98,10 @@ describe('manifests (contract 3)', () => {
   });
 
   it('adoption auto needs the keep verb', () => {
-    specFor(createManifest)()
+    givenCreate()
       .when(create([draft({ adoption: 'auto', verbs: ['fill', 'edit'] })]))
       .thenRefused('invalid_request', /^slots\[0\]\.adoption/);
-    specFor(createManifest)()
+    givenCreate()
       .when(create([draft({ adoption: 'auto', verbs: ['keep'] })], ['s1']))
       .then({
         type: 'ManifestPublished',
@@ -109,13 +110,13 @@ describe('manifests (contract 3)', () => {
   });
 
   it("another organization's manifest, or none, is not_found; a manifest id is created once", () => {
-    specFor(publishManifestVersion)(v1)
+    givenVersion(v1)
       .when(version([draft()], 'o2'))
       .thenRefused('not_found');
-    specFor(publishManifestVersion)()
+    givenVersion()
       .when(version([draft()]))
       .thenRefused('not_found');
-    specFor(createManifest)(v1)
+    givenCreate(v1)
       .when(create([draft()]))
       .thenRefused('conflict');
   });

@@ -1,11 +1,6 @@
-import { createOrganization } from '../../../src/commands/organizations/create-organization.js';
-import { registerApp } from '../../../src/commands/organizations/register-app.js';
-import { removeMember } from '../../../src/commands/organizations/remove-member.js';
-import { sealKey } from '../../../src/commands/organizations/seal-key.js';
-import { setMember } from '../../../src/commands/organizations/set-member.js';
-import { signInMember } from '../../../src/commands/organizations/sign-in-member.js';
 import type { MemberSet, OrganizationCreated, OrganizationEvent, Permission } from '../../../src/events/organization-events.js';
-import { specFor } from '../../support/given.js';
+import { specOf } from '../../support/given.js';
+import { organizationDecider } from '../../../src/commands/organizations/organization-decider.js';
 
 const org = 'o1';
 const created: OrganizationCreated = { type: 'OrganizationCreated', data: { organizationId: org, name: 'Acme', createdBy: 'i1' } };
@@ -17,21 +12,21 @@ const member = (email: string, permissions: Permission[]): MemberSet => ({
 const owner = member('ann@x.com', all);
 const warmed: OrganizationEvent = { type: 'KeyWarmed', data: { organizationId: org, until: '2026-11-22T22:00:00.000Z' } };
 const now = new Date('2026-11-22T10:00:00.000Z');
+const create = specOf(organizationDecider, 'CreateOrganization');
+const signIn = specOf(organizationDecider, 'SignInMember');
+const seal = specOf(organizationDecider, 'SealKey');
+const registerApp = specOf(organizationDecider, 'RegisterApp');
 
 describe('organizations (contract 2)', () => {
   it('creating one makes the creator a member with every permission', () =>
-    specFor(createOrganization)()
-      .when({ organizationId: org, name: 'Acme', createdBy: 'i1', creatorEmail: 'ann@x.com' })
-      .then(created, owner));
+    create().when({ organizationId: org, name: 'Acme', createdBy: 'i1', creatorEmail: 'ann@x.com' }).then(created, owner));
 
   it('an existing organization is not created again', () =>
-    specFor(createOrganization)(created, owner)
-      .when({ organizationId: org, name: 'Acme', createdBy: 'i1', creatorEmail: 'ann@x.com' })
-      .thenRefused('conflict'));
+    create(created, owner).when({ organizationId: org, name: 'Acme', createdBy: 'i1', creatorEmail: 'ann@x.com' }).thenRefused('conflict'));
 });
 
 describe('members (contract 2, 8)', () => {
-  const given = specFor(setMember);
+  const given = specOf(organizationDecider, 'SetMember');
 
   it("a member_manage member adds an address that has no account yet, with the permissions in the contract's order", () =>
     given(created, owner)
@@ -74,7 +69,7 @@ describe('members (contract 2, 8)', () => {
       .thenRefused('invalid_request'));
 
   it('removes a member; an address that is not one is not_found; the last member_manage holder stays', () => {
-    const remove = specFor(removeMember);
+    const remove = specOf(organizationDecider, 'RemoveMember');
     remove(created, owner, member('bob@x.com', ['request_read']))
       .when({ organizationId: org, actorEmail: 'ann@x.com', email: 'bob@x.com' })
       .then({ type: 'MemberRemoved', data: { organizationId: org, email: 'bob@x.com' } });
@@ -88,26 +83,26 @@ describe('members (contract 2, 8)', () => {
 
 describe('the organization key (contract 2: warm window, seal)', () => {
   it('a member signing in warms the key for the warm window', () =>
-    specFor(signInMember)(created, owner).when({ organizationId: org, email: 'ann@x.com', now, warmSeconds: 43_200 }).then(warmed));
+    signIn(created, owner).when({ organizationId: org, email: 'ann@x.com', now, warmSeconds: 43_200 }).then(warmed));
 
   it('a non-member, a removed member and an unknown organization are all not_found', () => {
-    specFor(signInMember)(created, owner).when({ organizationId: org, email: 'eve@x.com', now, warmSeconds: 60 }).thenRefused('not_found');
-    specFor(signInMember)(created, owner, member('bob@x.com', ['request_read']), {
+    signIn(created, owner).when({ organizationId: org, email: 'eve@x.com', now, warmSeconds: 60 }).thenRefused('not_found');
+    signIn(created, owner, member('bob@x.com', ['request_read']), {
       type: 'MemberRemoved',
       data: { organizationId: org, email: 'bob@x.com' },
     })
       .when({ organizationId: org, email: 'bob@x.com', now, warmSeconds: 60 })
       .thenRefused('not_found');
-    specFor(signInMember)().when({ organizationId: org, email: 'ann@x.com', now, warmSeconds: 60 }).thenRefused('not_found');
+    signIn().when({ organizationId: org, email: 'ann@x.com', now, warmSeconds: 60 }).thenRefused('not_found');
   });
 
   it('seal ends a warm key once; a key not warmed since the last seal has nothing to end', () => {
     const sealed: OrganizationEvent = { type: 'KeySealed', data: { organizationId: org } };
-    specFor(sealKey)(created, owner, warmed).when({ organizationId: org, actorEmail: 'ann@x.com' }).then(sealed);
-    specFor(sealKey)(created, owner, warmed, sealed).when({ organizationId: org, actorEmail: 'ann@x.com' }).then();
-    specFor(sealKey)(created, owner).when({ organizationId: org, actorEmail: 'ann@x.com' }).then();
-    specFor(sealKey)(created, owner, warmed, sealed, warmed).when({ organizationId: org, actorEmail: 'ann@x.com' }).then(sealed);
-    specFor(sealKey)(created, owner, member('bob@x.com', ['request_read']), warmed)
+    seal(created, owner, warmed).when({ organizationId: org, actorEmail: 'ann@x.com' }).then(sealed);
+    seal(created, owner, warmed, sealed).when({ organizationId: org, actorEmail: 'ann@x.com' }).then();
+    seal(created, owner).when({ organizationId: org, actorEmail: 'ann@x.com' }).then();
+    seal(created, owner, warmed, sealed, warmed).when({ organizationId: org, actorEmail: 'ann@x.com' }).then(sealed);
+    seal(created, owner, member('bob@x.com', ['request_read']), warmed)
       .when({ organizationId: org, actorEmail: 'bob@x.com' })
       .thenRefused('forbidden');
   });
@@ -115,7 +110,20 @@ describe('the organization key (contract 2: warm window, seal)', () => {
 
 describe('apps (contract 2)', () => {
   it('a member_manage member registers an app', () =>
-    specFor(registerApp)(created, owner)
+    registerApp(created, owner)
       .when({ organizationId: org, actorEmail: 'ann@x.com', clientId: 'c1', name: 'Portal' })
       .then({ type: 'AppRegistered', data: { organizationId: org, clientId: 'c1', name: 'Portal' } }));
+
+  it('needs member_manage, a member still on the stream and an organization', () => {
+    const app = { organizationId: org, clientId: 'c1', name: 'Portal' };
+    registerApp(created, owner, member('bob@x.com', ['request_manage']))
+      .when({ ...app, actorEmail: 'bob@x.com' })
+      .thenRefused('forbidden', /member_manage/);
+    registerApp(created, owner)
+      .when({ ...app, actorEmail: 'eve@x.com' })
+      .thenRefused('unauthenticated');
+    registerApp()
+      .when({ ...app, actorEmail: 'ann@x.com' })
+      .thenRefused('not_found');
+  });
 });

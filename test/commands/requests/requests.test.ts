@@ -46,18 +46,21 @@ const cancelled: RequestEvent = { type: 'RequestCancelled', data: { requestId: i
 const rejected: RequestEvent = { type: 'RequestRejected', data: { requestId: id } };
 
 /** A keep of version `sourceVersion` of r1 asked for while the key was cold, and the event that pends it. */
-const pend = (sourceVersion: number): PendAdoption => ({
-  requestId: id,
-  organizationId: 'org',
-  adoptionId: adoptionIdOf(id, SLOT, 'r1', sourceVersion),
-  slotId: SLOT,
-  sourceResourceId: 'r1',
-  sourceVersion,
-  resourceType: 'document',
-  participant: null,
-  adoptedAt: at(2 * DAY).toISOString(),
+const pend = (sourceVersion: number, chainDeleted = false): PendAdoption => ({
+  adoption: {
+    requestId: id,
+    organizationId: 'org',
+    adoptionId: adoptionIdOf(id, SLOT, 'r1', sourceVersion),
+    slotId: SLOT,
+    sourceResourceId: 'r1',
+    sourceVersion,
+    resourceType: 'document',
+    participant: null,
+    adoptedAt: at(2 * DAY).toISOString(),
+  },
+  chainDeleted,
 });
-const pended = (sourceVersion: number): RequestEvent => ({ type: 'AdoptionPended', data: pend(sourceVersion) });
+const pended = (sourceVersion: number): RequestEvent => ({ type: 'AdoptionPended', data: pend(sourceVersion).adoption });
 
 describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
   describe('send', () => {
@@ -316,6 +319,11 @@ describe('keeps pended on the request while the key is cold (R-KEEP-08)', () => 
     given(sent, accepted, granted, pended(2)).when(pend(2)).then();
     given(sent, accepted, granted, pended(2), pended(4)).when(pend(3)).then(pended(3));
   });
+
+  it('a record whose copy chain the organization deleted pends nothing (R-ERAS-02)', () =>
+    given(sent, accepted, granted)
+      .when(pend(2, true))
+      .thenRefused('adoption_refused', /deleted its copy/));
 
   it('a record pended version after version 5,000 times holds one range', () => {
     const history: RequestEvent[] = [sent, accepted, granted];
