@@ -15,7 +15,9 @@ import type { ProposalId, RequestId } from '../ids.js';
 import { iso } from '../organizations/member.js';
 import type { RecordReader } from '../requests/request-records.js';
 import type { RequestReads } from '../requests/request-reads.js';
-import type { RequestRow } from '../requests/request-queries.js';
+import type { GrantRow, RequestRow } from '../requests/request-queries.js';
+import { readFolded, type Folded } from '../commands/stream-folds.js';
+import type { RequestState } from '../commands/requests/request-state.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 
 export type ProposalDeps = CommandDeps & {
@@ -61,8 +63,13 @@ type ProposalRow = {
   state: 'open' | 'closed';
 };
 
-/** A proposal with its request. */
-type Found = { readonly row: RequestRow; readonly proposal: ProposalRow };
+/** A proposal with its request: its row, the grants of the proposal's slot, and its stream folded now. */
+type Found = {
+  readonly row: RequestRow;
+  readonly proposal: ProposalRow;
+  readonly grants: readonly GrantRow[];
+  readonly request: Folded<RequestState>;
+};
 
 const proposalRows = `SELECT proposal_id::text AS proposal_id, slot_id::text AS slot_id, resource_id::text AS resource_id, new_version,
                         participant, proposed_at, state FROM rm.proposals`;
@@ -203,7 +210,7 @@ export class ProposalService {
       requestStream(found.row.request_id),
       requestDecider,
       { type: 'DecideProposal', data: { now: this.deps.now(), proposalId: found.proposal.proposal_id, decision: 'dismissed' } },
-      { context },
+      { context, known: found.request },
     );
     if (isRefusal(done)) return done;
     return { dismissed: done.events.length > 0 };
@@ -244,7 +251,7 @@ export class ProposalService {
     context: EventContext,
   ): Promise<SlotInView | Refusal> {
     const { row, proposal } = found;
-    const view = await this.deps.access.viewOf(row, proposal.slot_id, await this.deps.reads.grantsOfSlot(row.request_id, proposal.slot_id));
+    const view = await this.deps.access.viewOf(row, proposal.slot_id, found.grants);
     if (isRefusal(view)) return view;
     const facts = this.deps.records.factsFor(
       stateOf(row, this.deps.now()),
@@ -268,20 +275,26 @@ export class ProposalService {
       requestStream(row.request_id),
       requestDecider,
       { type: 'UseProposal', data: command },
-      { context },
+      { context, known: found.request },
     );
     if (isRefusal(done)) return done;
     return done.events.some((e) => e.type === 'ProposalClosed') ? proposalWithdrawn() : view;
   }
 
-  /** The request and its proposal, read in the same round trip and used only if the organization owns the request. */
+  /**
+   * The request and its proposal, with what the use decides on: the grants of the proposal's slot
+   * and the request's stream, folded now (the decision re-derives the connection and grants from
+   * it). All are read in the same round trip and used only if the organization owns the request.
+   */
   private async proposal(organizationId: string, requestId: RequestId, proposalId: ProposalId): Promise<Found | Refusal> {
-    const [row, proposal] = await Promise.all([
+    const [row, proposal, grants, request] = await Promise.all([
       this.deps.reads.oneOfOrganization(organizationId, requestId),
       this.deps.readModels.query<ProposalRow>(sql.oneOf, [requestId, proposalId]).then((r) => r.rows[0]),
+      this.deps.reads.grantsOfProposal(requestId, proposalId),
+      readFolded(this.deps.store, requestStream(requestId), requestDecider),
     ]);
     if (!row) return refuse('not_found', 'no such request');
-    return proposal ? { row, proposal } : refuse('not_found', 'no such proposal');
+    return proposal ? { row, proposal, grants, request } : refuse('not_found', 'no such proposal');
   }
 
   private async openRows(requestId: string): Promise<ProposalRow[]> {
