@@ -1,4 +1,4 @@
-import { requestDecider } from '../commands/requests/request-decider.js';
+import { requestDecider, type RequestCommand } from '../commands/requests/request-decider.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { deterministicUuid } from '../events/deterministic-id.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
@@ -16,8 +16,6 @@ import { iso } from '../organizations/member.js';
 import type { RecordReader } from '../requests/request-records.js';
 import type { RequestReads } from '../requests/request-reads.js';
 import type { GrantRow, RequestRow } from '../requests/request-queries.js';
-import { readFolded, type Folded } from '../commands/stream-folds.js';
-import type { RequestState } from '../commands/requests/request-state.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 
 export type ProposalDeps = CommandDeps & {
@@ -63,13 +61,8 @@ type ProposalRow = {
   state: 'open' | 'closed';
 };
 
-/** A proposal with its request: its row, the grants of the proposal's slot, and its stream folded now. */
-type Found = {
-  readonly row: RequestRow;
-  readonly proposal: ProposalRow;
-  readonly grants: readonly GrantRow[];
-  readonly request: Folded<RequestState>;
-};
+/** A proposal with its request, and the grants of the proposal's slot. */
+type Found = { readonly row: RequestRow; readonly proposal: ProposalRow; readonly grants: readonly GrantRow[] };
 
 const proposalRows = `SELECT proposal_id::text AS proposal_id, slot_id::text AS slot_id, resource_id::text AS resource_id, new_version,
                         participant, proposed_at, state FROM rm.proposals`;
@@ -210,7 +203,7 @@ export class ProposalService {
       requestStream(found.row.request_id),
       requestDecider,
       { type: 'DecideProposal', data: { now: this.deps.now(), proposalId: found.proposal.proposal_id, decision: 'dismissed' } },
-      { context, known: found.request },
+      { context },
     );
     if (isRefusal(done)) return done;
     return { dismissed: done.events.length > 0 };
@@ -240,9 +233,9 @@ export class ProposalService {
   }
 
   /**
-   * The use's decision on the request (useProposal), from the gate's facts read now: the slot's
-   * grants, whether the record resolves, whether the recipient may answer for its party. Answers
-   * the slot as read, for the keep.
+   * The use's decision (useProposal), on the gate's facts read now. A decision that withdraws the
+   * proposal or leaves a receipt is appended to the request; one that lets an adopt through appends
+   * nothing (the adopt's own decision closes the proposal). Answers the slot as read, for the keep.
    */
   private async use(
     found: Found,
@@ -260,41 +253,40 @@ export class ProposalService {
       proposal.slot_id,
       proposal.resource_id,
     );
-    const command = {
-      now: this.deps.now(),
-      proposalId: proposal.proposal_id,
-      slotId: proposal.slot_id,
-      resourceId: proposal.resource_id,
-      keyWarm: this.deps.access.warm(row),
-      resolves: facts.resolves && readable,
-      eligible: facts.eligible,
-      receipt,
+    const use: RequestCommand = {
+      type: 'UseProposal',
+      data: {
+        ...facts,
+        resolves: facts.resolves && readable,
+        now: this.deps.now(),
+        requestId: row.request_id,
+        proposalId: proposal.proposal_id,
+        keyWarm: this.deps.access.warm(row),
+        open: proposal.state === 'open',
+        receipt,
+      },
     };
-    const done = await handle(
-      this.deps,
-      requestStream(row.request_id),
-      requestDecider,
-      { type: 'UseProposal', data: command },
-      { context, known: found.request },
-    );
+    // The decision rests on the facts alone, not on the request's state: decided first, appended only when it writes.
+    const decision = requestDecider.decide(requestDecider.initialState, use);
+    if (isRefusal(decision)) return decision;
+    if (decision.length === 0) return view;
+    const done = await handle(this.deps, requestStream(row.request_id), requestDecider, use, { context });
     if (isRefusal(done)) return done;
     return done.events.some((e) => e.type === 'ProposalClosed') ? proposalWithdrawn() : view;
   }
 
   /**
-   * The request and its proposal, with what the use decides on: the grants of the proposal's slot
-   * and the request's stream, folded now (the decision re-derives the connection and grants from
-   * it). All are read in the same round trip and used only if the organization owns the request.
+   * The request and its proposal, with the grants of the proposal's slot (the gate's facts), read
+   * in the same round trip and used only if the organization owns the request.
    */
   private async proposal(organizationId: string, requestId: RequestId, proposalId: ProposalId): Promise<Found | Refusal> {
-    const [row, proposal, grants, request] = await Promise.all([
+    const [row, proposal, grants] = await Promise.all([
       this.deps.reads.oneOfOrganization(organizationId, requestId),
       this.deps.readModels.query<ProposalRow>(sql.oneOf, [requestId, proposalId]).then((r) => r.rows[0]),
       this.deps.reads.grantsOfProposal(requestId, proposalId),
-      readFolded(this.deps.store, requestStream(requestId), requestDecider),
     ]);
     if (!row) return refuse('not_found', 'no such request');
-    return proposal ? { row, proposal, grants, request } : refuse('not_found', 'no such proposal');
+    return proposal ? { row, proposal, grants } : refuse('not_found', 'no such proposal');
   }
 
   private async openRows(requestId: string): Promise<ProposalRow[]> {

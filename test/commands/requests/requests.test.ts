@@ -387,21 +387,8 @@ describe('pending keeps at their drain: the consent gate discards the lapsed (co
   });
 });
 
-describe('a proposal used: candidate read or adopt, through the consent gate (R-PROP-03, R-PROP-04, contract 8, 10.1)', () => {
+describe('a proposal used: candidate read or adopt, through the consent gate (R-PROP-03, R-PROP-04, R-CONS-03)', () => {
   const given = specOf(requestDecider, 'UseProposal');
-  const opened: RequestEvent = {
-    type: 'ProposalOpened',
-    data: {
-      requestId: id,
-      organizationId: 'org',
-      proposalId: 'p2',
-      slotId: SLOT,
-      resourceId: 'r1',
-      newVersion: 2,
-      participant: null,
-      proposedAt: at(2 * DAY).toISOString(),
-    },
-  };
   const receipt = {
     requestId: id,
     organizationId: 'org',
@@ -411,14 +398,17 @@ describe('a proposal used: candidate read or adopt, through the consent gate (R-
     clientId: null,
     readAt: at(3 * DAY).toISOString(),
   };
+  /** A use decided on the facts read at its moment: by default a warm key, an active connection granting r1, and an open proposal. */
   const use = (overrides: Partial<UseProposal> = {}): UseProposal => ({
     now: at(3 * DAY),
+    requestId: id,
     proposalId: 'p2',
-    slotId: SLOT,
-    resourceId: 'r1',
     keyWarm: true,
+    connection: 'active',
+    granted: true,
     resolves: true,
     eligible: true,
+    open: true,
     receipt,
     ...overrides,
   });
@@ -426,40 +416,40 @@ describe('a proposal used: candidate read or adopt, through the consent gate (R-
     type: 'ProposalClosed',
     data: { requestId: id, proposalId: 'p2', reason: 'withdrawn', closedAt: at(3 * DAY).toISOString() },
   };
-  const open = [sent, accepted, granted, opened];
 
   it('a candidate read writes its receipt; an adopt writes nothing here (its keep and decision follow)', () => {
-    given(...open)
-      .when(use())
-      .then({ type: 'ReceiptWritten', data: receipt });
-    given(...open)
+    given().when(use()).then({ type: 'ReceiptWritten', data: receipt });
+    given()
       .when(use({ receipt: null }))
       .then();
   });
   it('423 with the key cold comes first, then 403 on an inactive connection, then 409 once decided', () => {
-    given(...open, revoked)
-      .when(use({ keyWarm: false }))
+    given()
+      .when(use({ keyWarm: false, connection: 'revoked' }))
       .thenRefused('org_sealed');
-    given(...open, revoked)
-      .when(use())
+    given()
+      .when(use({ connection: 'revoked' }))
       .thenRefused('adoption_refused', /revoked/);
-    given(...open, suspended)
-      .when(use())
+    given()
+      .when(use({ connection: 'suspended', open: false }))
       .thenRefused('adoption_refused', /suspended/);
-    given(...open, withdrawnProposal)
-      .when(use())
+    given()
+      .when(use({ open: false }))
       .thenRefused('conflict');
   });
   it('a party the recipient no longer answers for is 403 participant_ineligible, and the proposal stays open', () =>
-    given(...open)
+    given()
       .when(use({ eligible: false }))
       .thenRefused('participant_ineligible'));
   it('a record no longer resolving withdraws the open proposal; a slot no longer granted is adoption_refused once it closed', () => {
-    given(...open)
+    given()
       .when(use({ resolves: false }))
       .then(withdrawnProposal);
-    given(...open, { type: 'SlotWithdrawn', data: { requestId: id, slotId: SLOT } }, withdrawnProposal)
-      .when(use())
+    given()
+      .when(use({ granted: false }))
+      .then(withdrawnProposal);
+    given()
+      .when(use({ granted: false, open: false }))
       .thenRefused('adoption_refused', /no longer granted/);
   });
 });
