@@ -15,7 +15,7 @@ import type { EventContext } from '../events/envelope.js';
 import type { Position } from '../events/position.js';
 import { requestStream } from '../events/request-events.js';
 import type { BlobStore } from '../files/blob-store.js';
-import { isUuid, type RequestId, type SlotId } from '../ids.js';
+import type { RequestId, ResourceId, SlotId } from '../ids.js';
 import type { GrantRow, RequestRow } from '../requests/request-queries.js';
 import type { RecordEntry } from '../requests/request-records.js';
 import type { Slot } from '../events/manifest-events.js';
@@ -245,9 +245,8 @@ export class CopyKeeping {
   }
 
   /** Which of these resources are granted on some slot now (one query for a page of new versions). */
-  async grantedAmong(resourceIds: readonly string[]): Promise<Set<string>> {
-    // A grant's resource id is a uuid: any other id is granted nowhere, and casting it would fail the page for ever.
-    const rows = (await this.deps.readModels.query<{ resource_id: string }>(w.grantedAmong, [resourceIds.filter(isUuid)])).rows;
+  async grantedAmong(resourceIds: readonly ResourceId[]): Promise<Set<string>> {
+    const rows = (await this.deps.readModels.query<{ resource_id: string }>(w.grantedAmong, [resourceIds])).rows;
     return new Set(rows.map((r) => r.resource_id));
   }
 

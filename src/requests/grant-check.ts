@@ -1,12 +1,20 @@
 import type { Caller } from '../identity/identity-service.js';
-import { isUuid } from '../ids.js';
+import { parseId, type Id } from '../ids.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { Slot } from '../events/manifest-events.js';
 import type { GrantedRecord } from '../events/request-events.js';
 import { requestSql as q, type ResourceRow } from './request-queries.js';
 
-export type GrantInput = { readonly slotId: string; readonly resourceIds: readonly string[] };
+/** An id as the person sent it, parsed at the edge: null where it is no UUID (it names nothing); `sent` for the answer. */
+export type SentId<K extends string> = { readonly id: Id<K> | null; readonly sent: string };
+export type GrantInput = { readonly slotId: SentId<'slot'>; readonly resourceIds: readonly SentId<'resource'>[] };
+
+/** A GraphQL GrantInput, its ids parsed once (R-HTTP-11). */
+export function parseGrant(raw: { readonly slotId: string; readonly resourceIds: readonly string[] }): GrantInput {
+  const sent = <K extends string>(text: string): SentId<K> => ({ id: parseId<K>(text), sent: text });
+  return { slotId: sent<'slot'>(raw.slotId), resourceIds: raw.resourceIds.map((r) => sent<'resource'>(r)) };
+}
 export type CheckedGrant = { readonly slotId: string; readonly multiple: boolean; readonly records: GrantedRecord[] };
 
 /**
@@ -21,21 +29,27 @@ export async function checkGrant(
   slots: readonly Slot[],
   grant: GrantInput,
 ): Promise<CheckedGrant | Refusal> {
-  const slot = slots.find((s) => s.slotId === grant.slotId.toLowerCase());
-  if (!slot) return refuse('not_found', `no slot ${grant.slotId} in the manifest version this request pins`);
+  const slot = slots.find((s) => s.slotId === grant.slotId.id);
+  if (!slot) return refuse('not_found', `no slot ${grant.slotId.sent} in the manifest version this request pins`);
   if (grant.resourceIds.length === 0) return refuse('invalid_request', `grant for slot ${slot.slotId} names no resource`);
   const records: GrantedRecord[] = [];
-  for (const raw of new Set(grant.resourceIds.map((id) => id.toLowerCase()))) {
-    const record = await checkResource(readModels, caller, slot, raw);
+  const distinct = new Map(grant.resourceIds.map((r) => [r.id ?? r.sent, r]));
+  for (const resource of distinct.values()) {
+    const record = await checkResource(readModels, caller, slot, resource);
     if (isRefusal(record)) return record;
     records.push(record);
   }
   return { slotId: slot.slotId, multiple: slot.multiple, records };
 }
 
-async function checkResource(readModels: SqlExecutor, caller: Caller, slot: Slot, resourceId: string): Promise<GrantedRecord | Refusal> {
-  const unknown = refuse('not_found', `no resource ${resourceId} in your vault or a legal entity you manage`);
-  if (!isUuid(resourceId)) return unknown;
+async function checkResource(
+  readModels: SqlExecutor,
+  caller: Caller,
+  slot: Slot,
+  { id: resourceId, sent }: SentId<'resource'>,
+): Promise<GrantedRecord | Refusal> {
+  const unknown = refuse('not_found', `no resource ${resourceId ?? sent} in your vault or a legal entity you manage`);
+  if (resourceId === null) return unknown;
   const resource = (await readModels.query<ResourceRow>(q.resource, [resourceId])).rows[0];
   if (!resource) return unknown;
   const own = resource.vault_id === caller.identityId;

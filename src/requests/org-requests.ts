@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { requestDecider } from '../commands/requests/request-decider.js';
 import { normalizeEmail } from '../identity/email.js';
-import { isUuid, type RequestId } from '../ids.js';
+import type { Id, RequestId } from '../ids.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
@@ -21,7 +21,12 @@ import type { RequestReads } from './request-reads.js';
 import type { RecordReader, RecordEntry } from './request-records.js';
 import { slotFields, slotsOf, stateOf, summaryOf, type RequestSummary } from './request-view.js';
 
-export type SendInput = { readonly manifestId: string; readonly recipientEmail: string; readonly invitationExpiresAt: string | null };
+export type SendInput = {
+  /** Parsed at the edge: null when it is no UUID, so it names no manifest. */
+  readonly manifestId: Id<'manifest'> | null;
+  readonly recipientEmail: string;
+  readonly invitationExpiresAt: string | null;
+};
 
 export type RequestDetail = {
   readonly request: RequestSummary;
@@ -55,10 +60,10 @@ export class OrgRequests {
   async send(member: Member, input: SendInput, context: EventContext): Promise<RequestSummary | Refusal> {
     const recipientEmail = normalizeEmail(input.recipientEmail);
     if (isRefusal(recipientEmail)) return recipientEmail;
-    const manifestId = input.manifestId.toLowerCase();
-    const head = isUuid(manifestId)
-      ? (await this.deps.readModels.query<{ organization_id: string; latest_version: number }>(q.manifestHead, [manifestId])).rows[0]
-      : undefined;
+    const manifestId = input.manifestId;
+    if (manifestId === null) return refuse('not_found', 'no such manifest');
+    const head = (await this.deps.readModels.query<{ organization_id: string; latest_version: number }>(q.manifestHead, [manifestId]))
+      .rows[0];
     if (!head || head.organization_id !== member.organizationId) return refuse('not_found', 'no such manifest');
     const requestId = randomUUID();
     const limited = await this.deps.invitations.reserve(member, recipientEmail, requestId);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../identity/identity-service.js';
-import { isUuid } from '../ids.js';
+import type { Id, RequestId, SlotId } from '../ids.js';
 import { requestDecider, type RequestCommand } from '../commands/requests/request-decider.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
@@ -70,7 +70,7 @@ export class PersonRequests {
   }
 
   /** R-HIST-01: the person sees the history of their own request as the organization does. */
-  async history(caller: Caller, requestId: string): Promise<HistoryEntry[] | Refusal> {
+  async history(caller: Caller, requestId: RequestId): Promise<HistoryEntry[] | Refusal> {
     const row = await this.own(caller, requestId);
     return isRefusal(row) ? row : this.deps.history.of(row.request_id);
   }
@@ -89,14 +89,10 @@ export class PersonRequests {
   }
 
   /** The hosted flow: the person starts a request from the organization's app; accepting is a separate step. */
-  async open(caller: Caller, clientId: string, manifestId: string, context: EventContext): Promise<PersonRequest | Refusal> {
-    const id = manifestId.toLowerCase();
-    const head = isUuid(id)
-      ? (await this.deps.readModels.query<{ organization_id: string; latest_version: number }>(q.manifestHead, [id])).rows[0]
-      : undefined;
+  async open(caller: Caller, client: Id<'app'>, id: Id<'manifest'>, context: EventContext): Promise<PersonRequest | Refusal> {
+    const head = (await this.deps.readModels.query<{ organization_id: string; latest_version: number }>(q.manifestHead, [id])).rows[0];
     if (!head) return refuse('not_found', 'no such manifest');
-    const client = clientId.toLowerCase();
-    if (!isUuid(client) || (await this.deps.readModels.query(q.appOf, [client, head.organization_id])).rowCount === 0) {
+    if ((await this.deps.readModels.query(q.appOf, [client, head.organization_id])).rowCount === 0) {
       return refuse('not_found', "no such app of the manifest's organization");
     }
     const requestId = randomUUID();
@@ -123,7 +119,12 @@ export class PersonRequests {
     return isRefusal(done) ? done : this.view(caller, requestId);
   }
 
-  async accept(caller: Caller, requestId: string, grants: readonly GrantInput[], context: EventContext): Promise<PersonRequest | Refusal> {
+  async accept(
+    caller: Caller,
+    requestId: RequestId,
+    grants: readonly GrantInput[],
+    context: EventContext,
+  ): Promise<PersonRequest | Refusal> {
     const row = await this.own(caller, requestId);
     if (isRefusal(row)) return row;
     // The decider weighs a refused grant only after the request's state (R-REQ-20).
@@ -132,7 +133,7 @@ export class PersonRequests {
     return this.run(caller, row, { type: 'AcceptRequest', data }, context);
   }
 
-  async grant(caller: Caller, requestId: string, grant: GrantInput, context: EventContext): Promise<PersonRequest | Refusal> {
+  async grant(caller: Caller, requestId: RequestId, grant: GrantInput, context: EventContext): Promise<PersonRequest | Refusal> {
     const row = await this.own(caller, requestId);
     if (isRefusal(row)) return row;
     const checked = await checkGrant(this.deps.readModels, caller, slotsOf(row), grant);
@@ -140,15 +141,15 @@ export class PersonRequests {
     return this.run(caller, row, { type: 'GrantSlot', data: { now: this.deps.now(), ...checked } }, context);
   }
 
-  async withdraw(caller: Caller, requestId: string, slotId: string, context: EventContext): Promise<PersonRequest | Refusal> {
+  async withdraw(caller: Caller, requestId: RequestId, slotId: SlotId, context: EventContext): Promise<PersonRequest | Refusal> {
     const row = await this.own(caller, requestId);
     if (isRefusal(row)) return row;
-    const slot = slotsOf(row).find((s) => s.slotId === slotId.toLowerCase());
+    const slot = slotsOf(row).find((s) => s.slotId === slotId);
     if (!slot) return refuse('not_found', `no slot ${slotId} in the manifest version this request pins`);
     return this.run(caller, row, { type: 'WithdrawSlot', data: { now: this.deps.now(), slotId: slot.slotId } }, context);
   }
 
-  async change(caller: Caller, requestId: string, change: StateChange, context: EventContext): Promise<PersonRequest | Refusal> {
+  async change(caller: Caller, requestId: RequestId, change: StateChange, context: EventContext): Promise<PersonRequest | Refusal> {
     const row = await this.own(caller, requestId);
     if (isRefusal(row)) return row;
     return this.run(caller, row, { type: transitions[change], data: { now: this.deps.now() } }, context);
@@ -160,10 +161,8 @@ export class PersonRequests {
   }
 
   /** Someone else's request answers exactly as an unknown one. */
-  private async own(caller: Caller, requestId: string): Promise<RequestRow | Refusal> {
-    const id = requestId.toLowerCase();
-    const row = isUuid(id) ? await this.deps.reads.oneOfRecipient(caller.email, id) : null;
-    return row ?? noSuchRequest();
+  private async own(caller: Caller, requestId: RequestId): Promise<RequestRow | Refusal> {
+    return (await this.deps.reads.oneOfRecipient(caller.email, requestId)) ?? noSuchRequest();
   }
 
   private async view(caller: Caller, requestId: string): Promise<PersonRequest | Refusal> {
@@ -174,11 +173,14 @@ export class PersonRequests {
 
   /** Several entries for one slot are one answer: their resources together. */
   private async check(caller: Caller, row: RequestRow, grants: readonly GrantInput[]): Promise<CheckedGrant[] | Refusal> {
-    const bySlot = new Map<string, string[]>();
-    for (const g of grants) bySlot.set(g.slotId.toLowerCase(), [...(bySlot.get(g.slotId.toLowerCase()) ?? []), ...g.resourceIds]);
+    const bySlot = new Map<string, GrantInput>();
+    for (const g of grants) {
+      const key = g.slotId.id ?? g.slotId.sent;
+      bySlot.set(key, { slotId: g.slotId, resourceIds: [...(bySlot.get(key)?.resourceIds ?? []), ...g.resourceIds] });
+    }
     const checked: CheckedGrant[] = [];
-    for (const [slotId, resourceIds] of bySlot) {
-      const one = await checkGrant(this.deps.readModels, caller, slotsOf(row), { slotId, resourceIds });
+    for (const grant of bySlot.values()) {
+      const one = await checkGrant(this.deps.readModels, caller, slotsOf(row), grant);
       if (isRefusal(one)) return one;
       checked.push(one);
     }

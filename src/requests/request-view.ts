@@ -1,3 +1,4 @@
+import type { RequestId } from '../ids.js';
 import type { Slot } from '../events/manifest-events.js';
 import { iso } from '../organizations/member.js';
 import type { GrantRow, RequestRow } from './request-queries.js';
@@ -5,7 +6,7 @@ import { evaluateState, type RequestStateName, type StoredPhase } from './reques
 
 /** R-REQ-10: the list entry, also the request object of the detail. */
 export type RequestSummary = {
-  readonly requestId: string;
+  readonly requestId: RequestId;
   readonly manifestId: string;
   readonly manifestName: string;
   readonly manifestVersion: number;
@@ -33,7 +34,8 @@ export function stateOf(row: RequestRow, now: Date): RequestStateName {
 /** initiatingClientId is absent on requests an organization sent (R-REQ-25, "open"). */
 export function summaryOf(row: RequestRow, now: Date): RequestSummary {
   return {
-    requestId: row.request_id,
+    // A read model holds ids in their one form already.
+    requestId: row.request_id as RequestId,
     manifestId: row.manifest_id,
     manifestName: row.manifest_name,
     manifestVersion: row.manifest_version,

@@ -14,13 +14,16 @@ import { AUTO_KEEP_QUEUE, autoKeepOnNewVersions, DRAIN_QUEUE, drainOnKeyWarmed, 
 export const COPY_QUEUES: readonly string[] = [DRAIN_QUEUE, AUTO_KEEP_QUEUE];
 
 /** What the copy workers run of the copies feature: the automatic keep and where a resource is granted, and the drain. */
-export type CopyWork = Pick<Copies['keeping'], 'keepAutomatically' | 'grantsOf' | 'grantedAmong'> &
-  Pick<Copies['drains'], 'drainOrganization'>;
+export type CopyWork = Pick<Copies['keeping'], 'keepAutomatically' | 'grantsOf'> & {
+  /** Which of these resource ids, as a page of the log names them, are granted on some slot now. */
+  readonly grantedAmong: (resourceIds: readonly string[]) => Promise<Set<string>>;
+} & Pick<Copies['drains'], 'drainOrganization'>;
 
 export const copyWorkOf = (copies: Copies): CopyWork => ({
   keepAutomatically: (...a) => copies.keeping.keepAutomatically(...a),
   grantsOf: (resourceId) => copies.keeping.grantsOf(resourceId),
-  grantedAmong: (resourceIds) => copies.keeping.grantedAmong(resourceIds),
+  // The log's ids are an edge too: one that is no UUID is granted nowhere, and casting it would fail the page for ever.
+  grantedAmong: (resourceIds) => copies.keeping.grantedAmong(resourceIds.flatMap((id) => parseId<'resource'>(id) ?? [])),
   drainOrganization: (...a) => copies.drains.drainOrganization(...a),
 });
 

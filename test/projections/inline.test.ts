@@ -4,6 +4,7 @@ import { WrongExpectedVersionError } from '../../src/events/errors.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { ProjectionEngine } from '../../src/projections/engine.js';
 import { logProjector, writes } from '../../src/projections/projector.js';
+import { inlineProjection } from '../../src/projections/inline.js';
 import { replay } from '../../src/projections/replay.js';
 import { streamHeadsProjector } from '../../src/projections/stream-heads/stream-heads.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
@@ -164,9 +165,11 @@ describe(`inline projection: read models written in the append's transaction (${
   });
 
   it('an append whose stream head moved under it fails as a conflict, and the rows sent behind it roll back with it, logging no refusal', async () => {
-    await start('inline', [streamHeadsProjector, typesSeen]);
+    const engine = await start('inline', [streamHeadsProjector, typesSeen]);
     const stream = uniqueStream('order');
+    // Another instance on the same database, its read models inline as its own engine would make them.
     const other = await SqlEventStore.open(t.db);
+    other.projectInline(inlineProjection([streamHeadsProjector, typesSeen], engine.schema));
     await store.appendToStream(stream, [newEvent('Placed')], 'no_stream');
     await other.appendToStream(stream, [newEvent('Shipped')], 0);
     // `store` still holds revision 0 as the head: its append compares and sets it, in one statement.

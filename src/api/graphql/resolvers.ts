@@ -1,10 +1,21 @@
 import { GraphQLScalarType, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import type { DocumentInput, DocumentUpdateInput } from '../../documents/document-service.js';
 import type { EntityRole } from '../../events/entity-events.js';
-import type { GrantInput } from '../../requests/index.js';
+import { parseGrant } from '../../requests/grant-check.js';
 import type { GraphqlContext } from './context.js';
 import { graphqlError, orThrow } from './errors.js';
 import { argumentsProblem } from './input-rules.js';
+import { refuse, type Refusal } from '../../commands/refusal.js';
+import { parseId, type RequestId } from '../../ids.js';
+
+/** A GrantInput as GraphQL checked its shape against the SDL. */
+type RawGrant = { readonly slotId: string; readonly resourceIds: readonly string[] };
+
+/** A request id argument, parsed once here: one that is no UUID names nothing (R-HTTP-11). */
+function onRequest<T>(args: Record<string, unknown>, use: (requestId: RequestId) => Promise<T | Refusal>): Promise<T | Refusal> {
+  const requestId = parseId<'request'>(String(args.requestId));
+  return requestId ? use(requestId) : Promise.resolve(refuse('not_found', 'no such request'));
+}
 
 type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, Record<string, unknown>>;
 
@@ -75,23 +86,37 @@ export const resolvers: Record<string, Resolver> = {
     await ctx.requireRegistered();
     return {};
   },
-  'RequestMutation.open': async (_p, args, ctx) =>
-    orThrow(await ctx.requests.open(ctx.caller, String(args.clientId), String(args.manifestId), ctx.eventContext())),
+  'RequestMutation.open': async (_p, args, ctx) => {
+    const manifestId = parseId<'manifest'>(String(args.manifestId));
+    const clientId = parseId<'app'>(String(args.clientId));
+    if (!manifestId) return orThrow(refuse('not_found', 'no such manifest'));
+    if (!clientId) return orThrow(refuse('not_found', "no such app of the manifest's organization"));
+    return orThrow(await ctx.requests.open(ctx.caller, clientId, manifestId, ctx.eventContext()));
+  },
   // GraphQL has checked GrantInput's shape against the SDL.
   'RequestMutation.accept': async (_p, args, ctx) =>
-    orThrow(await ctx.requests.accept(ctx.caller, String(args.requestId), args.grants as GrantInput[], ctx.eventContext())),
+    orThrow(
+      await onRequest(args, (id) => ctx.requests.accept(ctx.caller, id, (args.grants as RawGrant[]).map(parseGrant), ctx.eventContext())),
+    ),
   'RequestMutation.grant': async (_p, args, ctx) =>
-    orThrow(await ctx.requests.grant(ctx.caller, String(args.requestId), args.grant as GrantInput, ctx.eventContext())),
+    orThrow(await onRequest(args, (id) => ctx.requests.grant(ctx.caller, id, parseGrant(args.grant as RawGrant), ctx.eventContext()))),
   'RequestMutation.withdraw': async (_p, args, ctx) =>
-    orThrow(await ctx.requests.withdraw(ctx.caller, String(args.requestId), String(args.slotId), ctx.eventContext())),
+    orThrow(
+      await onRequest(args, (id) => {
+        const slotId = parseId<'slot'>(String(args.slotId));
+        if (!slotId)
+          return Promise.resolve(refuse('not_found', `no slot ${String(args.slotId)} in the manifest version this request pins`));
+        return ctx.requests.withdraw(ctx.caller, id, slotId, ctx.eventContext());
+      }),
+    ),
   'RequestMutation.reject': async (_p, args, ctx) =>
-    orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'reject', ctx.eventContext())),
+    orThrow(await onRequest(args, (id) => ctx.requests.change(ctx.caller, id, 'reject', ctx.eventContext()))),
   'RequestMutation.revoke': async (_p, args, ctx) =>
-    orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'revoke', ctx.eventContext())),
+    orThrow(await onRequest(args, (id) => ctx.requests.change(ctx.caller, id, 'revoke', ctx.eventContext()))),
   'RequestMutation.suspend': async (_p, args, ctx) =>
-    orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'suspend', ctx.eventContext())),
+    orThrow(await onRequest(args, (id) => ctx.requests.change(ctx.caller, id, 'suspend', ctx.eventContext()))),
   'RequestMutation.resume': async (_p, args, ctx) =>
-    orThrow(await ctx.requests.change(ctx.caller, String(args.requestId), 'resume', ctx.eventContext())),
+    orThrow(await onRequest(args, (id) => ctx.requests.change(ctx.caller, id, 'resume', ctx.eventContext()))),
   'UserQuery.requests': async (_p, _a, ctx) => {
     await ctx.requireRegistered();
     return ctx.requests.mine(ctx.caller);
@@ -102,7 +127,7 @@ export const resolvers: Record<string, Resolver> = {
   },
   'UserQuery.requestHistory': async (_p, args, ctx) => {
     await ctx.requireRegistered();
-    return orThrow(await ctx.requests.history(ctx.caller, String(args.requestId)));
+    return orThrow(await onRequest(args, (id) => ctx.requests.history(ctx.caller, id)));
   },
   'UserQuery.export': async (_p, _a, ctx) => {
     await ctx.requireRegistered();

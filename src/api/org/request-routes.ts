@@ -9,6 +9,7 @@ import { eventContext } from '../request-context.js';
 import { objectAt, textAt, timestampAt } from '../fields.js';
 import { memberOf } from './org-access.js';
 import { idsOf, routeIds } from '../id-params.js';
+import { parseId } from '../../ids.js';
 
 /** List and detail, send and cancel (R-REQ-01 to R-REQ-09). Reads never append (no receipt, R-REQ-08). */
 export function requestRoutes(requests: OrgRequests, access: (p: Permission) => RequestHandler[], now: () => Date): Router {
@@ -73,8 +74,9 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
 function sendBody(body: unknown): SendInput | ReturnType<typeof refuse> {
   const fields = objectAt(body, 'body');
   if (isRefusal(fields)) return fields;
-  const manifestId = textAt(fields.manifestId, 'manifestId', 100);
-  if (isRefusal(manifestId)) return manifestId;
+  const manifestText = textAt(fields.manifestId, 'manifestId', 100);
+  if (isRefusal(manifestText)) return manifestText;
+  const manifestId = parseId<'manifest'>(manifestText);
   const recipientEmail = textAt(fields.recipientEmail, 'recipientEmail', 320);
   if (isRefusal(recipientEmail)) return recipientEmail;
   const until = fields.invitationExpiresAt;

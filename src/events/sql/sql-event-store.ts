@@ -84,9 +84,6 @@ const GROUP_MAX = 64;
 type LocalListeners = { readonly sender: string; readonly listeners: Set<(position?: Position) => void> };
 const localListeners = new WeakMap<SqlDb, LocalListeners>();
 
-/** Per database too: an append through any store opened on it writes the inline read models. */
-const inlineProjections = new WeakMap<SqlDb, InlineProjection>();
-
 /** The event store on PostgreSQL or PGlite: one schema (schema.sql), one set of queries. */
 export class SqlEventStore implements EventStore {
   readonly kind: 'postgres' | 'pglite';
@@ -94,6 +91,8 @@ export class SqlEventStore implements EventStore {
   private readonly local: LocalListeners;
   /** Only a server has other instances to tell. */
   private readonly notify: CoalescedNotify | null;
+  /** The read models this store's appends write in their own transaction, once the engine switched them inline. */
+  private inlineProjection: InlineProjection | null = null;
   private readonly group = new GroupCommit<KnownAppend, Appended>((items) => this.writeGroup(items), {
     maxInFlight: GROUP_IN_FLIGHT,
     maxBatch: GROUP_MAX,
@@ -113,17 +112,16 @@ export class SqlEventStore implements EventStore {
   }
 
   /**
-   * Read models written inside every append's transaction from now on (the log and the read
-   * models share this database): an event and the rows it produces commit together, whichever
-   * store opened on this database appends it. null stops it.
+   * Read models written inside every append's transaction of this store from now on (the log and
+   * the read models share this database): an event and the rows it produces commit together. The
+   * projection engine given this store sets it once its read models caught up; null stops it.
    */
   projectInline(projection: InlineProjection | null): void {
-    if (projection) inlineProjections.set(this.db, projection);
-    else inlineProjections.delete(this.db);
+    this.inlineProjection = projection;
   }
 
   private get inline(): InlineProjection | undefined {
-    return inlineProjections.get(this.db);
+    return this.inlineProjection ?? undefined;
   }
 
   /** An appending transaction's options: the inline read models' prelude travels with its BEGIN. */
