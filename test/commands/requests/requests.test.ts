@@ -6,7 +6,7 @@ import type { DiscardLapsed } from '../../../src/commands/requests/discard-adopt
 import type { UseProposal } from '../../../src/commands/proposals/use-proposal.js';
 import { evolveRequest, noRequest } from '../../../src/commands/requests/request-state.js';
 import { adoptionIdOf } from '../../../src/events/copy-events.js';
-import type { RequestEvent } from '../../../src/events/request-events.js';
+import type { ProposalCloseReason, RequestEvent } from '../../../src/events/request-events.js';
 import { evaluateState } from '../../../src/requests/request-status.js';
 import { consentLapse } from '../../../src/commands/requests/consent-gate.js';
 import { ParticipantAliases } from '../../../src/requests/participant-alias.js';
@@ -273,7 +273,7 @@ describe('update proposals on the request (R-PROP-01)', () => {
     const { now, ...rest } = notice(newVersion, resourceId);
     return { type: 'ProposalOpened', data: { requestId: id, organizationId: 'org', ...rest, proposedAt: now.toISOString() } };
   };
-  const closed = (newVersion: number, reason: 'superseded' | 'adopted', resourceId = 'r1'): RequestEvent => ({
+  const closed = (newVersion: number, reason: ProposalCloseReason, resourceId = 'r1'): RequestEvent => ({
     type: 'ProposalClosed',
     data: { requestId: id, proposalId: `p${newVersion}-${resourceId}`, reason, closedAt: at(2 * DAY).toISOString() },
   });
@@ -300,6 +300,34 @@ describe('update proposals on the request (R-PROP-01)', () => {
     given(...decided)
       .when(notice(4))
       .then(opened(4));
+  });
+
+  it('a member decides an open proposal: adopted or dismissed closes it; adopting one no longer open is a conflict, dismissing it changes nothing (R-PROP-04, R-PROP-05)', () => {
+    const decide = specOf(requestDecider, 'DecideProposal');
+    const open = [sent, accepted, granted, opened(2)];
+    decide(...open)
+      .when({ now: at(2 * DAY), proposalId: 'p2-r1', decision: 'adopted' })
+      .then(closed(2, 'adopted'));
+    decide(...open)
+      .when({ now: at(2 * DAY), proposalId: 'p2-r1', decision: 'dismissed' })
+      .then(closed(2, 'dismissed'));
+    decide(...open, closed(2, 'dismissed'))
+      .when({ now: at(2 * DAY), proposalId: 'p2-r1', decision: 'adopted' })
+      .thenRefused('conflict', /no longer open/);
+    decide(...open, closed(2, 'adopted'))
+      .when({ now: at(2 * DAY), proposalId: 'p2-r1', decision: 'dismissed' })
+      .then();
+  });
+
+  it("a keep at or past an open proposal's version closes it as kept; one below it, or of another record, does not (R-KEEP-13)", () => {
+    const keepClose = specOf(requestDecider, 'CloseKeptProposals');
+    const open = [sent, accepted, granted, opened(3), opened(2, 'r2')];
+    keepClose(...open)
+      .when({ now: at(2 * DAY), slotId: SLOT, resourceId: 'r1', keptVersion: 3 })
+      .then(closed(3, 'kept'));
+    keepClose(...open)
+      .when({ now: at(2 * DAY), slotId: SLOT, resourceId: 'r1', keptVersion: 2 })
+      .then();
   });
 
   it('a request that had 5,000 proposals holds one entry per record, not one per proposal', () => {
