@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../identity/identity-service.js';
 import { isUuid } from '../ids.js';
 import { fileDecider } from '../commands/files/file-decider.js';
-import { changeableFile, type FileAccess, type LiveFile } from '../commands/files/file-state.js';
+import type { LiveFile } from '../commands/files/file-state.js';
+import { changeable as changeableResource, type ResourceAccess } from '../commands/resource-access.js';
 import { isAnyRefusal, isRefusal, refuse, type AnyRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import { readFolded } from '../commands/stream-folds.js';
@@ -125,11 +126,11 @@ export class FileService {
   /**
    * The live file and what its decision is told of the caller, when the caller may add to it. One the
    * caller cannot read is not_found, whatever the reason, as an unknown id. One they can read but not
-   * change (a MEMBER's view of an entity's file) is refused by the decision's own rule (changeableFile),
+   * change (a MEMBER's view of an entity's file) is refused by the decision's own rule (changeable),
    * asked here before a byte of the body is read: the decision itself can only run once the bytes are
    * sealed and stored.
    */
-  private async changeable(caller: Caller, fileId: string): Promise<{ file: LiveFile; access: FileAccess } | Refusal> {
+  private async changeable(caller: Caller, fileId: string): Promise<{ file: LiveFile; access: ResourceAccess } | Refusal> {
     if (!isUuid(fileId)) return notFound();
     // Folded as the file's decider folds it: only what this process has not seen yet is read.
     const { state } = await readFolded(this.deps.store, resourceStream(fileId), fileDecider);
@@ -137,7 +138,7 @@ export class FileService {
     const mayChange = await this.deps.access.canWrite(caller, state.vaultId);
     if (!mayChange && !(await this.deps.access.canRead(caller, state.vaultId))) return notFound();
     const access = { vaultId: state.vaultId, mayChange };
-    const file = changeableFile(state, access);
+    const file = changeableResource(state, access, 'file');
     return isRefusal(file) ? file : { file, access };
   }
 

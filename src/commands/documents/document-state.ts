@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../events/envelope.js';
 import type { ResourceEvent } from '../../events/resource-events.js';
-import { refuse, type Refusal } from '../refusal.js';
+import type { Refusal } from '../refusal.js';
 
 type DocumentFields = {
   readonly vaultId: string;
@@ -40,22 +40,3 @@ export function evolveDocument(state: DocumentState, event: ResourceEvent): Docu
 /** One command's decision on a document: the document decider (document-decider.ts) switches to it. */
 export type DocumentDecision<C> = (state: DocumentState, command: C) => readonly ResourceEvent[] | Refusal;
 export const documentDecision = <C>(decide: DocumentDecision<C>): DocumentDecision<C> => decide;
-
-/** What a change of a document is told of the caller, as the service read it for the document's vault. */
-export type DocumentAccess = {
-  /** The vault the caller's access was read for: a document of another vault answers not_found, as an unknown one. */
-  readonly vaultId: string;
-  /** The caller may change that vault's resources: their own vault, or a legal entity they are a MANAGER of. */
-  readonly mayChange: boolean;
-};
-
-/**
- * A document the caller may change. One of another vault, deleted or never created is not_found;
- * one the caller may read but not change (a MEMBER's view of an entity's document) is forbidden,
- * since denying a document they can see would be a lie.
- */
-export function changeableDocument(state: DocumentState, access: DocumentAccess): LiveDocument | Refusal {
-  if (state.status !== 'live' || state.vaultId !== access.vaultId) return refuse('not_found', 'no such document');
-  if (!access.mayChange) return refuse('forbidden', 'only a MANAGER of the legal entity may change its resources');
-  return state;
-}

@@ -1,7 +1,8 @@
 import { isRefusal } from '../refusal.js';
-import { changeableDocument, documentDecision, type DocumentAccess } from './document-state.js';
+import { documentDecision } from './document-state.js';
+import { changeable, type ResourceAccess } from '../resource-access.js';
 
-export type UpdateDocument = DocumentAccess & {
+export type UpdateDocument = ResourceAccess & {
   readonly resourceId: string;
   readonly name: string | null;
   readonly description: string | null | undefined;
@@ -11,7 +12,7 @@ export type UpdateDocument = DocumentAccess & {
 
 /** R-DOC-08: publishes version n+1 with the schema kept as it was, for a caller who may change the document. */
 export const updateDocument = documentDecision<UpdateDocument>((state, cmd) => {
-  const document = changeableDocument(state, cmd);
+  const document = changeable(state, cmd, 'document');
   if (isRefusal(document)) return document;
   const version = document.version + 1;
   return [

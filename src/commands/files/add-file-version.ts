@@ -1,7 +1,8 @@
 import { isRefusal, refuse } from '../refusal.js';
-import { changeableFile, fileDecision, type FileAccess } from './file-state.js';
+import { fileDecision } from './file-state.js';
+import { changeable, type ResourceAccess } from '../resource-access.js';
 
-export type AddFileVersion = FileAccess & {
+export type AddFileVersion = ResourceAccess & {
   readonly resourceId: string;
   /** The version the stored blob was sealed for; the seal binds the bytes to it. */
   readonly version: number;
@@ -18,7 +19,7 @@ export type AddFileVersion = FileAccess & {
  * seals again.
  */
 export const addFileVersion = fileDecision<AddFileVersion>((state, cmd) => {
-  const file = changeableFile(state, cmd);
+  const file = changeable(state, cmd, 'file');
   if (isRefusal(file)) return file;
   if (cmd.version !== file.version + 1) return refuse('conflict', 'another version was added meanwhile');
   const { resourceId, vaultId, version, blobId, fileName, mimeType, fileSize } = cmd;
