@@ -1,4 +1,4 @@
-import type { Decider } from '../decider.js';
+import { deciderOf, type CommandOf } from '../decider.js';
 import { refuse, type Refusal } from '../refusal.js';
 import type { VaultIndexEvent } from '../../events/document-events.js';
 
@@ -21,9 +21,7 @@ export type RegisterDocument = {
 export type UnregisterDocument = { readonly vaultId: string; readonly resourceId: string };
 
 /** Every command on a vault's document index. */
-export type VaultIndexCommand =
-  | { readonly type: 'RegisterDocument'; readonly data: RegisterDocument }
-  | { readonly type: 'UnregisterDocument'; readonly data: UnregisterDocument };
+export type VaultIndexCommand = CommandOf<typeof vaultIndexDecisions>;
 
 type VaultIndexDecision<C> = (state: VaultIndex, command: C) => readonly VaultIndexEvent[] | Refusal;
 
@@ -59,20 +57,9 @@ function evolveVaultIndex(state: VaultIndex, event: VaultIndexEvent): VaultIndex
   }
 }
 
-/** The vault index's one decider: every refusal of an index command is in the decision it switches to. */
-export const vaultIndex: Decider<VaultIndex, VaultIndexCommand, VaultIndexEvent> = {
-  initialState: new Map(),
-  evolve: evolveVaultIndex,
-  decide: (state, command) => {
-    switch (command.type) {
-      case 'RegisterDocument':
-        return registerDocument(state, command.data);
-      case 'UnregisterDocument':
-        return unregisterDocument(state, command.data);
-      default: {
-        const unknown: never = command;
-        return unknown;
-      }
-    }
-  },
-};
+const vaultIndexDecisions = { RegisterDocument: registerDocument, UnregisterDocument: unregisterDocument };
+
+/** The vault index's one decider: every refusal of an index command is in the decision its type names. */
+const emptyIndex: VaultIndex = new Map();
+
+export const vaultIndex = deciderOf(emptyIndex, evolveVaultIndex, vaultIndexDecisions);

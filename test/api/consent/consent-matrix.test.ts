@@ -352,6 +352,25 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
     },
   ];
 
+  /**
+   * A proposal of version 2 opened on a kept version 1, then the lapse, then `use` (candidate or
+   * adopt): 403 with the lapse's code, nothing moved, only version 1 kept, and the proposal closed
+   * where the lapse withdraws it. Answers the use's reply for what else the path checks.
+   */
+  async function usedAfterLapse(l: Lapse, use: (c: Cell, p: Proposal) => Promise<Reply>): Promise<Reply> {
+    const c = await given(l, 'manual');
+    await keptV1(c);
+    const p = await openProposal(c, l.party);
+    await l.apply(c);
+    const before = await d.mark();
+    const reply = await use(c, p);
+    expect(problem(reply)).to.deep.equal({ status: 403, code: l.refusal });
+    await expectNothingMoved(c, before);
+    await expectOnlyV1Copy(c, l.party);
+    if (l.closesProposal) await expectProposalClosed(c, p);
+    return reply;
+  }
+
   type Path = { readonly name: string; readonly outcome: (l: Lapse) => string; readonly run: (l: Lapse) => Promise<void> };
 
   const PATHS: readonly Path[] = [
@@ -407,32 +426,17 @@ describe(`consent at the moment data moves: every path × every lapse (contract 
       name: 'candidate',
       outcome: (l) => `403 ${l.refusal}, no receipt${l.closesProposal ? ', proposal closed (withdrawn)' : ''}`,
       async run(l) {
-        const c = await given(l, 'manual');
-        await keptV1(c);
-        const p = await openProposal(c, l.party);
-        await l.apply(c);
-        const before = await d.mark();
-        const read = await api.get(`/org/v1/requests/${c.requestId}/proposals/${p.proposalId}/candidate`, c.org.token);
-        expect(problem(read)).to.deep.equal({ status: 403, code: l.refusal });
+        const read = await usedAfterLapse(l, (c, p) =>
+          api.get(`/org/v1/requests/${c.requestId}/proposals/${p.proposalId}/candidate`, c.org.token),
+        );
         expect(read.body, 'no data of version 2').to.not.have.any.keys('data', 'version');
-        await expectNothingMoved(c, before);
-        if (l.closesProposal) await expectProposalClosed(c, p);
       },
     },
     {
       name: 'proposal adopt',
       outcome: (l) => `403 ${l.refusal}, version 2 not kept${l.closesProposal ? ', proposal closed (withdrawn)' : ''}`,
       async run(l) {
-        const c = await given(l, 'manual');
-        await keptV1(c);
-        const p = await openProposal(c, l.party);
-        await l.apply(c);
-        const before = await d.mark();
-        const adopted = await api.post(`/org/v1/requests/${c.requestId}/proposals/${p.proposalId}/adopt`, c.org.token);
-        expect(problem(adopted)).to.deep.equal({ status: 403, code: l.refusal });
-        await expectNothingMoved(c, before);
-        await expectOnlyV1Copy(c, l.party);
-        if (l.closesProposal) await expectProposalClosed(c, p);
+        await usedAfterLapse(l, (c, p) => api.post(`/org/v1/requests/${c.requestId}/proposals/${p.proposalId}/adopt`, c.org.token));
       },
     },
     {

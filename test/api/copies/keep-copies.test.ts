@@ -406,6 +406,46 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     expect(await appendedSince(since), 'no refused call wrote anything').to.deep.equal([]);
   });
 
+  it('an id that is no UUID names nothing: every copy and proposal route answers 404 as for an unknown one, after authentication', async () => {
+    const doc = await nameDoc('Ids');
+    const requestId = await annConnected({ [slotId(NAME)]: [doc] });
+    const [adoption] = await kept(requestId, slotId(NAME));
+    const nameSlot = slotId(NAME);
+    const bad = 'not-a-uuid';
+    const calls: Array<[string, (t?: string) => Promise<Reply>]> = [
+      ['adopt, request', (t) => api.post(`/org/v1/requests/${bad}/slots/${nameSlot}/adopt`, t)],
+      ['adopt, slot', (t) => api.post(`/org/v1/requests/${requestId}/slots/${bad}/adopt`, t)],
+      ['drain', (t) => api.post(`/org/v1/requests/${bad}/adoptions/drain`, t)],
+      ['copies', (t) => api.get(`/org/v1/requests/${bad}/copies`, t)],
+      ['download, adoption', (t) => api.get(`/org/v1/requests/${requestId}/copies/${bad}/download`, t)],
+      ['download, request', (t) => api.get(`/org/v1/requests/${bad}/copies/${adoption!.adoptionId}/download`, t)],
+      ['files', (t) => api.get(`/org/v1/requests/${bad}/files`, t)],
+      ['proposals', (t) => api.get(`/org/v1/requests/${bad}/proposals`, t)],
+      ['candidate', (t) => api.get(`/org/v1/requests/${requestId}/proposals/${bad}/candidate`, t)],
+      ['dismiss', (t) => api.post(`/org/v1/requests/${requestId}/proposals/${bad}/dismiss`, t)],
+    ];
+    for (const [route, call] of calls) {
+      expect(problem(await call()), `${route} no token`).to.deep.equal({ status: 401, code: 'unauthenticated' });
+      expect(problem(await call(token)), `${route} malformed`).to.deep.equal({ status: 404, code: 'not_found' });
+    }
+  });
+
+  it("a correct's sourceResourceId that is no UUID is 400 invalid_request naming it, and nothing is written", async () => {
+    const doc = await nameDoc('Source');
+    const requestId = await annConnected({ [slotId(NAME)]: [doc] });
+    await kept(requestId, slotId(NAME));
+    const since = await mark();
+    const fix = await correct(requestId, slotId(NAME), {
+      sourceResourceId: 'not-a-uuid',
+      expectedSourceVersion: 1,
+      expectedOrgVersion: 1,
+      data: name('X'),
+    });
+    expect(problem(fix)).to.deep.equal({ status: 400, code: 'invalid_request' });
+    expect(fix.body.detail).to.match(/sourceResourceId/);
+    expect(await appendedSince(since)).to.deep.equal([]);
+  });
+
   it("keep, drain, copies, download and correct write nothing on the person's side, and withdraw or suspend leave copies readable", async () => {
     const doc = await nameDoc('Mine');
     const requestId = await annConnected({ [slotId(NAME)]: [doc] });

@@ -240,6 +240,23 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
     expect(errorOf(await accept(ann, requestId, [])).extensions.code).to.equal('CONFLICT');
   });
 
+  it("ids that are no UUID name nothing on the person's side: a request, a grant's slot and resource, a withdrawn slot are NOT_FOUND; nothing is written", async () => {
+    const { requestId } = await send(acme.token, kyc.manifestId, ann.email);
+    const slot = kyc.slots[0]!.slotId;
+    const since = await d.mark();
+    expect(errorOf(await change(ann, 'revoke', 'not-a-uuid')).extensions.code).to.equal('NOT_FOUND');
+    expect(errorOf(await accept(ann, 'not-a-uuid', [])).extensions.code).to.equal('NOT_FOUND');
+    expect(errorOf(await accept(ann, requestId, [{ slotId: 'not-a-uuid', resourceIds: [annName] }])).message).to.match(
+      /no slot not-a-uuid/,
+    );
+    expect(errorOf(await accept(ann, requestId, [{ slotId: slot, resourceIds: ['not-a-uuid'] }])).message).to.match(
+      /no resource not-a-uuid/,
+    );
+    const withdraw = await mutate(ann, 'withdraw(requestId: $r, slotId: $s)', '$r: ID!, $s: ID!', { r: requestId, s: 'not-a-uuid' });
+    expect(errorOf(withdraw).extensions.code).to.equal('NOT_FOUND');
+    expect(await d.appendedSince(since)).to.deep.equal([]);
+  });
+
   it("reject: pending becomes rejected_by_recipient; someone else's request is NOT_FOUND", async () => {
     const { requestId } = await send(acme.token, kyc.manifestId, ann.email);
     const other = await api.user();
