@@ -9,6 +9,7 @@ import { createMetrics } from './observability/metrics.js';
 import { SqlEventStore } from './events/sql/sql-event-store.js';
 import { installAnalyticsViews } from './projections/analytics/analytics.js';
 import { allProjectors, ProjectionEngine } from './projections/index.js';
+import { inlineProjection } from './projections/inline.js';
 import { COPY_QUEUES, copyWorkOf, startCopyWorkers } from './workers/copy-workers.js';
 import { LogCheckpointer } from './workers/log-checkpointer.js';
 import { missingV8Flags } from './v8-tuning.js';
@@ -42,9 +43,7 @@ async function main(): Promise<void> {
     { redisUrl: config.redisUrl ?? undefined, db: backends.db },
     { onError: (err) => logger.error({ err }, 'job queue error') },
   );
-  // Commands read through the fold cache (docs/decisions.md, "Event store"); every append is counted.
-  const store = foldingStore(instrumentedStore(backends.store, metrics));
-  const inline = backends.store instanceof SqlEventStore && config.projections === 'inline';
+  const inline = backends.store instanceof SqlEventStore && config.projections === 'inline' ? backends.store : null;
   const engine = new ProjectionEngine({
     // Inline, projectors write in the commands' own transactions; async, on their own pool.
     db: inline ? backends.db : backends.projectionsDb,
@@ -55,9 +54,15 @@ async function main(): Promise<void> {
     projectors: allProjectors,
     logger,
     // With the log in the read models' database a command commits its rows with its events (docs/decisions.md, "Read models").
-    ...(inline && backends.store instanceof SqlEventStore ? { inline: backends.store } : {}),
+    ...(inline ? { inline } : {}),
   });
   await engine.start();
+  // Commands append through a store that writes the read models switched inline above.
+  const appending = inline
+    ? await SqlEventStore.open(backends.db, { inline: inlineProjection(allProjectors, engine.schema, logger) })
+    : backends.store;
+  // Commands read through the fold cache (docs/decisions.md, "Event store"); every append is counted.
+  const store = foldingStore(instrumentedStore(appending, metrics));
   await installAnalyticsViews(backends.db, engine.schema);
 
   const domain = await openDomainServices({

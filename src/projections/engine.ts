@@ -10,7 +10,7 @@ import type { EventStore } from '../events/store.js';
 import { advanceCheckpoint, applyBatch, handlerFor } from './apply-batch.js';
 import { checkpointSql, readCheckpoints, type CheckpointRow, type Stall } from './checkpoints.js';
 import type { Projector } from './projector.js';
-import { inlineProjection, switchToAsync, switchToInline } from './inline.js';
+import { switchToAsync, switchToInline } from './inline.js';
 import { installReadModels, staleProjectors } from './read-model-schema.js';
 import { SharedLogReads } from '../events/recent-events.js';
 import { replay } from './replay.js';
@@ -28,8 +28,9 @@ export type EngineOptions = {
   readonly leaseRetryMs?: number;
   readonly logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
   /**
-   * The store of the log when it shares `db` with the read models: every projector then runs
-   * inline, inside each append's transaction (./inline.ts). Absent, they run asynchronously from
+   * The store of the log when it shares `db` with the read models: start() catches every projector
+   * up and marks it inline, and the appends of a store opened with their inlineProjection write
+   * their rows in the append's own transaction (./inline.ts). Absent, they run asynchronously from
    * the log, as they must on EventStoreDB.
    */
   readonly inline?: SqlEventStore;
@@ -105,9 +106,8 @@ export class ProjectionEngine {
       }
     }
     if (this.options.inline) {
+      // From here the commands' store, opened with inlineProjection(projectors, schema), writes the rows.
       await switchToInline(db, this.options.inline, projectors, this.schema);
-      // It stays after stop(): appends that follow still write their rows, so a restart has no gap to fill.
-      this.options.inline.projectInline(inlineProjection(projectors, this.schema, logger));
       return;
     }
     await switchToAsync(db, projectors, this.schema);

@@ -9,22 +9,23 @@ import { replay } from '../../src/projections/replay.js';
 import { streamHeadsProjector } from '../../src/projections/stream-heads/stream-heads.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { newEvent, uniqueStream } from '../support/events.js';
-import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector } from '../support/projectors.js';
+import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector, startInline } from '../support/projectors.js';
 
 describe(`inline projection: read models written in the append's transaction (${mainBackend})`, function () {
   this.timeout(120_000);
   let t: TestDatabase;
+  /** The log as the engine reads it; `store` appends, writing the inline read models once start('inline') made them so. */
+  let log: SqlEventStore;
   let store: SqlEventStore;
   const engines: ProjectionEngine[] = [];
   const seen = recordingProjector('seen_inline');
 
   beforeEach(async () => {
     t = await openTestDatabase();
-    store = await SqlEventStore.open(t.db);
+    store = log = await SqlEventStore.open(t.db);
   });
   afterEach(async () => {
     for (const e of engines.splice(0)) await e.stop();
-    store.projectInline(null);
     await t.drop();
   });
 
@@ -34,15 +35,16 @@ describe(`inline projection: read models written in the append's transaction (${
 
   async function start(mode: 'inline' | 'async', projectors = [seen]): Promise<ProjectionEngine> {
     errors.length = 0;
-    const engine = new ProjectionEngine({
-      db: t.db,
-      store,
-      projectors,
-      idlePollMs: 20,
-      logger,
-      ...(mode === 'inline' ? { inline: store } : {}),
-    });
+    const options = { idlePollMs: 20, logger };
+    if (mode === 'inline') {
+      const started = await startInline(t.db, log, projectors, options);
+      engines.push(started.engine);
+      store = started.store;
+      return started.engine;
+    }
+    const engine = new ProjectionEngine({ db: t.db, store: log, projectors, ...options });
     engines.push(engine);
+    store = log;
     await engine.start();
     return engine;
   }
@@ -138,10 +140,9 @@ describe(`inline projection: read models written in the append's transaction (${
           }),
         options,
       );
-    store = await SqlEventStore.open(watched);
-    const engine = new ProjectionEngine({ db: watched, store, projectors: [streamHeadsProjector, typesSeen], inline: store });
+    const watchedLog = await SqlEventStore.open(watched);
+    const { engine, store } = await startInline(watched, watchedLog, [streamHeadsProjector, typesSeen]);
     engines.push(engine);
-    await engine.start();
     order.length = 0;
     const stream = uniqueStream('order');
     await store.appendToStream(stream, [newEvent('Placed')], 'no_stream');
@@ -156,11 +157,11 @@ describe(`inline projection: read models written in the append's transaction (${
     expect((await t.db.query('SELECT type FROM rm.types_seen')).rows).to.deep.equal([{ type: 'Placed' }]);
 
     await engine.stop();
-    const waiting = new ProjectionEngine({ db: watched, store, projectors: [typesSeen, seen], inline: store });
-    engines.push(waiting);
-    await waiting.start();
+    const waiting = await startInline(watched, watchedLog, [typesSeen, seen]);
+    engines.push(waiting.engine);
+    await waiting.store.readStream(stream); // it knows the stream's head, as \`store\` did
     order.length = 0;
-    await store.appendToStream(stream, [newEvent('Shipped')], 0);
+    await waiting.store.appendToStream(stream, [newEvent('Shipped')], 0);
     expect(order.slice(0, 3)).to.deep.equal(['sent WITH head AS', 'answered WITH head AS', 'sent INSERT INTO types_seen']);
   });
 
@@ -168,8 +169,7 @@ describe(`inline projection: read models written in the append's transaction (${
     const engine = await start('inline', [streamHeadsProjector, typesSeen]);
     const stream = uniqueStream('order');
     // Another instance on the same database, its read models inline as its own engine would make them.
-    const other = await SqlEventStore.open(t.db);
-    other.projectInline(inlineProjection([streamHeadsProjector, typesSeen], engine.schema));
+    const other = await SqlEventStore.open(t.db, { inline: inlineProjection([streamHeadsProjector, typesSeen], engine.schema) });
     await store.appendToStream(stream, [newEvent('Placed')], 'no_stream');
     await other.appendToStream(stream, [newEvent('Shipped')], 0);
     // `store` still holds revision 0 as the head: its append compares and sets it, in one statement.
@@ -235,7 +235,6 @@ describe(`inline projection: read models written in the append's transaction (${
     expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_inline'), [...first, ...unprojected, ...inline])).to.equal(null);
 
     for (const e of engines.splice(0)) await e.stop();
-    store.projectInline(null);
     const again = await start('async');
     const later = await appendTo(stream, 2);
     await again.waitFor((await store.readStream(stream)).at(-1)!.position);

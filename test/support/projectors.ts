@@ -1,4 +1,7 @@
 import type { SqlDb } from '../../src/db/sql.js';
+import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
+import { ProjectionEngine, type EngineOptions } from '../../src/projections/engine.js';
+import { inlineProjection } from '../../src/projections/inline.js';
 import { logProjector, type Projector } from '../../src/projections/projector.js';
 
 /**
@@ -78,4 +81,19 @@ export function assertExactlyOnceInStreamOrder(rows: readonly RecordedRow[], exp
     lastRevision.set(r.stream_id, r.revision);
   }
   return null;
+}
+
+/**
+ * As src/main.ts composes it: the engine switches `projectors` inline (reading the log through
+ * `log`), then appends go through a store opened to write their rows in its transactions.
+ */
+export async function startInline(
+  db: SqlDb,
+  log: SqlEventStore,
+  projectors: readonly Projector[],
+  options: Omit<EngineOptions, 'db' | 'store' | 'projectors' | 'inline'> = {},
+): Promise<{ engine: ProjectionEngine; store: SqlEventStore }> {
+  const engine = new ProjectionEngine({ ...options, db, store: log, projectors, inline: log });
+  await engine.start();
+  return { engine, store: await SqlEventStore.open(db, { inline: inlineProjection(projectors, engine.schema, options.logger) }) };
 }

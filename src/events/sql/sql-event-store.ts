@@ -31,7 +31,7 @@ type EventRow = {
 
 type PositionRow = { commit: string; prepare: string; revision: string };
 
-/** Read models that run inside every appending transaction (see projectInline). */
+/** Read models that run inside every appending transaction (SqlEventStore.open's `inline`). */
 export type InlineProjection = {
   /**
    * Runs first in the transaction, before the append takes its transaction id: a statement without
@@ -91,14 +91,16 @@ export class SqlEventStore implements EventStore {
   private readonly local: LocalListeners;
   /** Only a server has other instances to tell. */
   private readonly notify: CoalescedNotify | null;
-  /** The read models this store's appends write in their own transaction, once the engine switched them inline. */
-  private inlineProjection: InlineProjection | null = null;
   private readonly group = new GroupCommit<KnownAppend, Appended>((items) => this.writeGroup(items), {
     maxInFlight: GROUP_IN_FLIGHT,
     maxBatch: GROUP_MAX,
   });
 
-  private constructor(private readonly db: SqlDb) {
+  private constructor(
+    private readonly db: SqlDb,
+    /** The read models this store's appends write in their own transaction. */
+    private readonly inline: InlineProjection | undefined,
+  ) {
     this.kind = db.kind;
     let local = localListeners.get(db);
     if (!local) localListeners.set(db, (local = { sender: randomUUID(), listeners: new Set() }));
@@ -106,22 +108,14 @@ export class SqlEventStore implements EventStore {
     this.notify = db.kind === 'postgres' ? new CoalescedNotify(db, APPENDED_CHANNEL, local.sender) : null;
   }
 
-  static async open(db: SqlDb): Promise<SqlEventStore> {
-    await db.exec(await readFile(new URL('./schema.sql', import.meta.url), 'utf8'));
-    return new SqlEventStore(db);
-  }
-
   /**
-   * Read models written inside every append's transaction of this store from now on (the log and
-   * the read models share this database): an event and the rows it produces commit together. The
-   * projection engine given this store sets it once its read models caught up; null stops it.
+   * `inline`: read models written inside every append's transaction of this store (the log and the
+   * read models share this database), so an event and the rows it produces commit together. Open it
+   * once the projection engine has switched those read models inline (ProjectionEngine.start).
    */
-  projectInline(projection: InlineProjection | null): void {
-    this.inlineProjection = projection;
-  }
-
-  private get inline(): InlineProjection | undefined {
-    return this.inlineProjection ?? undefined;
+  static async open(db: SqlDb, options: { readonly inline?: InlineProjection } = {}): Promise<SqlEventStore> {
+    await db.exec(await readFile(new URL('./schema.sql', import.meta.url), 'utf8'));
+    return new SqlEventStore(db, options.inline);
   }
 
   /** An appending transaction's options: the inline read models' prelude travels with its BEGIN. */

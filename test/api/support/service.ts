@@ -15,6 +15,7 @@ import { instrumentedStore } from '../../../src/observability/instrumented-store
 import { createMetrics, type Metrics } from '../../../src/observability/metrics.js';
 import type { ReadinessOptions } from '../../../src/observability/readiness.js';
 import { allProjectors, installReadModels, ProjectionEngine } from '../../../src/projections/index.js';
+import { inlineProjection } from '../../../src/projections/inline.js';
 import { SqlJobQueue } from '../../../src/workers/queue/sql-queue.js';
 import { openTestDatabase, type TestDatabase } from '../../support/databases.js';
 import { foldingStore } from '../../../src/commands/stream-folds.js';
@@ -46,7 +47,10 @@ export type TestServiceOptions = {
   /** The database /readyz pings, when it should differ from the one everything else uses. */
   readonly readinessDb?: (t: TestDatabase) => Promise<SqlDb>;
   readonly readiness?: ReadinessOptions;
-  /** false: read models installed but no projector runs, so the log can run ahead of them. */
+  /**
+   * false: read models installed but no projector runs, so the log can run ahead of them; the
+   * store writes none of their rows, and a later `engine.start()` catches them up once.
+   */
   readonly startEngine?: boolean;
   /** How read models are written: inline in each append (the default, as the service runs) or async from the log. */
   readonly projections?: 'inline' | 'async';
@@ -83,12 +87,24 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
   const metrics = createMetrics();
   const sqlStore = await SqlEventStore.open(db);
-  const store = foldingStore(instrumentedStore(sqlStore, metrics));
   const queue = await SqlJobQueue.open(db);
-  const inline = options.projections === 'async' ? {} : { inline: sqlStore };
-  const engine = new ProjectionEngine({ db, store, projectors: allProjectors, idlePollMs: 50, leaseRetryMs: 100, ...inline });
+  const inline = options.projections !== 'async';
+  const engine = new ProjectionEngine({
+    db,
+    store: sqlStore,
+    projectors: allProjectors,
+    idlePollMs: 50,
+    leaseRetryMs: 100,
+    ...(inline ? { inline: sqlStore } : {}),
+  });
   if (options.startEngine === false) await installReadModels(db, allProjectors, engine.schema);
   else await engine.start();
+  // As src/main.ts composes it: commands append through a store that writes the inline read models.
+  const appending =
+    inline && options.startEngine !== false
+      ? await SqlEventStore.open(db, { inline: inlineProjection(allProjectors, engine.schema) })
+      : sqlStore;
+  const store = foldingStore(instrumentedStore(appending, metrics));
 
   const dataDir = await mkdtemp(join(tmpdir(), 'dss-service-'));
   const config = loadConfig({ DATA_DIR: dataDir, BASE_URL: 'http://service.test', ...UNLIMITED, ...options.domain?.env });

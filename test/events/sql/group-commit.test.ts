@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { WrongExpectedVersionError } from '../../../src/events/errors.js';
 import { GroupCommit } from '../../../src/events/sql/group-commit.js';
 import { SqlEventStore } from '../../../src/events/sql/sql-event-store.js';
-import { ProjectionEngine } from '../../../src/projections/engine.js';
+import type { ProjectionEngine } from '../../../src/projections/engine.js';
 import { logProjector } from '../../../src/projections/projector.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../../support/databases.js';
 import { newEvent, uniqueStream } from '../../support/events.js';
@@ -12,6 +12,7 @@ import {
   batchedRowsProjector,
   recordedRows,
   recordingProjector,
+  startInline,
 } from '../../support/projectors.js';
 
 describe('group commit: how batches form', () => {
@@ -65,7 +66,6 @@ describe(`group commit: appends that arrive together are written together, each 
   afterEach(async () => {
     await engine?.stop();
     engine = null;
-    store.projectInline(null);
     await t.drop();
   });
 
@@ -132,8 +132,7 @@ describe(`group commit: appends that arrive together are written together, each 
 
   it('with inline read models, appends that arrive together share a commit: sixteen at once take one transaction per slot', async () => {
     const seen = recordingProjector('seen_shared');
-    engine = new ProjectionEngine({ db: t.db, store, projectors: [seen], idlePollMs: 20, inline: store });
-    await engine.start();
+    ({ engine, store } = await startInline(t.db, store, [seen], { idlePollMs: 20 }));
 
     const streams = Array.from({ length: 16 }, () => uniqueStream('shared'));
     const events = streams.map((_, i) => newEvent('Placed', { i }));
@@ -144,8 +143,7 @@ describe(`group commit: appends that arrive together are written together, each 
   });
 
   it("with inline read models, a batch of appends writes a read model's rows in its set-based statements, not event by event", async () => {
-    engine = new ProjectionEngine({ db: t.db, store, projectors: [batchedRowsProjector('batched_rows')], idlePollMs: 20, inline: store });
-    await engine.start();
+    ({ engine, store } = await startInline(t.db, store, [batchedRowsProjector('batched_rows')], { idlePollMs: 20 }));
 
     // Sixteen at once: two batches of eight, one per slot.
     const streams = Array.from({ length: 16 }, () => uniqueStream('batched'));
@@ -156,8 +154,7 @@ describe(`group commit: appends that arrive together are written together, each 
   });
 
   it("with inline read models, a batch's set-based statement that a read model refuses fails only the append of the event it refused", async () => {
-    engine = new ProjectionEngine({ db: t.db, store, projectors: [batchedRowsProjector('typed_rows')], idlePollMs: 20, inline: store });
-    await engine.start();
+    ({ engine, store } = await startInline(t.db, store, [batchedRowsProjector('typed_rows')], { idlePollMs: 20 }));
 
     const landed = await appendsWithPoisonAt(16, 5);
     expect((await batchedRows(t.db, 'typed_rows')).map((r) => r.event_id)).to.deep.equal([...landed].sort());
@@ -173,8 +170,7 @@ describe(`group commit: appends that arrive together are written together, each 
         if (e.type === 'Poison') throw new Error('cannot apply');
       },
     });
-    engine = new ProjectionEngine({ db: t.db, store, projectors: [seen, refusing], idlePollMs: 20, inline: store });
-    await engine.start();
+    ({ engine, store } = await startInline(t.db, store, [seen, refusing], { idlePollMs: 20 }));
 
     // Inline, 24 at once are spread over two slots, twelve to a batch: the refused one is inside a batch.
     const landed = await appendsWithPoisonAt(24, 12);

@@ -11,7 +11,7 @@ import { ProjectionEngine } from '../../../src/projections/engine.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../../support/databases.js';
 import { newEvent, uniqueStream } from '../../support/events.js';
 import { postgresBin, startOwnCluster, type OwnCluster } from '../../support/own-cluster.js';
-import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector } from '../../support/projectors.js';
+import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector, startInline } from '../../support/projectors.js';
 
 const run = promisify(execFile);
 const bin = postgresBin();
@@ -49,9 +49,7 @@ describe('backup and restore: a pg_dump restored into a fresh cluster, whose tra
 
   it('the service starts on the restored database, orders new events after the restored ones and projects them, inline and async', async () => {
     // A running service's log and read models, written inline.
-    const store = await SqlEventStore.open(source.db);
-    const live = new ProjectionEngine({ db: source.db, store, projectors: [seen], inline: store });
-    await live.start();
+    const { engine: live, store } = await startInline(source.db, await SqlEventStore.open(source.db), [seen]);
     const before: string[] = [];
     for (let i = 0; i < 20; i++) {
       const e = newEvent('Before', { i });
@@ -59,7 +57,6 @@ describe('backup and restore: a pg_dump restored into a fresh cluster, whose tra
       await store.appendToStream(uniqueStream('restore'), [e], 'no_stream');
     }
     await live.stop();
-    store.projectInline(null);
     const lastRestored = (await store.readAll({ maxCount: 1000 })).at(-1)!.position;
 
     await run(join(bin!, 'pg_dump'), ['-Fc', '-f', join(dir, 'dump'), source.url!]);
@@ -72,9 +69,8 @@ describe('backup and restore: a pg_dump restored into a fresh cluster, whose tra
     expect((await xidNow(cluster.url('restored'))) < lastRestored.commit).to.equal(true);
 
     restored = new PostgresDb(cluster.url('restored'));
-    const after = await SqlEventStore.open(restored);
-    const inline = new ProjectionEngine({ db: restored, store: after, projectors: [seen], inline: after });
-    await inline.start();
+    const restoredLog = await SqlEventStore.open(restored);
+    const { engine: inline, store: after } = await startInline(restored, restoredLog, [seen]);
     const added: string[] = [];
     for (let i = 0; i < 5; i++) {
       const e = newEvent('After', { i });
@@ -82,7 +78,6 @@ describe('backup and restore: a pg_dump restored into a fresh cluster, whose tra
       await after.appendToStream(uniqueStream('restore'), [e], 'no_stream');
     }
     await inline.stop();
-    after.projectInline(null);
 
     // The log reads every restored event, then every new one, in order: nothing stalls or is skipped.
     const log = await after.readAll({ maxCount: 1000 });
@@ -91,10 +86,10 @@ describe('backup and restore: a pg_dump restored into a fresh cluster, whose tra
     expect(assertExactlyOnceInStreamOrder(await recordedRows(restored, 'seen_restore'), [...before, ...added])).to.equal(null);
 
     // An asynchronous projector picks up from the restored checkpoint and takes what comes next.
-    const async = new ProjectionEngine({ db: restored, store: after, projectors: [seen], idlePollMs: 20 });
+    const async = new ProjectionEngine({ db: restored, store: restoredLog, projectors: [seen], idlePollMs: 20 });
     await async.start();
     const late = newEvent('Late', {});
-    const appended = await after.appendToStream(uniqueStream('restore'), [late], 'no_stream');
+    const appended = await restoredLog.appendToStream(uniqueStream('restore'), [late], 'no_stream');
     await async.waitFor(appended.position, { timeoutMs: 10_000 });
     await async.stop();
     expect((await recordedRows(restored, 'seen_restore')).map((r) => r.event_id)).to.deep.equal([
