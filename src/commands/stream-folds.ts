@@ -167,22 +167,21 @@ export async function readFolded<State, Event extends DomainEvent>(
 }
 
 /**
- * The stream as this process last folded it, without a read when it has it, no other instance was
- * found writing it, and `usable` accepts the state. Only a command may take it, and only to append:
- * the append's compare-and-set refuses a decision taken on a state that is behind. Any other answer
- * (a refusal, nothing to do, a clash with a revision the client named) is taken on a read: before
- * the decision, by a `usable` that turns away the states the caller would refuse; after it, in
- * shell.ts.
+ * The stream as this process last folded it, without a read when it has it and no other instance
+ * was found writing it. Memory is a prefix of the stream, so what it shows final (a deleted copy or
+ * document, a version kept: none is ever undone) is so; anything else only a command may take, and
+ * only to append: the append's compare-and-set refuses a decision taken on a state that is behind,
+ * and any other answer (a refusal, nothing to do, a clash with a revision the client named) is taken
+ * again on a read (shell.ts).
  */
 export async function recallFolded<State, Event extends DomainEvent>(
   store: Pick<EventStore, 'readStream'>,
   stream: StreamRef<Event>,
   fold: Fold<State, Event>,
-  usable: (state: State) => boolean = () => true,
 ): Promise<Recalled<State>> {
   const cache = cacheOf(store);
   const known = cache.uncontested(cache.key(fold.evolve, stream.id)) as Folded<State> | undefined;
-  if (known && usable(known.state)) return { ...known, fromMemory: true };
+  if (known) return { ...known, fromMemory: true };
   return { ...(await readFolded(store, stream, fold)), fromMemory: false };
 }
 

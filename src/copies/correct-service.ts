@@ -60,10 +60,10 @@ export class CopyCorrections {
     if (sourceResourceId === null) return refused(chainDecider.decide(emptyChain, { type: 'CorrectCopy', data: { ...unnamed, ...facts } }));
     const chain = chainStream(row.request_id, slot.slotId, sourceResourceId);
     // The source's newest version is read with the chain, in the same round trip. A chain this
-    // process holds at the head the client read is taken from memory: the correction's append
-    // compare-and-sets it, and handle takes any other answer on a read.
+    // process holds is taken from memory: the correction's append compare-and-sets it, and handle
+    // takes any other answer on a read.
     const [folded, newestSourceVersion] = await Promise.all([
-      recallFolded(this.deps.store, chain, chainFold, (s) => !s.deleted && s.lastKeep !== null && s.head === input.expectedOrgVersion),
+      recallFolded(this.deps.store, chain, chainFold),
       this.newestVersion(sourceResourceId),
     ]);
     // What every keep of a chain shares (its schema, a document's for good; its orgResourceId) is read from its newest keep.

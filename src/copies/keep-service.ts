@@ -139,13 +139,11 @@ export class CopyKeeping {
     const orgResourceId = orgResourceIdOf(requestId, slot.slotId, record.resourceId);
     // Warm, the version's content and the chain's key are read with the chain, in the same round
     // trips: what they cost when the chain turns out to hold the keep already is the rare case. A
-    // chain this process holds is taken from memory when it would keep: the keep's append
-    // compare-and-sets it, and a refusal or a keep already there is taken on a read. Cold, the
-    // decision to pend is appended to the request, which proves nothing of the chain: it reads.
+    // chain this process holds is taken from memory (recallFolded): a keep memory shows is kept, and
+    // the keep's append compare-and-sets the rest. Cold, the decision to pend is appended to the
+    // request, which proves nothing of the chain: it reads.
     const [chainFolded, sourcing] = await Promise.all([
-      warm
-        ? recallFolded(this.deps.store, chain, chainFold, (s) => !s.deleted && !hasVersion(s.keeps, sourceVersion))
-        : readFolded(this.deps.store, chain, chainFold),
+      warm ? recallFolded(this.deps.store, chain, chainFold) : readFolded(this.deps.store, chain, chainFold),
       warm
         ? Promise.all([
             readSourceVersion(this.deps, record.resourceId, sourceVersion, vaultOf(order.grants, record.resourceId)),

@@ -175,13 +175,13 @@ export class DocumentService {
    * (a caller who may only read it, a MEMBER's view of an entity's document, is refused there). One
    * the caller cannot read is not_found, whatever the reason, as an unknown id.
    *
-   * The state may come from memory (recallFolded): a document's vault and schema never change, and
-   * the command's append proves the rest newest. One memory does not hold as live is read instead.
+   * The state may come from memory (recallFolded): a document's vault and schema never change, a
+   * deletion is final, and the command's append proves the rest newest.
    */
   private async found(caller: Caller, resourceId: string) {
     const missing = refuse('not_found', 'no such document');
     if (!isUuid(resourceId)) return missing;
-    const folded = await recallFolded(this.deps.store, resourceStream(resourceId), documentDecider, (s) => s.status === 'live');
+    const folded = await recallFolded(this.deps.store, resourceStream(resourceId), documentDecider);
     const { state } = folded;
     if (state.status !== 'live') return missing;
     const mayChange = await this.deps.access.canWrite(caller, state.vaultId);

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '../../src/commands/decider.js';
 import { isRefusal, refuse } from '../../src/commands/refusal.js';
 import { handle, type CommandDeps } from '../../src/commands/shell.js';
-import { FOLDS_KEPT, foldingStore, readFolded, recallFolded, rememberFolded } from '../../src/commands/stream-folds.js';
+import { FOLDS_KEPT, foldingStore, readFolded, rememberFolded } from '../../src/commands/stream-folds.js';
 import { eventDecoder, streamOf, type StreamRef } from '../../src/events/decoder.js';
 import type { EventContext } from '../../src/events/envelope.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
@@ -131,16 +131,6 @@ describe(`folded streams: a command reads only what follows the revision this pr
     const noted = await noteOnNew(depsOf(mine.store), stream, 'later');
     expect(isRefusal(noted) ? noted.message : noted.state).to.deep.equal(['mine', 'theirs', 'later']);
     expect((await mine.store.readStream(stream)).map((e) => e.data.text)).to.deep.equal(['mine', 'theirs', 'later']);
-  });
-
-  it('a remembered state the caller would turn away is read instead (a document memory holds as gone)', async () => {
-    const { store, reads } = readsRecorded(await SqlEventStore.open(t.db));
-    const stream = uniqueStream('notes');
-    await note(depsOf(store), stream, 'first');
-    expect((await recallFolded(store, notesIn(stream), notes)).fromMemory).to.equal(true);
-    const turnedAway = await recallFolded(store, notesIn(stream), notes, (s) => s.length > 1);
-    expect(turnedAway).to.deep.equal({ state: ['first'], revision: 0, fromMemory: false });
-    expect(reads.at(-1)).to.deep.equal({ from: 1, got: 0 });
   });
 
   describe('an answer other than an append is never taken on memory alone', () => {
