@@ -100,12 +100,12 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     await service.close();
   });
 
-  it('a new version opens a proposal; a newer one supersedes it in place; the request detail lists it', async () => {
+  it('a new version of a granted record opens a proposal of that version', async () => {
     const doc = await nameDoc('Ann');
     const requestId = await connected({ [nameSlot()]: [doc] });
     await updateDoc(ann, doc, name('Ann 2'));
-    const [first] = await eventually(requestId, (p) => p.length === 1);
-    expect(first).to.deep.include({
+    const [opened] = await eventually(requestId, (p) => p.length === 1);
+    expect(opened).to.deep.include({
       slotId: nameSlot(),
       itemKind: 'schema',
       itemTarget: 'PersonFullName',
@@ -113,6 +113,13 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
       newVersion: 2,
       participant: null,
     });
+  });
+
+  it('a newer version supersedes the open proposal in place, and the request detail lists the newer one', async () => {
+    const doc = await nameDoc('Ann');
+    const requestId = await connected({ [nameSlot()]: [doc] });
+    await updateDoc(ann, doc, name('Ann 2'));
+    const [first] = await eventually(requestId, (p) => p.length === 1);
     await updateDoc(ann, doc, name('Ann 3'));
     const [second] = await eventually(requestId, (p) => p[0]?.newVersion === 3);
     expect(await proposals(requestId)).to.have.length(1);
@@ -120,8 +127,15 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     const detail = (await d.detail(requestId)).proposals as Array<Record<string, unknown>>;
     const { itemKind: _k, itemTarget: _t, ...summary } = second!;
     expect(detail).to.deep.equal([summary]);
+  });
 
-    // The superseded id is decided: adopt 409 conflict, dismiss {dismissed: false}; an unknown id is 404.
+  it('a superseded proposal is decided: adopt answers 409, dismiss false; an unknown id is 404', async () => {
+    const doc = await nameDoc('Ann');
+    const requestId = await connected({ [nameSlot()]: [doc] });
+    await updateDoc(ann, doc, name('Ann 2'));
+    const [first] = await eventually(requestId, (p) => p.length === 1);
+    await updateDoc(ann, doc, name('Ann 3'));
+    await eventually(requestId, (p) => p[0]?.newVersion === 3);
     expect(problem(await adopt(requestId, first!.proposalId))).to.deep.equal({ status: 409, code: 'conflict' });
     expect((await dismiss(requestId, first!.proposalId)).body).to.deep.equal({ dismissed: false });
     expect(problem(await dismiss(requestId, requestId))).to.deep.equal({ status: 404, code: 'not_found' });
