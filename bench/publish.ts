@@ -11,6 +11,7 @@ import { createLogger } from '../src/logger.js';
 import { MailUnavailableError, type MailMessage, type Mailer } from '../src/mail/index.js';
 import { createMetrics } from '../src/observability/metrics.js';
 import { allProjectors, ProjectionEngine } from '../src/projections/index.js';
+import { inlineProjection } from '../src/projections/inline.js';
 import { SqlJobQueue } from '../src/workers/queue/sql-queue.js';
 import { runLoad, type Script } from './load.js';
 import type { Row } from './measure.js';
@@ -38,9 +39,11 @@ const CREATE = 'mutation($input: DocumentInput!) { user { document { create(inpu
 export async function benchPublish(db: SqlDb, options: { seconds: number; clients: readonly number[] }): Promise<Row[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'dss-bench-'));
   const logger = createLogger('silent');
-  const sqlStore = await SqlEventStore.open(db);
-  const engine = new ProjectionEngine({ db, store: sqlStore, projectors: allProjectors, inline: sqlStore });
+  const log = await SqlEventStore.open(db);
+  const engine = new ProjectionEngine({ db, store: log, projectors: allProjectors, inline: log });
   await engine.start();
+  // As src/main.ts composes it: commands append through a store that writes the inline read models.
+  const sqlStore = await SqlEventStore.open(db, { inline: inlineProjection(allProjectors, engine.schema) });
   const queue = await SqlJobQueue.open(db);
   const mailer = new CodeCatcher();
   // One token publishes and checks itself from every connection, thousands of times a second: the
