@@ -1,6 +1,6 @@
 # The service as it runs in production: NODE_ENV=production requires JWT_PRIVATE_KEY, MASTER_KEY
 # and SMTP_URL (see README, Configuration).
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
