@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from './config.js';
-import { privateDir } from './data-dir.js';
+import { lockDataDir, privateDir } from './data-dir.js';
 import { PgliteDb } from './db/pglite-db.js';
 import { PostgresDb, type QueryKind } from './db/postgres-db.js';
 import type { SqlDb } from './db/sql.js';
@@ -26,7 +26,9 @@ export type Backends = {
  */
 export async function openBackends(config: Config, metrics?: Metrics): Promise<Backends> {
   const counted = (pool: string) => (metrics ? { onQuery: (kind: QueryKind) => metrics.dbQueries.inc({ pool, kind }) } : {});
-  const db = config.databaseUrl ? new PostgresDb(config.databaseUrl, counted('requests')) : await openEmbedded(config.dataDir);
+  const { db, release } = config.databaseUrl
+    ? { db: new PostgresDb(config.databaseUrl, counted('requests')), release: async () => undefined }
+    : await openEmbedded(config.dataDir);
   const store: EventStore = config.eventstoreUrl ? EventStoreDbStore.connect(config.eventstoreUrl) : await SqlEventStore.open(db);
   const projectionsDb = config.databaseUrl
     ? new PostgresDb(config.databaseUrl, { max: 4, applicationName: 'data-sharing-service/projections', ...counted('projections') })
@@ -39,13 +41,20 @@ export async function openBackends(config: Config, metrics?: Metrics): Promise<B
       await store.close();
       if (projectionsDb !== db) await projectionsDb.close();
       await db.close();
+      await release();
     },
   };
 }
 
-async function openEmbedded(dataDir: string): Promise<SqlDb> {
-  const dir = join(dataDir, 'pgdata');
-  await privateDir(dataDir);
-  await privateDir(dir);
-  return PgliteDb.open(dir);
+/** PGlite in DATA_DIR/pgdata, held by this process alone until released (contract §10.12). */
+async function openEmbedded(dataDir: string): Promise<{ db: SqlDb; release: () => Promise<void> }> {
+  const lock = await lockDataDir(dataDir);
+  try {
+    const dir = join(dataDir, 'pgdata');
+    await privateDir(dir);
+    return { db: await PgliteDb.open(dir), release: () => lock.release() };
+  } catch (e) {
+    await lock.release();
+    throw e;
+  }
 }

@@ -115,7 +115,11 @@ async function main(): Promise<void> {
     ],
   });
   const port = await service.listen(config.port);
-  logger.info({ port, events: backends.store.kind, readModels: backends.db.kind }, `listening on http://localhost:${port}`);
+  // The port it binds and the BASE_URL it serves: the host a client uses is the proxy's or BASE_URL's, not necessarily localhost.
+  logger.info(
+    { port, baseUrl: config.baseUrl, events: backends.store.kind, readModels: backends.db.kind },
+    `listening on port ${port}, serving ${config.baseUrl}`,
+  );
   exitOnSignals(service, logger);
 }
 

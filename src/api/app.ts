@@ -20,7 +20,7 @@ import { opsRoutes } from './routes/ops.js';
 
 export type AppDeps = {
   /** trustProxy: TRUST_PROXY; without it the socket's peer is the client (X-Forwarded-For ignored). */
-  readonly config: Pick<Config, 'baseUrl'> & Partial<Pick<Config, 'trustProxy'>>;
+  readonly config: Pick<Config, 'baseUrl'> & Partial<Pick<Config, 'trustProxy' | 'production' | 'metricsToken'>>;
   readonly logger: Logger;
   readonly db: SqlDb;
   /** Commands append through this one; main passes it instrumented (instrumentedStore). */
@@ -65,6 +65,7 @@ export function createApp(deps: AppDeps): Express {
       sources: { db: deps.db, store: deps.store, engine: deps.engine, queue: deps.queue, queueNames },
       readiness: deps.readiness ?? {},
       metrics,
+      metricsAccess: { token: deps.config.metricsToken ?? null, production: deps.config.production ?? false },
       logger: deps.logger,
     }),
   );

@@ -1,4 +1,5 @@
 import { generateMasterKey, generatePrivateJwk, KeyProblem, rotateJwkSet, serializeJwkSet } from '../identity/keys/index.js';
+import { asksForHelp } from './usage.js';
 
 export type KeysIo = {
   readonly argv: readonly string[];
@@ -12,13 +13,19 @@ export type KeysOutcome = { readonly stdout: string; readonly stderr: string; re
 const exportLine = (name: string, value: string): string => `export ${name}='${value}'\n`;
 const failed = (message: string): KeysOutcome => ({ stdout: '', stderr: `keys failed: ${message}\n`, exitCode: 1 });
 
-const USAGE = 'usage: npm run -s keys [-- --rotate]  (with --rotate, the current set comes from JWT_PRIVATE_KEY or stdin)';
+const USAGE = [
+  'usage: npm run -s keys',
+  '         prints a fresh JWT_PRIVATE_KEY and MASTER_KEY as shell lines: eval "$(npm run -s keys)"',
+  '       npm run -s keys -- --rotate',
+  '         prints the current JWK set (JWT_PRIVATE_KEY or stdin) with a new signing key in front',
+].join('\n');
 
 /**
  * Fresh keys, or (--rotate) the current JWK set with a new signing key in front. A private key is
  * never taken from the command line: every user of the machine sees argv in `ps`.
  */
 export async function keysCommand(io: KeysIo): Promise<KeysOutcome> {
+  if (asksForHelp(io.argv)) return { stdout: `${USAGE}\n`, stderr: '', exitCode: 0 };
   const [flag, ...rest] = io.argv;
   if (flag === undefined) {
     return {

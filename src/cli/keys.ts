@@ -7,19 +7,26 @@
  * it wraps stored secrets.
  */
 import { text } from 'node:stream/consumers';
+import { dataDirOf } from '../config.js';
+import { refuseWhileInUse } from '../data-dir.js';
 import { keysCommand } from './keys-command.js';
+import { asksForHelp } from './usage.js';
 
-keysCommand({
-  argv: process.argv.slice(2),
-  env: process.env,
-  readStdin: async () => (process.stdin.isTTY ? null : text(process.stdin)),
-})
-  .then((outcome) => {
-    process.stdout.write(outcome.stdout);
-    process.stderr.write(outcome.stderr);
-    process.exitCode = outcome.exitCode;
-  })
-  .catch((e: unknown) => {
-    process.stderr.write(`keys failed: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exitCode = 1;
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  // Contract §10.12 names keys among the tools that refuse a DATA_DIR another process holds.
+  if (!asksForHelp(argv)) await refuseWhileInUse(dataDirOf());
+  const outcome = await keysCommand({
+    argv,
+    env: process.env,
+    readStdin: async () => (process.stdin.isTTY ? null : text(process.stdin)),
   });
+  process.stdout.write(outcome.stdout);
+  process.stderr.write(outcome.stderr);
+  process.exitCode = outcome.exitCode;
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`keys failed: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 1;
+});

@@ -1,11 +1,12 @@
 import { userInfo } from 'node:os';
 import type { SqlDb } from '../db/sql.js';
-import { formatPosition, positionFrom, type Position } from '../events/position.js';
+import { comparePositions, formatPosition, positionFrom, START, type Position } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
 import { projectionLag } from '../observability/projection-lag.js';
 import { readCheckpoints, type Stall } from '../projections/checkpoints.js';
 import type { Projector } from '../projections/projector.js';
 import { skipStalledEvent, type SkipOutcome } from '../projections/skip.js';
+import { asksForHelp, UsageError } from './usage.js';
 
 export type ProjectionsDeps = {
   readonly db: SqlDb;
@@ -15,16 +16,16 @@ export type ProjectionsDeps = {
 };
 
 export type ProjectionsCommand =
+  | { readonly kind: 'help' }
   | { readonly kind: 'status' }
   | { readonly kind: 'skip'; readonly projector: string; readonly position: Position; readonly reason: string; readonly by: string };
-
-export class UsageError extends Error {}
 
 export const USAGE =
   'usage: npm run projections -- status\n       npm run projections -- skip <projector> <position> --reason "..." [--by name]';
 
 /** The command line after `npm run projections --`; who skips defaults to the OS user. */
 export function parseProjectionsArgs(argv: readonly string[], osUser: () => string = () => userInfo().username): ProjectionsCommand {
+  if (asksForHelp(argv)) return { kind: 'help' };
   const [verb, ...rest] = argv;
   if (verb === 'status' && rest.length === 0) return { kind: 'status' };
   if (verb !== 'skip') throw new UsageError(USAGE);
@@ -53,6 +54,8 @@ export function parsePosition(text: string): Position {
 
 export type ProjectorReport = {
   readonly projector: string;
+  /** Written with each append (inline): its position is the log's head. */
+  readonly inline: boolean;
   readonly position: Position;
   readonly lagSeconds: number;
   readonly stalled: Stall | null;
@@ -74,7 +77,15 @@ export async function projectionsStatus(deps: ProjectionsDeps): Promise<Projecto
       })),
   };
   const lags = new Map((await projectionLag(source, deps.store)).map((l) => [l.projector, l.lagSeconds]));
-  return rows.map((r) => ({ projector: r.projector, position: r.position, lagSeconds: lags.get(r.projector) ?? 0, stalled: r.stalled }));
+  // An inline checkpoint keeps where inline projection began; the rows hold every event to the head.
+  const head = rows.some((r) => r.inline) ? ((await deps.store.headPosition()) ?? START) : START;
+  return rows.map((r) => ({
+    projector: r.projector,
+    inline: r.inline,
+    position: r.inline ? head : r.position,
+    lagSeconds: lags.get(r.projector) ?? 0,
+    stalled: r.stalled,
+  }));
 }
 
 export function formatStatus(reports: readonly ProjectorReport[]): string {
@@ -84,13 +95,18 @@ export function formatStatus(reports: readonly ProjectorReport[]): string {
         ? `STALLED at ${formatPosition(r.stalled.position)} (${r.stalled.errorClass}) since ${r.stalled.since.toISOString()}`
         : 'ok';
       const lag = `lag ${r.lagSeconds.toFixed(1).padStart(8)} s`;
-      return `${r.projector.padEnd(16)} position ${formatPosition(r.position).padEnd(24)} ${lag}  ${state}`;
+      const at = comparePositions(r.position, START) === 0 ? '(the log is empty)' : formatPosition(r.position);
+      const where = r.inline ? `inline, at the log head ${at}` : `position ${formatPosition(r.position)}`;
+      return `${r.projector.padEnd(16)} ${where.padEnd(33)} ${lag}  ${state}`;
     })
     .join('\n');
 }
 
 /** Runs one parsed command and answers what to print. */
-export async function runProjectionsCommand(deps: ProjectionsDeps, command: ProjectionsCommand): Promise<string> {
+export async function runProjectionsCommand(
+  deps: ProjectionsDeps,
+  command: Exclude<ProjectionsCommand, { kind: 'help' }>,
+): Promise<string> {
   if (command.kind === 'status') return formatStatus(await projectionsStatus(deps));
   const outcome: SkipOutcome = await skipStalledEvent({ ...deps, ...command });
   return (

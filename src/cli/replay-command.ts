@@ -3,7 +3,8 @@ import type { LogCut } from '../projections/log-cut.js';
 import { describeCut } from '../projections/log-cut.js';
 import type { TimeTravelReport } from '../projections/time-travel.js';
 import { targetSchemaProblem } from '../projections/time-travel.js';
-import { parsePosition, UsageError } from './projections-command.js';
+import { parsePosition } from './projections-command.js';
+import { asksForHelp, UsageError } from './usage.js';
 
 export type ReplayCommand =
   | { readonly kind: 'help' }
@@ -26,10 +27,10 @@ const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(
 
 /** The command line after `npm run replay --`; `--flag value` or `--flag=value`. */
 export function parseReplayArgs(argv: readonly string[]): ReplayCommand {
+  if (asksForHelp(argv)) return { kind: 'help' };
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--help' || arg === '-h') return { kind: 'help' };
     const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     if (name !== '--until' && name !== '--schema')
       throw new UsageError(`unknown argument ${JSON.stringify(arg.slice(0, MAX_VALUE))}\n${REPLAY_USAGE}`);

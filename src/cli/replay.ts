@@ -2,8 +2,8 @@
  * npm run replay: rebuilds every read model from the event log into fresh tables and swaps them
  * in atomically. With --until and --schema, builds them as of a point of the log into a schema of
  * their own instead, for looking back (docs/debugging.md); the live ones stay as they are.
- * Safe while the service runs on PostgreSQL; on the embedded default stop the service first (one
- * process at a time may open a PGlite data directory).
+ * Safe while the service runs on PostgreSQL; on the embedded default it refuses while another
+ * process holds DATA_DIR (contract §10.12).
  */
 import { openBackends, type Backends } from '../backends.js';
 import { ConfigError, loadConfig } from '../config.js';
@@ -12,7 +12,7 @@ import { allProjectors } from '../projections/index.js';
 import { replay } from '../projections/replay.js';
 import { timeTravel, TimeTravelRefusedError } from '../projections/time-travel.js';
 import { progressPrinter } from './progress-bar.js';
-import { UsageError } from './projections-command.js';
+import { UsageError } from './usage.js';
 import { describeTimeTravel, parseReplayArgs, REPLAY_USAGE, type ReplayCommand } from './replay-command.js';
 
 async function main(): Promise<void> {

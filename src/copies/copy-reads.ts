@@ -3,6 +3,7 @@ import type { SqlExecutor } from '../db/sql.js';
 import type { BlobStore } from '../files/blob-store.js';
 import type { AdoptionId, RequestId } from '../ids.js';
 import type { RequestReads } from '../requests/request-reads.js';
+import type { SchemaValidator } from '../schemas/index.js';
 import type { VaultKeyring } from '../vaults/keyring.js';
 import { copySql as q, orgFileSql as f, type AdoptionRow, type CopyVersionRow, type OrgFileVersionRow } from './copy-queries.js';
 import { fileMeta, keptContext, openVersion } from './copy-seal.js';
@@ -16,6 +17,8 @@ export type CopyReadDeps = {
   readonly access: SlotAccess;
   readonly keyring: VaultKeyring;
   readonly blobs: BlobStore;
+  /** Shows a kept built-in id by the current base's URL (contract §10.13). */
+  readonly validator: Pick<SchemaValidator, 'canonicalRef'>;
 };
 
 export type KeptBytes = { readonly fileName: string; readonly mimeType: string; readonly bytes: Buffer };
@@ -49,7 +52,7 @@ export class CopyReads {
         adoption,
         resourceId: adoption.orgResourceId,
         name: kept.name,
-        schemaRef: kept.schema_ref,
+        schemaRef: kept.schema_ref === null ? null : this.deps.validator.canonicalRef(kept.schema_ref),
         data: file ? fileMeta(kept) : await openVersion(kept, decrypt),
         orgVersion: kept.org_version,
         origin: 'copy',

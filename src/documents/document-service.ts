@@ -79,7 +79,7 @@ export class DocumentService {
       this.deps,
       streams.vault(vaultId),
       vaultIndex,
-      { type: 'RegisterDocument', data: { vaultId, resourceId, schemaKey: this.schemaKey(schema), uniquePerVault } },
+      { type: 'RegisterDocument', data: { vaultId, resourceId, ...this.schemaKeys(schema), uniquePerVault } },
       { context, retries: 10 },
     );
     if (isRefusal(registered)) return registered;
@@ -224,7 +224,7 @@ export class DocumentService {
       name: row.name,
       description: row.description,
       owner: row.vault_id === caller.identityId ? null : row.vault_id,
-      schemaRef: row.schema_ref,
+      schemaRef: row.schema_ref === null ? null : this.deps.validator.canonicalRef(row.schema_ref),
       documentSchema: row.document_schema,
       version: row.version,
       data: JSON.parse(plaintext.toString('utf8')) as JsonValue,
@@ -241,10 +241,15 @@ export class DocumentService {
     return asRefusal(result);
   }
 
-  /** Uniqueness per (vault, schemaRef) or per (vault, documentSchema as canonical JSON). */
-  private schemaKey(schema: Schema): string {
-    if (schema.schemaRef !== null) return `ref:${this.deps.validator.builtin(schema.schemaRef)?.id ?? schema.schemaRef}`;
-    return `inline:${createHash('sha256').update(canonicalJson(schema.documentSchema)).digest('hex')}`;
+  /**
+   * Uniqueness per (vault, schemaRef) or per (vault, documentSchema as canonical JSON); a built-in
+   * is the same schema under every base the database was served under (contract §10.13).
+   */
+  private schemaKeys(schema: Schema): { schemaKey: string; earlierKeys: string[] } {
+    if (schema.schemaRef === null)
+      return { schemaKey: `inline:${createHash('sha256').update(canonicalJson(schema.documentSchema)).digest('hex')}`, earlierKeys: [] };
+    const [current = schema.schemaRef, ...earlier] = this.deps.validator.idsOf(schema.schemaRef);
+    return { schemaKey: `ref:${current}`, earlierKeys: earlier.map((id) => `ref:${id}`) };
   }
 }
 

@@ -4,6 +4,7 @@ import { deterministicUuid } from '../events/deterministic-id.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { CopyKeeping } from '../copies/keep-service.js';
 import type { SlotAccess, SlotInView } from '../copies/slot-access.js';
+import type { SchemaValidator } from '../schemas/index.js';
 import type { Adoption } from '../copies/copy-view.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { Participant } from '../events/copy-events.js';
@@ -26,6 +27,8 @@ export type ProposalDeps = CommandDeps & {
   readonly keeping: Pick<CopyKeeping, 'keepProposed' | 'closeKept' | 'newestAdopted'>;
   /** Reads a version of the person's record in its vault key's context, for the candidate route. */
   readonly source: SourceDeps;
+  /** Shows a built-in id by the current base's URL (contract §10.13). */
+  readonly validator: Pick<SchemaValidator, 'canonicalRef'>;
   readonly now: () => Date;
 };
 
@@ -181,7 +184,7 @@ export class ProposalService {
       proposal: { ...summaryOf(proposal), itemKind: used.slot.kind, itemTarget: used.slot.target },
       version: proposal.new_version,
       name: source.name,
-      schemaRef: source.kind === 'document' ? source.schemaRef : null,
+      schemaRef: source.kind === 'document' && source.schemaRef !== null ? this.deps.validator.canonicalRef(source.schemaRef) : null,
       data:
         source.kind === 'document'
           ? (JSON.parse(source.plaintext.toString('utf8')) as JsonValue)

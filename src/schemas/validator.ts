@@ -1,5 +1,5 @@
 import type { JsonValue } from '../events/envelope.js';
-import { loadBuiltins } from './builtins.js';
+import { builtinId, loadBuiltins } from './builtins.js';
 import type { BuiltinSchema } from './builtins.js';
 import { SchemaCompiler } from './compiler.js';
 import { loadMetaschemas } from './metaschemas.js';
@@ -11,6 +11,8 @@ import type { ValidationResult } from './results.js';
 export type SchemaValidatorOptions = {
   /** SCHEMA_BASE: built-in `$id`s are `{schemaBase}/core/<Name>.json`. */
   readonly schemaBase: string;
+  /** Contract §10.13: the bases the database was served under before (servedSchemaBases); their built-in ids still resolve. */
+  readonly servedBases?: readonly string[];
   /** Time one embedded-schema validation may take, compile included (default 2 s). */
   readonly budgetMs?: number;
   /** Worker threads for embedded schemas (default 2). */
@@ -34,11 +36,18 @@ export class SchemaValidator {
   private readonly byUri: ReadonlyMap<string, BuiltinSchema>;
   private readonly compiler: SchemaCompiler;
   private readonly pool: ValidationPool;
+  private readonly servedBases: readonly string[];
 
   constructor(options: SchemaValidatorOptions) {
     this.builtins = loadBuiltins(options.schemaBase);
-    this.byUri = new Map(this.builtins.map((b) => [normalizeUri(b.id), b]));
-    const builtins = this.builtins.map((b) => [b.id, b.schema] as const);
+    this.servedBases = options.servedBases ?? [];
+    // Each built-in under its id of every served base too: the same schema object, whose $id is the current base's.
+    const ids = [
+      ...(options.servedBases ?? []).flatMap((base) => this.builtins.map((b) => [builtinId(base, b.name), b] as const)),
+      ...this.builtins.map((b) => [b.id, b] as const),
+    ];
+    this.byUri = new Map(ids.map(([id, b]) => [normalizeUri(id), b]));
+    const builtins = ids.map(([id, b]) => [id, b.schema] as const);
     this.compiler = new SchemaCompiler({ external: new Map([...loadMetaschemas(), ...builtins]) });
     for (const b of this.builtins) {
       const compiled = this.compiler.compile(b.schema);
@@ -62,6 +71,17 @@ export class SchemaValidator {
     } catch {
       return undefined;
     }
+  }
+
+  /** Every id of the built-in `schemaRef` names, one per served base, the current one first; none for another ref. */
+  idsOf(schemaRef: string): string[] {
+    const builtin = this.builtin(schemaRef);
+    return builtin ? [...new Set([builtin.id, ...this.servedBases.map((base) => builtinId(base, builtin.name))])] : [];
+  }
+
+  /** A stored schemaRef as answers show it: a built-in's by the current base's canonical URL (contract §10.13). */
+  canonicalRef(schemaRef: string): string {
+    return this.builtin(schemaRef)?.id ?? schemaRef;
   }
 
   /** Option A: data against a built-in, in-process (the schema is ours, so it cannot stall us). */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openBackends, type Backends } from '../../src/backends.js';
 import { parseReplayArgs } from '../../src/cli/replay-command.js';
-import { UsageError } from '../../src/cli/projections-command.js';
+import { UsageError } from '../../src/cli/usage.js';
 import { loadConfig } from '../../src/config.js';
 import { formatPosition, type Position } from '../../src/events/position.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';

@@ -78,13 +78,14 @@ describe('outbox mailer, the embedded default (contract 1, Mail)', () => {
     expect((error as MailUnavailableError).reason).to.match(/^E[A-Z]+/);
   });
 
-  it('logs the code for the developer (contract 1), never the address', async () => {
+  it('logs the code for the developer (contract 1) at debug level only (§10.12), never the address', async () => {
     const { logger, lines } = capturingLogger();
     await outboxMailer({ dataDir: root, logger }).send(mail);
-    expect(lines).to.have.length(1);
-    expect(lines[0]).to.contain('outbox');
-    expect(lines[0]).to.contain('123456');
-    for (const secret of [mail.to, 'ada', 'example.org']) expect(lines[0]).to.not.contain(secret);
+    const parsed = lines.map((l) => JSON.parse(l) as { level: number });
+    expect(parsed.map((l) => l.level)).to.deep.equal([30, 20]);
+    expect(lines[0]).to.contain('outbox').and.not.to.contain('123456');
+    expect(lines[1]).to.contain('123456');
+    for (const line of lines) for (const secret of [mail.to, 'ada', 'example.org']) expect(line).to.not.contain(secret);
   });
 
   it('openMailer picks the outbox when SMTP_URL is unset', async () => {

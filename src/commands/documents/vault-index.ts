@@ -14,6 +14,8 @@ export type RegisterDocument = {
   readonly vaultId: string;
   readonly resourceId: string;
   readonly schemaKey: string;
+  /** Keys the same schema had under the bases served before (a built-in's ids: contract §10.13). */
+  readonly earlierKeys: readonly string[];
   readonly uniquePerVault: boolean;
 };
 
@@ -31,7 +33,8 @@ type VaultIndexDecision<C> = (state: VaultIndex, command: C) => readonly VaultIn
  * The vault's stream orders concurrent creates, so two racing creates cannot both pass.
  */
 export const registerDocument: VaultIndexDecision<RegisterDocument> = (state, cmd) => {
-  const collides = [...state.values()].some((e) => e.schemaKey === cmd.schemaKey && (e.uniquePerVault || cmd.uniquePerVault));
+  const same = new Set([cmd.schemaKey, ...cmd.earlierKeys]);
+  const collides = [...state.values()].some((e) => same.has(e.schemaKey) && (e.uniquePerVault || cmd.uniquePerVault));
   if (collides) return refuse('document_schema_exists', 'document schema already exists in vault');
   return [
     {

@@ -1,5 +1,6 @@
 import { importJWK, type CryptoKey } from 'jose';
 import { ConfigError, type Config } from '../../config.js';
+import type { Logger } from '../../logger.js';
 import { loadOrCreateDevKeys } from './dev-keys.js';
 import { KeyProblem } from './ed25519-jwk.js';
 import { parsePrivateJwkSet } from './jwk-set.js';
@@ -10,10 +11,10 @@ export type KeyConfig = Pick<Config, 'production' | 'jwtPrivateKey' | 'masterKey
 
 /**
  * The service's keys from JWT_PRIVATE_KEY and MASTER_KEY; outside production whatever is unset
- * comes from <DATA_DIR>/dev-keys.json, made on the first start. Every problem is collected into
- * one ConfigError, like the rest of the configuration.
+ * comes from <DATA_DIR>/dev-keys.json, made on the first start, and the log says so. Every problem
+ * is collected into one ConfigError, like the rest of the configuration.
  */
-export async function loadKeys(config: KeyConfig): Promise<Keys> {
+export async function loadKeys(config: KeyConfig, logger?: Pick<Logger, 'info' | 'warn'>): Promise<Keys> {
   let jwtText = config.jwtPrivateKey;
   let masterText = config.masterKey;
   let jwtSource = 'JWT_PRIVATE_KEY';
@@ -22,6 +23,9 @@ export async function loadKeys(config: KeyConfig): Promise<Keys> {
     // Config refuses this already; repeated here so no caller can reach dev keys in production.
     if (config.production) throw new ConfigError(['JWT_PRIVATE_KEY and MASTER_KEY are required in production']);
     const dev = await loadOrCreateDevKeys(config.dataDir);
+    const used = { path: dev.path, keys: [jwtText === null && 'JWT_PRIVATE_KEY', masterText === null && 'MASTER_KEY'].filter((k) => k) };
+    if (dev.created) logger?.warn(used, 'generated dev keys into DATA_DIR; set JWT_PRIVATE_KEY and MASTER_KEY for anything real');
+    else logger?.info(used, 'using the dev keys in DATA_DIR');
     if (jwtText === null) [jwtText, jwtSource] = [dev.jwtPrivateKey, dev.path];
     if (masterText === null) [masterText, masterSource] = [dev.masterKey, dev.path];
   }

@@ -91,16 +91,35 @@ describe('document decisions (spec 4.2 rules 4, 6)', () => {
     it('uniquePerVault: a live document with the same schema collides when either has the flag', () => {
       const given = specOf(vaultIndex, 'RegisterDocument');
       given(reg('a', true))
-        .when({ vaultId: 'v1', resourceId: 'b', schemaKey: 'k', uniquePerVault: false })
+        .when({ vaultId: 'v1', resourceId: 'b', schemaKey: 'k', earlierKeys: [], uniquePerVault: false })
         .thenRefused('document_schema_exists', /^document schema already exists in vault$/);
       given(reg('a', false))
-        .when({ vaultId: 'v1', resourceId: 'b', schemaKey: 'k', uniquePerVault: true })
+        .when({ vaultId: 'v1', resourceId: 'b', schemaKey: 'k', earlierKeys: [], uniquePerVault: true })
         .thenRefused('document_schema_exists');
-      given(reg('a', false)).when({ vaultId: 'v1', resourceId: 'b', schemaKey: 'k', uniquePerVault: false }).then(reg('b', false));
+      given(reg('a', false))
+        .when({ vaultId: 'v1', resourceId: 'b', schemaKey: 'k', earlierKeys: [], uniquePerVault: false })
+        .then(reg('b', false));
       given(reg('a', true))
-        .when({ vaultId: 'v1', resourceId: 'b', schemaKey: 'other', uniquePerVault: true })
+        .when({ vaultId: 'v1', resourceId: 'b', schemaKey: 'other', earlierKeys: [], uniquePerVault: true })
         .then(reg('b', true, 'other'));
-      given(reg('a', true), unreg('a')).when({ vaultId: 'v1', resourceId: 'b', schemaKey: 'k', uniquePerVault: true }).then(reg('b', true));
+      given(reg('a', true), unreg('a'))
+        .when({ vaultId: 'v1', resourceId: 'b', schemaKey: 'k', earlierKeys: [], uniquePerVault: true })
+        .then(reg('b', true));
+    });
+
+    it('uniquePerVault (contract §10.13): a built-in registered under an earlier base is the same schema', () => {
+      specOf(
+        vaultIndex,
+        'RegisterDocument',
+      )(reg('a', true, 'ref:http://earlier.test/core/X.json'))
+        .when({
+          vaultId: 'v1',
+          resourceId: 'b',
+          schemaKey: 'ref:https://later.test/core/X.json',
+          earlierKeys: ['ref:http://earlier.test/core/X.json'],
+          uniquePerVault: false,
+        })
+        .thenRefused('document_schema_exists');
     });
 
     it('a deleted document lets its schema go; one the index does not hold changes nothing', () => {
