@@ -11,7 +11,8 @@ describe('configuration (contract 7)', () => {
     expect(c.maxFileBytes).to.equal(25 * 1024 * 1024);
     expect(c).to.include({
       trustProxy: false,
-      otpDailyFailureCap: 20,
+      otpDailyFailureCap: 30,
+      otpFailuresPerAddressAndClientPerDay: 10,
       otpSendsPerClientPerHour: 50,
       otpFailuresPerClientPerHour: 20,
       invitesPerMemberPerDay: 100,
@@ -63,6 +64,8 @@ describe('configuration (contract 7)', () => {
       'INVITES_PER_MEMBER_PER_DAY',
       'INVITES_PER_ORG_PER_DAY',
       'INVITES_PER_RECIPIENT_PER_DAY',
+      'OPENS_PER_USER_PER_DAY',
+      'OTP_FAILURES_PER_ADDRESS_AND_CLIENT_PER_DAY',
       'RATE_LIMIT_TOKEN_PER_SECOND',
       'RATE_LIMIT_TOKEN_BURST',
       'RATE_LIMIT_ORG_PER_SECOND',

@@ -13,10 +13,13 @@ export const identitySql = {
   liveSession: `SELECT i.registered_at IS NOT NULL AS registered ${liveSessionOf('')}`,
   /**
    * The same check for a member token, with the address's membership of the token's organization
-   * (null columns when it has none), in one statement: every member request needs both.
+   * if it is still the one the token was issued in (null columns when not), in one statement:
+   * every member request needs both.
    */
-  liveMemberSession: `SELECT i.registered_at IS NOT NULL AS registered, m.permissions, m.added_at
-                      ${liveSessionOf('LEFT JOIN rm.organization_members m ON m.organization_id = $4 AND m.email = $5')}`,
+  liveMemberSession: `SELECT i.registered_at IS NOT NULL AS registered, m.permissions
+                      ${liveSessionOf(
+                        'LEFT JOIN rm.organization_members m ON m.organization_id = $4 AND m.email = $5 AND m.membership_id = $6',
+                      )}`,
   sessionsOf: `SELECT session_id::text AS session_id, created_at, expires_at, revoked_at, verified_emails
                FROM rm.sessions WHERE identity_id = $1 ORDER BY created_at DESC, session_id`,
   liveSessionIdsOf: `SELECT session_id::text AS session_id FROM rm.sessions

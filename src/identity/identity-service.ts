@@ -173,23 +173,28 @@ export class IdentityService {
     return row ? { registered: row.registered } : null;
   }
 
-  /** liveSession, with the address's membership row of `organizationId` when it has one. */
+  /** liveSession, with the address's membership row of `organizationId` while it is membership `membershipId`. */
   async liveMemberSession(
     identityId: string,
     sessionId: string,
     organizationId: string,
     email: string,
+    membershipId: string,
   ): Promise<{ registered: boolean; membership: MembershipRow | null } | null> {
-    if (!isUuid(sessionId) || !isUuid(identityId) || !isUuid(organizationId)) return null;
+    if (!isUuid(sessionId) || !isUuid(identityId) || !isUuid(organizationId) || !isUuid(membershipId)) return null;
     const row = (
-      await this.deps.readModels.query<{ registered: boolean; permissions: string[] | null; added_at: Date | string | null }>(
-        q.liveMemberSession,
-        [sessionId, identityId, this.deps.now(), organizationId, email],
-      )
+      await this.deps.readModels.query<{ registered: boolean; permissions: string[] | null }>(q.liveMemberSession, [
+        sessionId,
+        identityId,
+        this.deps.now(),
+        organizationId,
+        email,
+        membershipId,
+      ])
     ).rows[0];
     if (!row) return null;
-    const { registered, permissions, added_at } = row;
-    return { registered, membership: permissions === null || added_at === null ? null : { permissions, added_at } };
+    const { registered, permissions } = row;
+    return { registered, membership: permissions === null ? null : { permissions } };
   }
 
   async revokeSession(caller: Caller, sessionId: string, context: EventContext): Promise<true | Refusal> {

@@ -1,4 +1,6 @@
+import type { RequestHandler } from 'express';
 import { isIPv4, isIPv6 } from 'node:net';
+import type { Logger } from '../logger.js';
 
 /** The key a caller's network address is counted under (from clientAddress only). */
 export type ClientAddress = string & { readonly __brand: 'ClientAddress' };
@@ -15,6 +17,25 @@ export function clientAddress(ip: string | undefined): ClientAddress {
   const bare = ip.split('%')[0]!;
   if (!isIPv6(bare)) return ip as ClientAddress;
   return `${firstFourGroups(bare).join(':')}::/64` as ClientAddress;
+}
+
+/**
+ * R-LIM-15: one warning (an app per process) when a request carries X-Forwarded-For while TRUST_PROXY
+ * is off. Behind a proxy every client then counts as the proxy's address, so the per-client limits
+ * of one client bind everyone: a few wrong codes an hour from anyone stop every login.
+ */
+export function forwardedForWarning(logger: Pick<Logger, 'warn'>): RequestHandler {
+  let warned = false;
+  return (req, _res, next) => {
+    if (!warned && req.get('x-forwarded-for') !== undefined && !req.app.get('trust proxy')) {
+      warned = true;
+      logger.warn(
+        'requests carry X-Forwarded-For but TRUST_PROXY is off: if a proxy is in front, every client counts as its address ' +
+          'for the login limits; set TRUST_PROXY to the proxies (README, Configuration)',
+      );
+    }
+    next();
+  };
 }
 
 function firstFourGroups(ipv6: string): string[] {

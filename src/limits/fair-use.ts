@@ -8,6 +8,9 @@ export type FairUseLimits = {
   readonly organization: Rate;
 };
 
+/** The bucket a session draws on: every token of one sign-in, and the one-time export links it made (R-EXP-06). */
+export const sessionBucket = (audience: 'user' | 'org', sessionId: string): string => `${audience}:${sessionId}`;
+
 /** Buckets kept per limit; past it the least recently used go (a bucket forgotten is a full one). */
 export const BUCKETS_PER_LIMIT = 100_000;
 
@@ -60,14 +63,20 @@ export class FairUse {
     this.organizations = new Buckets(limits.organization);
   }
 
+  /** Seconds until `session` (and `organizationId`) has room for a request, counting nothing; 0 when it has. */
+  wait(session: string, organizationId: string | null): number {
+    const now = this.now().getTime();
+    return Math.max(this.tokens.wait(session, now), organizationId === null ? 0 : this.organizations.wait(organizationId, now));
+  }
+
   /**
    * Counts one request of `session` (and of `organizationId`) and answers 0, or answers how many
    * seconds to wait, having counted nothing: a refused request takes no room from either bucket.
    */
   admit(session: string, organizationId: string | null): number {
-    const now = this.now().getTime();
-    const wait = Math.max(this.tokens.wait(session, now), organizationId === null ? 0 : this.organizations.wait(organizationId, now));
+    const wait = this.wait(session, organizationId);
     if (wait > 0) return wait;
+    const now = this.now().getTime();
     this.tokens.take(session, now);
     if (organizationId !== null) this.organizations.take(organizationId, now);
     return 0;

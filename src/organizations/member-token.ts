@@ -12,10 +12,11 @@ export function memberTokenSigner(issuer: TokenIssuer, sessions: { liveSessions(
     caller: Caller,
     organizationId: string,
     permissions: readonly Permission[],
+    membership: string,
   ): Promise<{ token: string; expiresAt: string } | null> => {
     const session = (await sessions.liveSessions(caller)).find((s) => s.current);
     if (!session) return null;
-    const token = await issuer.orgToken({ ...caller, expiresAt: new Date(session.expiresAt), organizationId, permissions });
+    const token = await issuer.orgToken({ ...caller, expiresAt: new Date(session.expiresAt), organizationId, permissions, membership });
     return { token, expiresAt: session.expiresAt };
   };
 }

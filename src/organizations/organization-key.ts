@@ -28,11 +28,12 @@ export type OrganizationKeyDeps = CommandDeps & {
   readonly warmSeconds: number;
   /** When this process started: warmth written before it does not count (key-warmth.ts). */
   readonly startedAt: Date;
-  /** The signed member token for the caller's session; null when that session has ended meanwhile. */
+  /** The signed member token for the caller's session, in membership `membership`; null when that session has ended meanwhile. */
   readonly signToken: (
     caller: Caller,
     organizationId: string,
     permissions: readonly Permission[],
+    membership: string,
   ) => Promise<{ token: string; expiresAt: string } | null>;
 };
 
@@ -56,7 +57,11 @@ export class OrganizationKey {
     );
     if (isRefusal(signedIn)) return signedIn;
     const permissions = signedIn.state.status === 'active' ? (signedIn.state.members.get(caller.email) ?? []) : [];
-    const token = await this.deps.signToken(caller, organizationId, permissions);
+    // R-ACC-04: the token names the membership it is issued in; one removed since has no row.
+    const membership = (await this.deps.readModels.query<{ membership_id: string }>(q.membershipId, [organizationId, caller.email]))
+      .rows[0];
+    if (!membership) return refuse('not_found', 'no such organization');
+    const token = await this.deps.signToken(caller, organizationId, permissions, membership.membership_id);
     if (!token) return refuse('unauthenticated', 'the session has ended');
     return { ...token, organizationId, permissions };
   }

@@ -2,6 +2,8 @@
 export const organizationSql = {
   organization: `SELECT organization_id::text AS organization_id, name, created_at FROM rm.organizations WHERE organization_id = $1`,
   member: `SELECT email, permissions, added_at FROM rm.organization_members WHERE organization_id = $1 AND email = $2`,
+  /** The membership a member token is issued in (R-ACC-04). */
+  membershipId: `SELECT membership_id::text AS membership_id FROM rm.organization_members WHERE organization_id = $1 AND email = $2`,
   members: `SELECT email, permissions, added_at FROM rm.organization_members WHERE organization_id = $1
             ORDER BY added_at, email COLLATE "C"`,
   key: `SELECT key_warm_until, key_warmed_at FROM rm.organizations WHERE organization_id = $1`,
@@ -9,5 +11,5 @@ export const organizationSql = {
 
 export type MemberRow = { email: string; permissions: string[]; added_at: Date | string };
 /** What the per-request check reads of a membership. */
-export type MembershipRow = Pick<MemberRow, 'permissions' | 'added_at'>;
+export type MembershipRow = Pick<MemberRow, 'permissions'>;
 export type KeyRow = { key_warm_until: Date | string | null; key_warmed_at: Date | string | null };

@@ -9,15 +9,15 @@ import { isPermission, organizationStreams as streams, type Permission } from '.
 import { iso, type Member, type MemberView } from './member.js';
 import { organizationSql as q, type MemberRow, type MembershipRow } from './organization-queries.js';
 
-export type Membership = { readonly permissions: readonly Permission[]; readonly since: Date };
+export type Membership = { readonly permissions: readonly Permission[] };
 
 /**
  * The caller's membership as it stands now, as the per-request check reads it with the session's
  * (IdentityService.liveMemberSession): every member request is judged by it, never by the token's
- * claims. `since` is when it began: a member removed and added again starts a new one.
+ * claims.
  */
 export function membershipOf(row: MembershipRow): Membership {
-  return { permissions: row.permissions.filter(isPermission), since: new Date(row.added_at) };
+  return { permissions: row.permissions.filter(isPermission) };
 }
 
 export type OrganizationView = { readonly organizationId: string; readonly name: string; readonly createdAt: string };

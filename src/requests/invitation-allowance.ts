@@ -1,6 +1,5 @@
-import { refuse, type Refusal } from '../commands/refusal.js';
-import type { SqlDb } from '../db/sql.js';
-import type { Limit, SlidingWindows } from '../limits/sliding-windows.js';
+import type { Refusal } from '../commands/refusal.js';
+import { Allowance, type AllowanceDeps, type WordedLimit } from '../limits/allowance.js';
 import type { Member } from '../organizations/index.js';
 
 /** INVITES_PER_*_PER_DAY. */
@@ -14,26 +13,21 @@ export type InvitationLimits = {
 
 const DAY_MS = 24 * 60 * 60_000;
 
-type InvitationLimit = Limit & { readonly message: string };
-
 /**
  * Invitations mail any address from the service's domain, so each one takes a slot in three
  * sliding daily windows (member, organization, recipient) before anything is written.
  */
 export class InvitationAllowance {
-  constructor(
-    private readonly deps: {
-      readonly db: SqlDb;
-      readonly windows: SlidingWindows;
-      readonly limits: InvitationLimits;
-      readonly now: () => Date;
-    },
-  ) {}
+  private readonly allowance: Allowance;
+
+  constructor(private readonly deps: AllowanceDeps & { readonly limits: InvitationLimits }) {
+    this.allowance = new Allowance(deps);
+  }
 
   /** Takes a slot for the invitation `requestId`, or answers rate_limited having taken none. */
   reserve(member: Member, recipientEmail: string, requestId: string): Promise<Refusal | null> {
-    const { db, windows, limits, now } = this.deps;
-    const counted: InvitationLimit[] = [
+    const { limits } = this.deps;
+    const counted: WordedLimit[] = [
       {
         bucket: `invite-member:${member.identityId}`,
         max: limits.perMemberPerDay,
@@ -53,14 +47,11 @@ export class InvitationAllowance {
         message: 'this organization has invited this address too often today; try again later',
       },
     ];
-    return db.transaction(async (tx) => {
-      const blocked = await windows.take(tx, counted, requestId, now());
-      return blocked ? refuse('rate_limited', blocked.limit.message, blocked.retryAfter) : null;
-    });
+    return this.allowance.reserve(counted, requestId);
   }
 
   /** Gives the slot back: the invitation was refused after all, so nothing was sent. */
   release(requestId: string): Promise<void> {
-    return this.deps.windows.forget(this.deps.db, requestId);
+    return this.allowance.release(requestId);
   }
 }

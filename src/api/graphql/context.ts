@@ -8,6 +8,7 @@ import type { ExportLinks } from '../../export/export-links.js';
 import type { PersonRequests } from '../../requests/index.js';
 import { clientAddress, type ClientAddress } from '../../limits/client-address.js';
 import { eventContext } from '../request-context.js';
+import { CallerStanding } from './caller-standing.js';
 import { graphqlError } from './errors.js';
 
 /** What every resolver gets: the authenticated caller and the services behind the schema. */
@@ -24,6 +25,8 @@ export type GraphqlContext = {
   readonly eventContext: () => EventContext;
   /** R-GQL-03: before user.register only register and me may be called. */
   readonly requireRegistered: () => Promise<void>;
+  /** R-ERAS-09: an erasure ends the request it runs in. */
+  readonly standing: CallerStanding;
 };
 
 export type GraphqlServices = {
@@ -53,5 +56,6 @@ export function graphqlContext(req: Request, caller: Caller, services: GraphqlSe
       registered ??= services.identities.isRegistered(caller);
       if (!(await registered)) throw graphqlError('FORBIDDEN', 'register first: call user.register before anything else');
     },
+    standing: new CallerStanding(),
   };
 }

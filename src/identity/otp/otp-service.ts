@@ -10,7 +10,10 @@ import { generateCode, hasCodeShape } from './code.js';
 import { otpSql as q } from './otp-queries.js';
 import { OtpSecrets } from './secrets.js';
 
-/** The code limits (R-AUTH-05, R-AUTH-06, R-AUTH-08), and the windows of those the settings give (R-LIM-08). */
+/**
+ * The code limits (R-AUTH-05, R-AUTH-06, R-AUTH-08: the tries of a code, per client address), and
+ * the windows of those the settings give (R-LIM-08).
+ */
 export const OTP_LIMITS = {
   sendsPerHour: 3,
   codeLifetimeMs: 15 * 60_000,
@@ -35,6 +38,11 @@ export type OtpDeps = {
   readonly now: () => Date;
   /** Failed verifications of sent codes per address per day before every verify is refused (OTP_DAILY_FAILURE_CAP). */
   readonly dailyFailureCap: number;
+  /**
+   * Failed verifications of sent codes per address per day from one client address before every verify
+   * from it is refused (OTP_FAILURES_PER_ADDRESS_AND_CLIENT_PER_DAY; below dailyFailureCap, see loadConfig).
+   */
+  readonly failuresPerAddressAndClientPerDay: number;
   /** Codes one client address may have sent per hour, to any addresses (OTP_SENDS_PER_CLIENT_PER_HOUR). */
   readonly sendsPerClientPerHour: number;
   /** Failed verifications one client address may make per hour (OTP_FAILURES_PER_CLIENT_PER_HOUR). */
@@ -100,17 +108,31 @@ export class OtpService {
     }
   }
 
-  /** Null when the code is right; then it is used up. */
+  /**
+   * Null when the code is right; then it is used up. R-LIM-15 (contract §10.9): what a client address
+   * spends on wrong codes (a code's tries, its failures against an address) is its own, and it can
+   * spend less against an address than the address's daily cap, so a flood of wrong codes from one
+   * network address never keeps the owner out from another (docs/security.md gives the odds).
+   */
   async verify(email: Email, purpose: OtpPurpose, code: string, client: ClientAddress): Promise<Refusal | null> {
     const { db, windows, secrets, now } = this.deps;
     const subject = secrets.subject(email);
     const at = now();
-    const perAddress: OtpLimit = {
-      bucket: `otp-failure:${subject}`,
-      max: this.deps.dailyFailureCap,
-      windowMs: OTP_LIMITS.failureWindowMs,
-      message: 'too many failed attempts for this address; try again later',
-    };
+    const day = OTP_LIMITS.failureWindowMs;
+    const againstAddress: OtpLimit[] = [
+      {
+        bucket: `otp-failure:${subject}`,
+        max: this.deps.dailyFailureCap,
+        windowMs: day,
+        message: 'too many failed attempts for this address; try again later',
+      },
+      {
+        bucket: `otp-failure:${subject}:${client}`,
+        max: this.deps.failuresPerAddressAndClientPerDay,
+        windowMs: day,
+        message: 'too many failed attempts for this address from this network address; try again later',
+      },
+    ];
     const perClient: OtpLimit = {
       bucket: `otp-failure-client:${client}`,
       max: this.deps.failuresPerClientPerHour,
@@ -122,29 +144,34 @@ export class OtpService {
     return db.transaction(async (tx) => {
       // The code's row first: verifications of one address queue here, those of others do not.
       const row = (
-        await tx.query<{ code_hash: string; expires_at: Date | string; attempts: number; used_at: unknown }>(q.lockCode, [subject, purpose])
+        await tx.query<{ code_hash: string; send_id: string; expires_at: Date | string; used_at: unknown }>(q.lockCode, [subject, purpose])
       ).rows[0];
       const live = row !== undefined && row.used_at === null && new Date(row.expires_at).getTime() > at.getTime();
       const right = live && hasCodeShape(code) && OtpSecrets.matches(row.code_hash, offered);
+      const triesOfCode: OtpLimit[] = live
+        ? [
+            {
+              bucket: `otp-code:${row.send_id}:${client}`,
+              max: OTP_LIMITS.attemptsPerCode,
+              windowMs: OTP_LIMITS.codeLifetimeMs,
+              message: 'too many attempts for this code; request a new one',
+            },
+          ]
+        : [];
+      const limits = [...againstAddress, perClient, ...triesOfCode];
       // Only a failure is counted, so only failures lock the failure counts and wait for each other
       // (R-AUTH-20); a right code reads them, so the logins of one network address do not queue.
-      const limits = [perAddress, perClient];
       const blocked = right ? await windows.peek(tx, limits, at) : await windows.check(tx, limits, at);
       if (blocked) return refuse('too_many_attempts', blocked.limit.message, blocked.retryAfter);
-      const wrong = async (countedAgainst: OtpLimit[]) => {
-        await windows.record(tx, countedAgainst, randomUUID(), at);
-        return refuse('invalid_code', 'the code is invalid or has expired');
-      };
-      // Without a live code nothing can be guessed, and counting it against the address would let
-      // anyone lock anyone out: it counts against the caller's network address only.
-      if (!live) return wrong([perClient]);
-      if (row.attempts >= OTP_LIMITS.attemptsPerCode) {
-        return refuse('too_many_attempts', 'too many attempts for this code; request a new one', secondsUntil(row.expires_at, at));
+      if (right) {
+        await tx.query(q.useCode, [subject, purpose, at]);
+        return null;
       }
-      // Counted whatever the answer, under the lock: a concurrent guess waits for this transaction, so
-      // guesses cannot exceed the limit. A right code is used by the same statement.
-      await (right ? tx.query(q.countAttemptAndUse, [subject, purpose, at]) : tx.query(q.countAttempt, [subject, purpose]));
-      return right ? null : wrong([perAddress, perClient]);
+      // Without a live code nothing can be guessed, and counting it against the address would let
+      // anyone lock anyone out: it counts against the caller's network address only. A wrong guess
+      // is counted under the locks check took, so concurrent guesses cannot exceed any limit.
+      await windows.record(tx, live ? limits : [perClient], randomUUID(), at);
+      return refuse('invalid_code', 'the code is invalid or has expired');
     });
   }
 
@@ -171,8 +198,4 @@ function mailOf(purpose: OtpPurpose, code: string): { subject: string; text: str
     subject: 'Your one-time code',
     text: `Your one-time code is ${code}\n\n${once} If you did not ask for it, ignore this mail.\n`,
   };
-}
-
-function secondsUntil(until: Date | string, now: Date): number {
-  return Math.max(1, Math.ceil((new Date(until).getTime() - now.getTime()) / 1000));
 }

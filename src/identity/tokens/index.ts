@@ -3,7 +3,7 @@
  * verifier that takes keys only from our own set and answers a result, never an exception.
  */
 export { TokenIssuer, type OrgTokenInput, type TokenIssuerOptions, type UserTokenInput } from './issuer.js';
-export { TokenVerifier, type TokenVerifierOptions } from './verifier.js';
+export { TokenVerifier, type EndReason, type TokenVerifierOptions } from './verifier.js';
 export type { Audience, ClaimsFor, OrgClaims, UserClaims } from './claims.js';
 export type { RefusalReason, VerifyResult } from './result.js';
 export { MAX_TOKEN_LENGTH } from './header.js';

@@ -12,6 +12,8 @@ export type UserTokenInput = {
 export type OrgTokenInput = UserTokenInput & {
   readonly organizationId: string;
   readonly permissions: readonly string[];
+  /** The id of the membership the token is issued in (R-ACC-04). */
+  readonly membership: string;
 };
 
 export type TokenIssuerOptions = {
@@ -38,7 +40,12 @@ export class TokenIssuer {
   }
 
   orgToken(input: OrgTokenInput): Promise<string> {
-    return this.#sign('org', input, { email: input.email, org: input.organizationId, perms: [...input.permissions] });
+    return this.#sign('org', input, {
+      email: input.email,
+      org: input.organizationId,
+      perms: [...input.permissions],
+      membership: input.membership,
+    });
   }
 
   async #sign(aud: 'user' | 'org', input: UserTokenInput, claims: Record<string, unknown>): Promise<string> {

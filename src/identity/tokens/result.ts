@@ -1,6 +1,6 @@
 /**
- * Why a token was refused. For logs and tests only: the API answers one 401 unauthenticated for
- * every reason, so a caller learns nothing about which check failed.
+ * Why a token was refused; the API's 401 names it in words (contract §10.5), never which claim or
+ * header in particular failed.
  */
 export type RefusalReason =
   | 'malformed'
@@ -16,7 +16,10 @@ export type RefusalReason =
   | 'missing_claim'
   | 'bad_claims'
   | 'wrong_issuer'
-  | 'wrong_audience';
+  | 'wrong_audience'
+  /** Remembered by TokenVerifier.end: the session check refused the token, for good. */
+  | 'session_ended'
+  | 'membership_ended';
 
 export type VerifyResult<C> = { readonly ok: true; readonly claims: C } | { readonly ok: false; readonly reason: RefusalReason };
 

@@ -17,7 +17,16 @@ const REQUIRED_CLAIMS = ['exp', 'iat', 'sub', 'sid'];
 /** Tokens whose signature and claims were checked, kept by their text: every live session's, at most. */
 export const VERIFIED_KEPT = 10_000;
 
-type Verified = { readonly audience: Audience; readonly key: CryptoKey; readonly exp: number; readonly claims: ClaimsFor<Audience> };
+/** Why the session check refused a token: neither a session nor a membership ever comes back (R-ACC-04). */
+export type EndReason = Extract<RefusalReason, 'session_ended' | 'membership_ended'>;
+
+type Verified = {
+  readonly audience: Audience;
+  readonly key: CryptoKey;
+  readonly exp: number;
+  readonly claims: ClaimsFor<Audience>;
+  ended?: EndReason;
+};
 
 /** Checks access tokens. Never throws: any input answers a result. */
 export class TokenVerifier {
@@ -54,6 +63,7 @@ export class TokenVerifier {
     const now = this.#now();
     const known = this.#verified.get(token);
     if (known && known.audience === audience && known.key === picked.key) {
+      if (known.ended) return refused(known.ended);
       if (Math.floor(now.getTime() / 1000) >= known.exp + this.#tolerance) return refused('expired');
       return { ok: true, claims: known.claims as ClaimsFor<A> };
     }
@@ -80,6 +90,15 @@ export class TokenVerifier {
     if (!claims) return refused('bad_claims');
     this.#remember(token, { audience, key: picked.key, exp: payload.exp!, claims });
     return { ok: true, claims };
+  }
+
+  /**
+   * Marks a token the session check refused: it is answered so from here, without that check, so a
+   * flood of dead tokens costs no database read (R-LIM-17). A token not kept (any more) is checked anew.
+   */
+  end(token: string, reason: EndReason): void {
+    const known = this.#verified.get(token);
+    if (known) known.ended = reason;
   }
 
   #remember(token: string, verified: Verified): void {

@@ -18,6 +18,9 @@ CREATE TABLE IF NOT EXISTS organization_members (
   permissions      jsonb       NOT NULL,
   -- When the address became a member; a permission change keeps it, removal and re-adding resets it.
   added_at         timestamptz NOT NULL,
+  -- The event that began this membership (a permission change keeps it): a member token names it,
+  -- so one issued before a removal never works for a later membership of the address (R-ACC-04).
+  membership_id    uuid        NOT NULL,
   PRIMARY KEY (organization_id, email)
 );
 CREATE INDEX IF NOT EXISTS organization_members_email ON organization_members (email);

@@ -4,7 +4,7 @@ import { projector, writes } from '../projector.js';
 
 const sql = {
   insertOrganization: `INSERT INTO organizations (organization_id, name, created_by, created_at) VALUES ($1, $2, $3, $4)`,
-  upsertMember: `INSERT INTO organization_members (organization_id, email, permissions, added_at) VALUES ($1, $2, $3, $4)
+  upsertMember: `INSERT INTO organization_members (organization_id, email, permissions, added_at, membership_id) VALUES ($1, $2, $3, $4, $5)
                  ON CONFLICT (organization_id, email) DO UPDATE SET permissions = EXCLUDED.permissions`,
   deleteMember: `DELETE FROM organization_members WHERE organization_id = $1 AND email = $2`,
   warm: `UPDATE organizations SET key_warm_until = $2, key_warmed_at = $3 WHERE organization_id = $1`,
@@ -14,7 +14,7 @@ const sql = {
 
 export const organizationsProjector = projector({
   name: 'organizations',
-  version: 1,
+  version: 2,
   schemaSql: readFileSync(new URL('./organizations.sql', import.meta.url), 'utf8'),
   events: organizationEvents,
   on: {
@@ -22,7 +22,10 @@ export const organizationsProjector = projector({
       [sql.insertOrganization, [e.data.organizationId, e.data.name, e.data.createdBy, e.metadata.occurredAt]],
     ]),
     MemberSet: writes((e) => [
-      [sql.upsertMember, [e.data.organizationId, e.data.email, JSON.stringify(e.data.permissions), e.metadata.occurredAt]],
+      [
+        sql.upsertMember,
+        [e.data.organizationId, e.data.email, JSON.stringify(e.data.permissions), e.metadata.occurredAt, e.metadata.eventId],
+      ],
     ]),
     MemberRemoved: writes((e) => [[sql.deleteMember, [e.data.organizationId, e.data.email]]]),
     KeyWarmed: writes((e) => [[sql.warm, [e.data.organizationId, e.data.until, e.metadata.occurredAt]]]),

@@ -245,7 +245,12 @@ export async function accessWorld(): Promise<AccessWorld> {
     expiresAt: new Date(past.getTime() + 72 * HOUR),
   };
   const live = { ...session, expiresAt: new Date(Date.now() + HOUR) };
-  const orgOf = (s: typeof session) => ({ ...s, organizationId: acme.ids.organizationId, permissions: [...PERMISSIONS] });
+  const orgOf = (s: typeof session) => ({
+    ...s,
+    organizationId: acme.ids.organizationId,
+    permissions: [...PERMISSIONS],
+    membership: String(claims.membership),
+  });
   const attacker = attackerEd25519();
   const forged = async (token: string): Promise<BadToken[]> => {
     const header = { alg: 'EdDSA', typ: 'JWT', kid: jwk.kid };

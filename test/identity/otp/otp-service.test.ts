@@ -32,6 +32,7 @@ describe(`one-time codes (spec 4.1, 8; ${mainBackend})`, function () {
       mailer,
       now: clock.now,
       dailyFailureCap: cap,
+      failuresPerAddressAndClientPerDay: 1000,
       sendsPerClientPerHour: 1000,
       failuresPerClientPerHour: 1000,
     });

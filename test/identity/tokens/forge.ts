@@ -87,7 +87,12 @@ export const session = {
   email: 'alice@example.com',
   expiresAt: new Date(NOW.getTime() + 72 * 3600_000),
 };
-export const member = { ...session, organizationId: 'org-1', permissions: ['request_read', 'request_manage'] };
+export const member = {
+  ...session,
+  organizationId: 'org-1',
+  permissions: ['request_read', 'request_manage'],
+  membership: '00000000-0000-4000-8000-000000000001',
+};
 
 export function refusedWith<C>(result: VerifyResult<C>, reason: RefusalReason): void {
   if (result.ok) expect.fail(`expected refusal ${reason}, got claims ${JSON.stringify(result.claims)}`);

@@ -27,10 +27,10 @@ describe('access tokens (contract §1, §2)', () => {
     });
   });
 
-  it('a member token adds org and perms under aud org', async () => {
+  it('a member token adds org, perms and its membership under aud org', async () => {
     const result = await k.verifier.verify(await k.issuer.orgToken(member), 'org');
     if (!result.ok) expect.fail(result.reason);
-    expect(result.claims).to.include({ aud: 'org', org: 'org-1', sub: 'identity-1', sid: 'session-1' });
+    expect(result.claims).to.include({ aud: 'org', org: 'org-1', sub: 'identity-1', sid: 'session-1', membership: member.membership });
     expect(result.claims.perms).to.deep.equal(['request_read', 'request_manage']);
   });
 
@@ -89,6 +89,16 @@ describe('access tokens (contract §1, §2)', () => {
     refusedWith(await at(6).verify(token, 'user'), 'expired');
   });
 
+  it('a token the session check ended is refused so from then on, without another check; another token of the session is not', async () => {
+    const verifier = new TokenVerifier({ issuer: ISSUER, verifying: k.keys.verifying, now: () => NOW });
+    const ended = await k.issuer.orgToken(member);
+    expect((await verifier.verify(ended, 'org')).ok).to.equal(true);
+    verifier.end(ended, 'membership_ended');
+    refusedWith(await verifier.verify(ended, 'org'), 'membership_ended');
+    const later = await k.issuer.orgToken({ ...member, membership: '00000000-0000-4000-8000-000000000002' });
+    expect((await verifier.verify(later, 'org')).ok).to.equal(true);
+  });
+
   it("checks a token's signature once, then answers it from memory until it expires, for its audience and key only", async () => {
     let now = NOW;
     const verifying = new Map(k.keys.verifying);
@@ -141,8 +151,9 @@ describe('access tokens (contract §1, §2)', () => {
       await k.verifier.verify(await forge(header, validPayload({ aud: 'org', org: 'org-1', perms: 'request_read' }), sign), 'org'),
       'bad_claims',
     );
-    expect((await k.verifier.verify(await forge(header, validPayload({ aud: 'org', org: 'org-1', perms: [] }), sign), 'org')).ok).to.equal(
-      true,
-    );
+    const orgClaims = { aud: 'org', org: 'org-1', perms: [] };
+    refusedWith(await k.verifier.verify(await forge(header, validPayload(orgClaims), sign), 'org'), 'bad_claims');
+    const inMembership = validPayload({ ...orgClaims, membership: member.membership });
+    expect((await k.verifier.verify(await forge(header, inMembership, sign), 'org')).ok).to.equal(true);
   });
 });
