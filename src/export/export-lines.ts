@@ -22,22 +22,23 @@ export type ExportDeps = ResourceDeps & {
   readonly identities: Pick<IdentityService, 'me'>;
   readonly entities: Pick<EntityService, 'list'>;
   readonly requests: Pick<PersonRequests, 'mine' | 'receipts'>;
-  readonly history: Pick<RequestHistory, 'of'>;
+  readonly history: Pick<RequestHistory, 'forPerson'>;
   readonly now: () => Date;
 };
 
-const resourcesOf = `SELECT resource_id::text AS resource_id FROM rm.documents WHERE vault_id = $1
-                     UNION ALL SELECT resource_id::text AS resource_id FROM rm.files WHERE vault_id = $1`;
+const resourcesOf = `SELECT resource_id::text AS resource_id, deleted_at IS NOT NULL AS deleted FROM rm.documents WHERE vault_id = $1
+                     UNION ALL SELECT resource_id::text AS resource_id, false AS deleted FROM rm.files WHERE vault_id = $1`;
 
 /** What the organizations did with the person's records (contract §9): keeps (discarded too), corrections, candidate reads, deletions. */
 const ABOUT_RECORDS = new Set(['AdoptionPended', 'AdoptionDiscarded', 'CopyKept', 'CopyCorrected', 'CopyDeleted', 'ReceiptWritten']);
 
 /**
  * R-EXP-01: everything the service holds about the caller, one JSON value per line, produced
- * lazily so the archive streams whatever its size. Only the caller's own vault is opened, and
- * the organizations' side keeps to the caller's own records, with members named only as "member":
- * their addresses are another person's data. The last line counts the lines before it, so a
- * download cut short is told from a whole one.
+ * lazily so the archive streams whatever its size (R-EXP-03: a record's versions, and a file's
+ * bytes, are read while its line is written). Only the caller's own vault is opened, and the
+ * organizations' side keeps to the caller's own records, with members named by pseudonym as in
+ * user.requestHistory (R-HIST-03): their addresses are another person's data. The last line
+ * counts the lines before it, so a download cut short is told from a whole one.
  */
 export async function* exportLines(deps: ExportDeps, caller: Caller): AsyncGenerator<ExportLine> {
   let lines = 0;
@@ -50,16 +51,17 @@ export async function* exportLines(deps: ExportDeps, caller: Caller): AsyncGener
   // The caller's own place in each legal entity; the other members are other people.
   for (const { entityId, name, role } of await deps.entities.list(caller)) yield line({ kind: 'entity', entity: { entityId, name, role } });
   const own = new Set<string>();
-  for (const { resource_id } of (await deps.readModels.query<{ resource_id: string }>(resourcesOf, [caller.identityId])).rows) {
+  const resources = await deps.readModels.query<{ resource_id: string; deleted: boolean }>(resourcesOf, [caller.identityId]);
+  for (const { resource_id, deleted } of resources.rows) {
     own.add(resource_id);
-    const resource = await exportResource(deps, resource_id);
+    const resource = await exportResource(deps, { resourceId: resource_id, deleted });
     if (resource) yield line(resource);
   }
   for (const request of await deps.requests.mine(caller)) {
     yield line({ kind: 'request', request });
-    const entries = (await deps.history.of(request.requestId))
-      .filter((e) => ABOUT_RECORDS.has(e.type) && typeof e.versions.resourceId === 'string' && own.has(e.versions.resourceId))
-      .map((e) => ({ ...e, actor: e.actor.startsWith('member:') ? 'member' : e.actor }));
+    const entries = (await deps.history.forPerson(request.requestId, request.organizationId)).filter(
+      (e) => ABOUT_RECORDS.has(e.type) && typeof e.versions.resourceId === 'string' && own.has(e.versions.resourceId),
+    );
     yield line({ kind: 'history', requestId: request.requestId, entries });
   }
   for (const receipt of await deps.requests.receipts(caller)) yield line({ kind: 'receipt', receipt });

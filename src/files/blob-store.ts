@@ -4,6 +4,9 @@ import type { SqlDb } from '../db/sql.js';
 const sql = {
   put: 'INSERT INTO files.blobs (blob_id, sealed) VALUES ($1, $2)',
   get: 'SELECT sealed FROM files.blobs WHERE blob_id = $1',
+  // Stored EXTERNAL (uncompressed): both read only the TOAST chunks they need, never the whole blob.
+  size: 'SELECT octet_length(sealed) AS size FROM files.blobs WHERE blob_id = $1',
+  slice: 'SELECT substring(sealed FROM $2 FOR $3) AS part FROM files.blobs WHERE blob_id = $1',
   delete: 'DELETE FROM files.blobs WHERE blob_id = $1',
 };
 
@@ -28,6 +31,18 @@ export class BlobStore {
     const row = (await this.db.query<{ sealed: Uint8Array }>(sql.get, [blobId])).rows[0];
     // node-postgres answers a Buffer, PGlite a Uint8Array: view either without copying.
     return row ? Buffer.from(row.sealed.buffer, row.sealed.byteOffset, row.sealed.byteLength) : null;
+  }
+
+  /** The sealed length in bytes; null when there is no such blob. */
+  async size(blobId: string): Promise<number | null> {
+    const row = (await this.db.query<{ size: number }>(sql.size, [blobId])).rows[0];
+    return row ? Number(row.size) : null;
+  }
+
+  /** `length` sealed bytes from `offset` (0-based), for readers that must not hold a whole blob (R-EXP-03); null when it is gone. */
+  async slice(blobId: string, offset: number, length: number): Promise<Buffer | null> {
+    const row = (await this.db.query<{ part: Uint8Array }>(sql.slice, [blobId, offset + 1, length])).rows[0];
+    return row ? Buffer.from(row.part.buffer, row.part.byteOffset, row.part.byteLength) : null;
   }
 
   /** Only for a blob no event names: its append was refused. */

@@ -6,7 +6,7 @@ export type HistoryEntry = {
   readonly position: string;
   readonly type: string;
   readonly occurredAt: string;
-  /** "member:<email>", "recipient" or "system". */
+  /** "member:<email>" (the organization's view), "member:<pseudonym>" (the person's, R-HIST-03), "recipient" or "system". */
   readonly actor: string;
   /** The versions the event involves, and the ids that say whose versions they are. */
   readonly versions: JsonObject;
@@ -34,8 +34,8 @@ const shown: Readonly<Record<string, string>> = {
   reason: 'reason',
 };
 
-/** memberEmails: identity id → login email of the members who acted, where still known. */
-export function historyEntryOf(event: RecordedEvent, memberEmails: ReadonlyMap<string, string>): HistoryEntry {
+/** memberNames: identity id → how the reader sees each member who acted (login email or pseudonym), where known. */
+export function historyEntryOf(event: RecordedEvent, memberNames: ReadonlyMap<string, string>): HistoryEntry {
   const versions: Record<string, JsonValue> = {};
   for (const [key, value] of Object.entries(event.data)) {
     const name = shown[key];
@@ -45,16 +45,16 @@ export function historyEntryOf(event: RecordedEvent, memberEmails: ReadonlyMap<s
     position: formatPosition(event.position),
     type: event.type,
     occurredAt: new Date(event.metadata.occurredAt).toISOString(),
-    actor: actorOf(event.metadata.actor, memberEmails),
+    actor: actorOf(event.metadata.actor, memberNames),
     versions,
   };
 }
 
-function actorOf(actor: RecordedEvent['metadata']['actor'], memberEmails: ReadonlyMap<string, string>): string {
+function actorOf(actor: RecordedEvent['metadata']['actor'], memberNames: ReadonlyMap<string, string>): string {
   switch (actor.kind) {
     case 'member':
       // A member whose account was erased is named by the identity id the event recorded.
-      return `member:${memberEmails.get(actor.id) ?? actor.id}`;
+      return `member:${memberNames.get(actor.id) ?? actor.id}`;
     case 'user':
       return 'recipient';
     case 'system':

@@ -15,6 +15,7 @@ import type { RequestReads } from './request-reads.js';
 import { personRequestOf, slotsOf, type PersonRequest } from './request-view.js';
 import { retentionMs } from '../manifests/retention.js';
 import { iso } from '../organizations/member.js';
+import type { Allowance } from '../limits/allowance.js';
 
 export type Receipt = {
   readonly resourceId: string;
@@ -29,7 +30,13 @@ export type PersonRequestDeps = CommandDeps & {
   readonly reads: RequestReads;
   readonly history: RequestHistory;
   readonly now: () => Date;
+  /** R-LIM-16: the requests one person may open a day (OPENS_PER_USER_PER_DAY), each taking a slot before it is written. */
+  readonly opens: OpenLimit;
 };
+
+export type OpenLimit = { readonly allowance: Allowance; readonly perDay: number };
+
+const DAY_MS = 24 * 60 * 60_000;
 
 export type StateChange = 'reject' | 'revoke' | 'suspend' | 'resume';
 const transitions = {
@@ -69,10 +76,10 @@ export class PersonRequests {
     }));
   }
 
-  /** R-HIST-01: the person sees the history of their own request as the organization does. */
+  /** R-HIST-01, R-HIST-03: the person sees the history of their own request, its members by pseudonym. */
   async history(caller: Caller, requestId: RequestId): Promise<HistoryEntry[] | Refusal> {
     const row = await this.own(caller, requestId);
-    return isRefusal(row) ? row : this.deps.history.of(row.request_id);
+    return isRefusal(row) ? row : this.deps.history.forPerson(row.request_id, row.organization_id);
   }
 
   async mine(caller: Caller): Promise<PersonRequest[]> {
@@ -96,6 +103,16 @@ export class PersonRequests {
       return refuse('not_found', "no such app of the manifest's organization");
     }
     const requestId = randomUUID();
+    // R-LIM-16 (contract §10.9): a slot of the person's day before anything is written; a refused open gives it back.
+    const { allowance, perDay } = this.deps.opens;
+    const opening = {
+      bucket: `open-person:${caller.identityId}`,
+      max: perDay,
+      windowMs: DAY_MS,
+      message: 'you have opened too many requests today; try again later',
+    };
+    const limited = await allowance.reserve([opening], requestId);
+    if (limited) return limited;
     const done = await handle(
       this.deps,
       requestStream(requestId),
@@ -116,7 +133,9 @@ export class PersonRequests {
       },
       { context, newStream: true },
     );
-    return isRefusal(done) ? done : this.view(caller, requestId);
+    if (!isRefusal(done)) return this.view(caller, requestId);
+    await allowance.release(requestId);
+    return done;
   }
 
   async accept(

@@ -25,6 +25,27 @@ export function open(key: Buffer, sealed: Buffer, associatedData: string): Buffe
   return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
 }
 
+/** The iv | tag that open() and openStream() read before the ciphertext. */
+export const SEALED_HEAD_BYTES = IV_BYTES + TAG_BYTES;
+
+/**
+ * Opening fed chunk by chunk (the ciphertext after the head, in order), so a large sealed value is
+ * never held whole. What update() answers is not yet authenticated: final() throws unless every
+ * byte was genuine, so a reader passes it on only where a failing final() can still void it.
+ */
+export type StreamOpener = {
+  update(chunk: Uint8Array): Buffer;
+  final(): Buffer;
+};
+
+export function openStream(key: Buffer, head: Uint8Array, associatedData: string): StreamOpener {
+  if (head.length !== SEALED_HEAD_BYTES) throw new Error('sealed value too short');
+  const decipher = createDecipheriv('aes-256-gcm', key, head.subarray(0, IV_BYTES));
+  decipher.setAAD(Buffer.from(associatedData, 'utf8'));
+  decipher.setAuthTag(head.subarray(IV_BYTES));
+  return { update: (chunk) => decipher.update(chunk), final: () => decipher.final() };
+}
+
 /** A short public name for a master key, stored beside what it wraps (never the key itself). */
 export function masterKeyId(masterKey: Buffer): string {
   return createHash('sha256').update('master-key-id').update(masterKey).digest('hex').slice(0, 16);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { SqlDb } from '../db/sql.js';
-import { masterKeyId, open, seal, sealStream, type StreamSealer } from './envelope-crypto.js';
+import { masterKeyId, open, openStream, seal, sealStream, type StreamOpener, type StreamSealer } from './envelope-crypto.js';
 
 /** Seals a value with a key fetched once (VaultKeyring.sealer). */
 export type Seal = (plaintext: Buffer, context: string) => Buffer;
@@ -120,6 +120,12 @@ export class VaultKeyring {
   async opener(vaultId: string): Promise<(sealed: Buffer, context: string) => Buffer> {
     const key = await this.openingKey(vaultId);
     return (sealed, context) => open(key, sealed, `${vaultId}:${context}`);
+  }
+
+  /** Opens large values (file bytes) chunk by chunk, with a key fetched once: `head` is their first SEALED_HEAD_BYTES. */
+  async streamOpener(vaultId: string): Promise<(head: Uint8Array, context: string) => StreamOpener> {
+    const key = await this.openingKey(vaultId);
+    return (head, context) => openStream(key, head, `${vaultId}:${context}`);
   }
 
   /**

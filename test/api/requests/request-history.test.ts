@@ -109,13 +109,18 @@ describe(`audit history of a request: REST and GraphQL (contract 9, R-HIST-01, R
     expect(text).to.not.include(MARKER);
   });
 
-  it('the person reads the same entries through user.requestHistory; another person and another organization find nothing', async () => {
+  it('the person reads the same entries through user.requestHistory, members by pseudonym; another person and another organization find nothing', async () => {
     const { requestId } = await scenario();
-    expect(calls.ok(await personHistory(ann, requestId)).user.requestHistory).to.deep.equal(await history(requestId));
+    const theirs = await history(requestId);
+    const mine = calls.ok(await personHistory(ann, requestId)).user.requestHistory as Entry[];
+    // R-HIST-03: the member is shown by a pseudonym, never by address; everything else is the same.
+    const pseudonym = mine.find((e) => e.actor.startsWith('member:'))!.actor;
+    expect(pseudonym).to.not.include(owner.email);
+    expect(mine).to.deep.equal(theirs.map((e) => (e.actor === `member:${owner.email}` ? { ...e, actor: pseudonym } : e)));
 
     const bob = await api.user();
-    const theirs = await personHistory(bob, requestId);
-    expect(theirs.errors?.[0]?.extensions?.code).to.equal('NOT_FOUND');
+    const bobs = await personHistory(bob, requestId);
+    expect(bobs.errors?.[0]?.extensions?.code).to.equal('NOT_FOUND');
 
     const other = await api.user();
     const otherToken = await api.signIn(other.token, await api.organization(other.token, 'Other'));
