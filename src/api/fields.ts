@@ -2,8 +2,9 @@ import { refuse, type Refusal } from '../commands/refusal.js';
 import type { JsonObject } from '../events/envelope.js';
 
 /**
- * Edge checks of JSON bodies (R-HTTP-04, R-HTTP-15): a missing or wrongly typed field is 400
- * invalid_request naming the field by its path (`slots[2].verbs`); unknown fields are ignored.
+ * Edge checks of JSON bodies (R-HTTP-04): a missing or wrongly typed field is 400 invalid_request
+ * naming the field by its path (`slots[2].verbs`); a field the route does not define never gets
+ * here (R-HTTP-15, known-input.ts).
  */
 export type Fields = Readonly<Record<string, unknown>>;
 

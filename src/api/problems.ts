@@ -4,6 +4,12 @@ import type { RefusalCode, TransportCode } from '../commands/refusal.js';
 /** Codes of problems that are not a command's refusal: the service's own failures. */
 export type ProblemCode = RefusalCode | TransportCode | 'internal_error' | 'not_ready';
 
+/** The service's own problems (refusals.ts holds every refusal's status and title). */
+export const SERVICE_PROBLEMS: { readonly [C in Exclude<ProblemCode, RefusalCode | TransportCode>]: { status: number; title: string } } = {
+  internal_error: { status: 500, title: 'Internal server error' },
+  not_ready: { status: 503, title: 'Not ready' },
+};
+
 /** An RFC 9457 problem; extension members ride beside the five the contract fixes. */
 export type Problem = {
   readonly status: number;
@@ -17,7 +23,7 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 const TYPE_BASE_KEY = 'problemTypeBase';
 
-/** Problem `type` URIs hang under the service's public base URL: identifiers, not pages to fetch. */
+/** Problem `type` URIs hang under the service's public base URL, each a page saying what it means (problem-pages.ts). */
 export function setProblemTypeBase(locals: Record<string, unknown>, baseUrl: string): void {
   locals[TYPE_BASE_KEY] = `${baseUrl.replace(/\/+$/, '')}/problems/`;
 }

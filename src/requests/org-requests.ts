@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { requestDecider } from '../commands/requests/request-decider.js';
 import { normalizeEmail } from '../identity/email.js';
-import type { Id, RequestId } from '../ids.js';
+import { isUuid, type Id, type RequestId } from '../ids.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
+import { positionFrom } from '../events/position.js';
 import { requestStream } from '../events/request-events.js';
 import type { Adoption } from '../copies/copy-view.js';
 import type { ProposalSummary } from '../proposals/proposal-service.js';
@@ -52,6 +53,17 @@ export type OrgRequestDeps = CommandDeps & {
 };
 
 const noSuchRequest = () => refuse('not_found', 'no such request');
+
+/** How many entries a page holds, and the opaque cursor (or history position) of the previous page's end. */
+export type Page = { readonly limit: number; readonly from: string | null };
+
+/** A list cursor, opaque to the client: the id of the page's last request. */
+const cursorOf = (requestId: string) => Buffer.from(requestId, 'utf8').toString('base64url');
+
+function requestIdOf(cursor: string): string | null {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  return isUuid(id) && cursorOf(id) === cursor ? id : null;
+}
 
 /** R-REQ-01 to R-REQ-09: the organization's side of its requests; another organization's id is not found. */
 export class OrgRequests {
@@ -113,17 +125,36 @@ export class OrgRequests {
     return row ? summaryOf(row, this.deps.now()) : noSuchRequest();
   }
 
-  async list(organizationId: string, email: string | null): Promise<RequestSummary[] | Refusal> {
+  /** R-REQ-06, §10.6: a page of the organization's requests, newest first, and the cursor of the next (null on the last). */
+  async list(
+    organizationId: string,
+    email: string | null,
+    page: Page,
+  ): Promise<{ requests: RequestSummary[]; nextCursor: string | null } | Refusal> {
     const normalized = email === null ? null : normalizeEmail(email);
     if (isRefusal(normalized)) return normalized;
+    const after = page.from === null ? null : requestIdOf(page.from);
+    if (page.from !== null && after === null) return refuse('invalid_request', 'cursor is not one a page of this list gave');
+    const rows = await this.deps.reads.ofOrganization(organizationId, normalized, after, page.limit + 1);
     const now = this.deps.now();
-    return (await this.deps.reads.ofOrganization(organizationId, normalized)).map((row) => summaryOf(row, now));
+    const shown = rows.slice(0, page.limit);
+    return {
+      requests: shown.map((row) => summaryOf(row, now)),
+      nextCursor: rows.length > page.limit ? cursorOf(shown.at(-1)!.request_id) : null,
+    };
   }
 
-  /** R-HIST-01: the request's audit history, oldest first. */
-  async history(organizationId: string, requestId: RequestId): Promise<HistoryEntry[] | Refusal> {
+  /** R-HIST-01, §10.6: a page of the request's audit history, oldest first, after the position `page.from` names. */
+  async history(
+    organizationId: string,
+    requestId: RequestId,
+    page: Page,
+  ): Promise<{ history: HistoryEntry[]; nextAfter: string | null } | Refusal> {
     const owned = await this.deps.reads.owned(organizationId, requestId);
-    return isRefusal(owned) ? owned : this.deps.history.of(owned.request_id);
+    if (isRefusal(owned)) return owned;
+    const after = page.from === null ? null : positionFrom(page.from);
+    if (page.from !== null && after === null) return refuse('invalid_request', 'after is not the position of a history entry');
+    return this.deps.history.page(owned.request_id, after, page.limit);
   }
 
   async detail(organizationId: string, requestId: RequestId): Promise<RequestDetail | null> {

@@ -22,11 +22,21 @@ const grant = `SELECT g.request_id::text AS request_id, g.slot_id::text AS slot_
   LEFT JOIN rm.documents d ON d.resource_id = g.resource_id
   LEFT JOIN rm.files f ON f.resource_id = g.resource_id`;
 const newestFirst = `ORDER BY r.created_at DESC, r.sent_commit DESC, r.sent_prepare DESC`;
+/**
+ * §10.6: the rows after request `$n` in newestFirst's order, compared on the order's own keys (the
+ * log position makes them unique); a request not of the same organization joins nothing.
+ */
+const after = (n: number) => `JOIN rm.requests c ON c.request_id = $${n}::uuid AND c.organization_id = r.organization_id
+  AND r.created_at <= c.created_at AND (r.created_at, r.sent_commit, r.sent_prepare) < (c.created_at, c.sent_commit, c.sent_prepare)`;
 
 /** Read-model queries of the requests projector; each names its owner (organization or recipient), so a foreign id finds nothing. */
 export const requestSql = {
-  ofOrganization: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 ${newestFirst}`,
-  ofOrganizationFor: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 AND r.recipient_email = $2 ${newestFirst}`,
+  /** A page of the organization's requests (§10.6): the first, or the one after a request; each for one address too. */
+  ofOrganization: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 ${newestFirst} LIMIT $2`,
+  ofOrganizationAfter: `SELECT ${summary} FROM ${from} ${after(2)} WHERE r.organization_id = $1 ${newestFirst} LIMIT $3`,
+  ofOrganizationFor: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 AND r.recipient_email = $2 ${newestFirst} LIMIT $3`,
+  ofOrganizationForAfter: `SELECT ${summary} FROM ${from} ${after(3)}
+    WHERE r.organization_id = $1 AND r.recipient_email = $2 ${newestFirst} LIMIT $4`,
   /**
    * One request of its owner: found by its id, then checked against the owner. IS NOT DISTINCT FROM
    * (the same test for these non-null values) is never an index condition, so the lookup always

@@ -7,10 +7,17 @@ import { requestSql as q, type GrantRow, type RequestRow } from './request-queri
 export class RequestReads {
   constructor(private readonly readModels: SqlExecutor) {}
 
-  async ofOrganization(organizationId: string, email: string | null): Promise<RequestRow[]> {
-    return email === null
-      ? (await this.readModels.query<RequestRow>(q.ofOrganization, [organizationId])).rows
-      : (await this.readModels.query<RequestRow>(q.ofOrganizationFor, [organizationId, email])).rows;
+  /** At most `limit` of the organization's requests (to `email` only, when given), newest first, after request `after` when given. */
+  async ofOrganization(organizationId: string, email: string | null, after: string | null, limit: number): Promise<RequestRow[]> {
+    const [sql, params] =
+      email === null
+        ? after === null
+          ? [q.ofOrganization, [organizationId, limit]]
+          : [q.ofOrganizationAfter, [organizationId, after, limit]]
+        : after === null
+          ? [q.ofOrganizationFor, [organizationId, email, limit]]
+          : [q.ofOrganizationForAfter, [organizationId, email, after, limit]];
+    return (await this.readModels.query<RequestRow>(sql, params)).rows;
   }
 
   /** The one guard of the organization plane: a request the organization owns, else 404 (a foreign one is not told apart). */

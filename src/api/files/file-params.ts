@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { isAnyRefusal, refuse, refuseTransport, type AnyRefusal } from '../../commands/refusal.js';
 import type { FileMeta, NewFile, UploadBody } from '../../files/index.js';
 import { textProblem, type TextKind } from '../fields.js';
+import { unknownInput } from '../middleware/known-input.js';
 
 const MAX_FILE_NAME = 255;
 const MAX_LABEL = 200;
@@ -27,8 +28,10 @@ export function newFileParams(req: Request): NewFile | AnyRefusal {
   return { ...meta, label, owner };
 }
 
-/** POST /vault/files/{fileId}/versions?fileName=.. with the Content-Type of the bytes. */
+/** An upload's query, the route's own (§10.3), and the Content-Type of the bytes: every upload route reads it first. */
 export function fileMeta(req: Request): FileMeta | AnyRefusal {
+  const unknown = unknownInput(req);
+  if (unknown) return unknown;
   const fileName = fileNameOf(req.query.fileName);
   if (isAnyRefusal(fileName)) return fileName;
   const mimeType = mimeTypeOf(req.get('content-type'));

@@ -3,6 +3,7 @@ import { isAnyRefusal, type AnyRefusal } from '../../commands/refusal.js';
 import type { FileService } from '../../files/index.js';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { answer, created, whenDone } from '../answer.js';
+import { knownInput } from '../middleware/known-input.js';
 import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
 import { sendAttachment } from './send-attachment.js';
@@ -38,7 +39,7 @@ export function fileRoutes(files: FileService, auth: Authenticator, slot: Reques
     }, refuseUpload),
   );
 
-  router.get('/vault/files/:fileId', auth.require('user'), async (req, res) => {
+  router.get('/vault/files/:fileId', auth.require('user'), knownInput(), async (req, res) => {
     const version = versionParam(req);
     if (isAnyRefusal(version)) return sendRefusal(res, version);
     const file = await files.download(callerOf(res), String(req.params.fileId), version);

@@ -4,6 +4,7 @@ import { buildSchema, GraphQLError, validate } from 'graphql';
 import { createHandler } from 'graphql-http/lib/use/express';
 import type { Logger } from '../../logger.js';
 import { refuse, refuseTransport } from '../../commands/refusal.js';
+import { bodyTooDeep, TOO_DEEP } from '../middleware/json-body.js';
 import { refusalForError, refusals, sendRefusal } from '../refusals.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import { graphqlContext, type GraphqlContext, type GraphqlServices } from './context.js';
@@ -60,6 +61,8 @@ export function graphqlRoute(auth: Authenticator, services: GraphqlServices, log
   const documents = new DocumentCache();
   const handler = createHandler<GraphqlContext>({
     schema,
+    // §10.4: variables nested too deep are refused before anything walks them (inline values are bounded by parseBounded).
+    onSubscribe: (req) => (bodyTooDeep(req.raw) ? [new GraphQLError(TOO_DEEP, { extensions: { code: 'BAD_USER_INPUT' } })] : undefined),
     parse: (source) => documents.parse(source, parseBounded),
     // Our limits first and on their own: graphql's rules may be super-linear on a hostile document.
     validate: (schema, document, rules) =>

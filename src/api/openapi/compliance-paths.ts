@@ -1,4 +1,4 @@
-import { asMember, asUser, jsonAnswer, memberErrors, object, pathParam, problems, queryParam } from './components.js';
+import { asMember, asUser, jsonAnswer, limitQuery, memberErrors, object, pathParam, problems, queryParam } from './components.js';
 
 const requestId = pathParam('requestId', 'A request of the token’s organization');
 
@@ -9,15 +9,18 @@ const requestId = pathParam('requestId', 'A request of the token’s organizatio
 export const compliancePaths = {
   '/org/v1/requests/{requestId}/history': {
     get: {
-      summary: 'The request’s audit history, read from the log',
+      summary: 'The request’s audit history, read from the log, a page at a time',
       security: asMember('request_read'),
-      parameters: [requestId],
+      parameters: [requestId, queryParam('after', 'Where the previous page ended: its nextAfter, an entry’s position'), limitQuery(500)],
       responses: {
         '200': jsonAnswer(
-          'Its entries, oldest first',
-          object({ history: { type: 'array', items: { $ref: '#/components/schemas/HistoryEntry' } } }),
+          'A page of its entries, oldest first',
+          object({
+            history: { type: 'array', items: { $ref: '#/components/schemas/HistoryEntry' } },
+            nextAfter: { type: ['string', 'null'], description: 'The next page’s `after`; null on the last page' },
+          }),
         ),
-        ...memberErrors(),
+        ...memberErrors(400),
       },
     },
   },

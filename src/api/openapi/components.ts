@@ -12,7 +12,11 @@ const problemSchema = {
   type: 'object',
   required: ['type', 'title', 'status', 'detail', 'code'],
   properties: {
-    type: { type: 'string', format: 'uri', description: 'Identifies the kind of problem: the base URL, /problems/, the code.' },
+    type: {
+      type: 'string',
+      format: 'uri',
+      description: 'The kind of problem: the base URL, /problems/, the code; a page that says what it means and how to fix it.',
+    },
     title: { type: 'string' },
     status: { type: 'integer', minimum: 400, maximum: 599 },
     detail: { type: 'string' },
@@ -95,15 +99,36 @@ export const versionQuery = queryParam('version', 'A version number; the newest 
   pattern: '^[1-9][0-9]{0,8}$',
 });
 
+/** ?limit=N of a paged list (§10.6): 1 to 500, `fallback` when absent. */
+export const limitQuery = (fallback: number): OpenApiObject =>
+  queryParam('limit', 'How many entries the page holds', { type: 'integer', minimum: 1, maximum: 500, default: fallback });
+
 /** ?fileName=.. of an upload: required, one name without path separators or control characters. */
 export const fileNameQuery = {
   ...queryParam('fileName', 'The file’s name', { type: 'string', minLength: 1, maxLength: 255 }),
   required: true,
 };
 
-/** A JSON body as jsonBody() takes it: malformed 400, oversized 413, another type 415. */
+/**
+ * A JSON body as jsonBody() takes it: malformed 400, oversized 413, another type 415, and every
+ * object that lists its fields closed (§10.3: a field it does not list is 400, see known-input.ts).
+ */
 export function jsonRequest(schema: OpenApiObject): OpenApiObject {
-  return { required: true, content: { 'application/json': { schema } } };
+  return { required: true, content: { 'application/json': { schema: closed(schema) } } };
+}
+
+function closed(schema: OpenApiObject): OpenApiObject {
+  const { properties, items } = schema as { properties?: Record<string, OpenApiObject>; items?: OpenApiObject };
+  return {
+    ...schema,
+    ...(properties
+      ? {
+          properties: Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, closed(s)])),
+          additionalProperties: schema.additionalProperties ?? false,
+        }
+      : {}),
+    ...(items ? { items: closed(items) } : {}),
+  };
 }
 
 /** Raw bytes streamed as they are (uploads): the Content-Type is the file's own. */

@@ -17,7 +17,14 @@ export const opsPaths = {
     },
   },
   '/metrics': {
-    get: { summary: 'Prometheus metrics', responses: { '200': textAnswer('Exposition format', 'text/plain'), ...problems() } },
+    get: {
+      summary: 'Prometheus metrics; with METRICS_TOKEN set, only for Authorization: Bearer <METRICS_TOKEN>; in production without it, 404',
+      responses: {
+        '200': textAnswer('Exposition format', 'text/plain'),
+        '401': { $ref: '#/components/responses/Problem401' },
+        ...problems(404),
+      },
+    },
   },
   '/.well-known/jwks.json': {
     get: {
@@ -45,6 +52,13 @@ export const opsPaths = {
         '200': { description: 'The JSON Schema', content: { 'application/schema+json': { schema: { type: 'object' } } } },
         ...problems(404),
       },
+    },
+  },
+  '/problems/{code}': {
+    get: {
+      summary: 'What a problem’s `type` means and how to fix it',
+      parameters: [pathParam('code', 'A problem’s code, as its `type` URI ends')],
+      responses: { '200': textAnswer('A page for people', 'text/html'), ...problems(404) },
     },
   },
   '/openapi.json': {

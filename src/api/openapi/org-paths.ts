@@ -33,10 +33,10 @@ const slot = object(
   },
   ['label', 'group', 'multiple', 'kind', 'target', 'verbs', 'adoption'],
 );
-const version_ = object({
+const versionFields = {
   retention: { type: 'string', description: 'An ISO 8601 duration such as P90D' },
   slots: { type: 'array', minItems: 1, maxItems: 200, items: slot },
-});
+};
 const keyState = jsonAnswer(
   'The key’s state',
   object({ state: { enum: ['warm', 'cold'] }, warmUntil: { type: 'string', format: 'date-time' } }, ['state']),
@@ -150,7 +150,7 @@ export const orgPaths = {
     post: {
       summary: 'Create a manifest',
       security: asMember('manifest_manage'),
-      requestBody: jsonRequest({ allOf: [version_, object({ name: text(200) })] }),
+      requestBody: jsonRequest(object({ name: text(200), ...versionFields })),
       responses: { '201': manifest, ...memberErrors(...JSON_ERRORS, 503) },
     },
   },
@@ -167,7 +167,7 @@ export const orgPaths = {
       summary: 'Publish a new version',
       security: asMember('manifest_manage'),
       parameters: [manifestId],
-      requestBody: jsonRequest(version_),
+      requestBody: jsonRequest(object(versionFields)),
       responses: { '201': manifest, ...memberErrors(...JSON_ERRORS, 409, 503) },
     },
   },

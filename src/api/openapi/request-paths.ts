@@ -5,6 +5,7 @@ import {
   JSON_ERRORS,
   jsonAnswer,
   jsonRequest,
+  limitQuery,
   memberErrors,
   object,
   pathParam,
@@ -34,10 +35,23 @@ const proposalStep = (summary: string, ok: OpenApiObject, ...errors: readonly nu
 export const requestPaths = {
   '/org/v1/requests': {
     get: {
-      summary: 'The requests, optionally to one address',
+      summary: 'The requests, newest first, a page at a time; optionally to one address',
       security: asMember('request_read'),
-      parameters: [queryParam('email', 'Only the requests to this address')],
-      responses: { '200': jsonAnswer('Requests', object({ requests: { type: 'array' } })), ...memberErrors(400) },
+      parameters: [
+        queryParam('email', 'Only the requests to this address'),
+        limitQuery(100),
+        queryParam('cursor', 'Where the previous page ended: its nextCursor, as it was given'),
+      ],
+      responses: {
+        '200': jsonAnswer(
+          'A page of requests',
+          object({
+            requests: { type: 'array' },
+            nextCursor: { type: ['string', 'null'], description: 'The next page’s cursor; null on the last page' },
+          }),
+        ),
+        ...memberErrors(400),
+      },
     },
     post: {
       summary: 'Send a request',

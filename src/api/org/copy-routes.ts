@@ -9,6 +9,7 @@ import { refuseUpload } from '../files/file-routes.js';
 import { sendAttachment } from '../files/send-attachment.js';
 import { dataAt, fieldOf, integerAt, objectAt, textAt } from '../fields.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { knownInput } from '../middleware/known-input.js';
 import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
 import { memberOf } from './org-access.js';
@@ -47,6 +48,7 @@ export function copyRoutes(copies: Copies, access: (p: Permission) => RequestHan
     '/org/v1/requests/:requestId/adoptions/drain',
     ...access('request_manage'),
     request,
+    knownInput(),
     answer(async (req, res) =>
       whenDone(await copies.drains.drain(memberOf(res).organizationId, idsOf(res).requestId, context(req, res)), ok),
     ),
@@ -56,6 +58,7 @@ export function copyRoutes(copies: Copies, access: (p: Permission) => RequestHan
     '/org/v1/requests/:requestId/copies',
     ...access('request_manage'),
     request,
+    knownInput(),
     answer(async (req, res) => whenDone(await copies.reads.copies(memberOf(res).organizationId, idsOf(res).requestId), ok)),
   );
 
@@ -63,17 +66,24 @@ export function copyRoutes(copies: Copies, access: (p: Permission) => RequestHan
     '/org/v1/requests/:requestId/copies/:adoptionId',
     ...access('request_manage'),
     requestAdoption,
+    knownInput(),
     answer(async (req, res) => {
       const { requestId } = idsOf(res);
       return whenDone(await copies.deletion.delete(memberOf(res).organizationId, requestId, idsOf(res).adoptionId, context(req, res)), ok);
     }),
   );
 
-  router.get('/org/v1/requests/:requestId/copies/:adoptionId/download', ...access('request_manage'), requestAdoption, async (req, res) => {
-    const file = await copies.reads.download(memberOf(res).organizationId, idsOf(res).requestId, idsOf(res).adoptionId);
-    if (isAnyRefusal(file)) return sendRefusal(res, file);
-    sendAttachment(res, file);
-  });
+  router.get(
+    '/org/v1/requests/:requestId/copies/:adoptionId/download',
+    ...access('request_manage'),
+    requestAdoption,
+    knownInput(),
+    async (req, res) => {
+      const file = await copies.reads.download(memberOf(res).organizationId, idsOf(res).requestId, idsOf(res).adoptionId);
+      if (isAnyRefusal(file)) return sendRefusal(res, file);
+      sendAttachment(res, file);
+    },
+  );
 
   router.post(
     '/org/v1/requests/:requestId/slots/:slotId/correct',
@@ -106,6 +116,7 @@ export function copyRoutes(copies: Copies, access: (p: Permission) => RequestHan
     '/org/v1/requests/:requestId/files',
     ...access('request_manage'),
     request,
+    knownInput(),
     answer(async (req, res) => whenDone(await copies.reads.files(memberOf(res).organizationId, idsOf(res).requestId), ok)),
   );
 

@@ -4,6 +4,8 @@ import type { EventContext } from '../../events/envelope.js';
 import type { Permission } from '../../events/organization-events.js';
 import type { ManifestService } from '../../organizations/index.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { knownInput } from '../middleware/known-input.js';
+import { sendRefusal } from '../refusals.js';
 import { answer, created, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
 import { manifestBody, versionBody } from './manifest-body.js';
@@ -28,18 +30,28 @@ export function manifestRoutes(manifests: ManifestService, access: (p: Permissio
     }),
   );
 
+  // 404 before 400 (R-ORG-08): an unknown manifest is that, whatever the body says.
+  const known: RequestHandler = async (req, res, next) => {
+    if (!(await manifests.exists(memberOf(res).organizationId, String(req.params.manifestId).toLowerCase())))
+      return sendRefusal(res, notFound);
+    next();
+  };
+
   router.post(
     '/org/v1/manifests/:manifestId/versions',
     ...access('manifest_manage'),
+    known,
     jsonBody(),
     answer(async (req, res) => {
-      const { organizationId } = memberOf(res);
-      const manifestId = String(req.params.manifestId).toLowerCase();
-      // 404 before 400 (R-ORG-08): an unknown manifest is that, whatever the body says.
-      if (!(await manifests.exists(organizationId, manifestId))) return notFound;
       const input = versionBody(req.body);
       if (isRefusal(input)) return input;
-      const manifest = await manifests.publishVersion(organizationId, manifestId, input, context(req, res));
+      const { organizationId } = memberOf(res);
+      const manifest = await manifests.publishVersion(
+        organizationId,
+        String(req.params.manifestId).toLowerCase(),
+        input,
+        context(req, res),
+      );
       return whenDone(manifest, (m) => created({ manifest: m }));
     }),
   );
@@ -47,12 +59,14 @@ export function manifestRoutes(manifests: ManifestService, access: (p: Permissio
   router.get(
     '/org/v1/manifests',
     ...access('request_read'),
+    knownInput(),
     answer(async (_req, res) => ok({ manifests: await manifests.list(memberOf(res).organizationId) })),
   );
 
   router.get(
     '/org/v1/manifests/:manifestId',
     ...access('request_read'),
+    knownInput(),
     answer(async (req, res) => {
       const version = versionParam(req.query.version);
       if (isRefusal(version)) return version;

@@ -5,6 +5,7 @@ import type { EventContext } from '../../events/envelope.js';
 import { PERMISSIONS, type Permission } from '../../events/organization-events.js';
 import type { OrganizationKey, OrganizationService } from '../../organizations/index.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { knownInput } from '../middleware/known-input.js';
 import { answer, created, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
 import { objectAt, subsetAt, textAt } from '../fields.js';
@@ -28,6 +29,7 @@ export function memberRoutes(
   router.get(
     '/org/v1/members',
     ...access('member_manage'),
+    knownInput(),
     answer(async (_req, res) => ok({ members: await organizations.members(memberOf(res).organizationId) })),
   );
 
@@ -50,6 +52,7 @@ export function memberRoutes(
   router.delete(
     '/org/v1/members/:email',
     ...access('member_manage'),
+    knownInput(),
     answer(async (req, res) => {
       const email = normalizeEmail(String(req.params.email));
       // A malformed address names no member: as unknown as any other (R-HTTP-11).
@@ -62,12 +65,14 @@ export function memberRoutes(
   router.get(
     '/org/v1/key',
     ...access('request_read'),
+    knownInput(),
     answer(async (_req, res) => ok(await key.state(memberOf(res).organizationId))),
   );
 
   router.post(
     '/org/v1/key/seal',
     ...access('member_manage'),
+    knownInput(),
     answer(async (req, res) => whenDone(await key.seal(memberOf(res), context(req, res)), ok)),
   );
 

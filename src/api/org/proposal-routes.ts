@@ -3,6 +3,7 @@ import type { EventContext } from '../../events/envelope.js';
 import type { Permission } from '../../events/organization-events.js';
 import type { ProposalService } from '../../proposals/proposal-service.js';
 import { answer, ok, whenDone } from '../answer.js';
+import { knownInput } from '../middleware/known-input.js';
 import { eventContext } from '../request-context.js';
 import { memberOf } from './org-access.js';
 import { idsOf, routeIds } from '../id-params.js';
@@ -18,6 +19,7 @@ export function proposalRoutes(proposals: ProposalService, access: (p: Permissio
     '/org/v1/requests/:requestId/proposals',
     ...access('request_manage'),
     request,
+    knownInput(),
     answer(async (req, res) => whenDone(await proposals.list(memberOf(res).organizationId, idsOf(res).requestId), ok)),
   );
 
@@ -25,6 +27,7 @@ export function proposalRoutes(proposals: ProposalService, access: (p: Permissio
     '/org/v1/requests/:requestId/proposals/:proposalId/candidate',
     ...access('request_manage'),
     requestProposal,
+    knownInput(),
     answer(async (req, res) => {
       const { requestId, proposalId } = idsOf(res);
       return whenDone(await proposals.candidate(memberOf(res).organizationId, requestId, proposalId, context(req, res)), ok);
@@ -35,6 +38,7 @@ export function proposalRoutes(proposals: ProposalService, access: (p: Permissio
     '/org/v1/requests/:requestId/proposals/:proposalId/adopt',
     ...access('request_manage'),
     requestProposal,
+    knownInput(),
     answer(async (req, res) => {
       const { requestId, proposalId } = idsOf(res);
       return whenDone(await proposals.adopt(memberOf(res).organizationId, requestId, proposalId, context(req, res)), ok);
@@ -45,6 +49,7 @@ export function proposalRoutes(proposals: ProposalService, access: (p: Permissio
     '/org/v1/requests/:requestId/proposals/:proposalId/dismiss',
     ...access('request_manage'),
     requestProposal,
+    knownInput(),
     answer(async (req, res) => {
       const { requestId, proposalId } = idsOf(res);
       return whenDone(await proposals.dismiss(memberOf(res).organizationId, requestId, proposalId, context(req, res)), ok);

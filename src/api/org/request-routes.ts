@@ -4,12 +4,18 @@ import type { EventContext } from '../../events/envelope.js';
 import type { Permission } from '../../events/organization-events.js';
 import type { OrgRequests, SendInput } from '../../requests/index.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { knownInput } from '../middleware/known-input.js';
 import { answer, created, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
 import { objectAt, textAt, timestampAt } from '../fields.js';
 import { memberOf } from './org-access.js';
 import { idsOf, routeIds } from '../id-params.js';
 import { parseId } from '../../ids.js';
+import { pageQuery } from '../paging.js';
+
+/** §10.6: the list pages 100 requests unless asked, at most 500; the history 500 entries. */
+const LIST_PAGE = { fallback: 100, max: 500 };
+const HISTORY_PAGE = { fallback: 500, max: 500 };
 
 /** List and detail, send and cancel (R-REQ-01 to R-REQ-09). Reads never append (no receipt, R-REQ-08). */
 export function requestRoutes(requests: OrgRequests, access: (p: Permission) => RequestHandler[], now: () => Date): Router {
@@ -32,6 +38,7 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
     '/org/v1/requests/:requestId/cancel',
     ...access('request_manage'),
     request,
+    knownInput(),
     answer(async (req, res) => {
       const request = await requests.cancel(memberOf(res).organizationId, idsOf(res).requestId, context(req, res));
       return whenDone(request, (r) => ok({ request: r }));
@@ -41,10 +48,13 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
   router.get(
     '/org/v1/requests',
     ...access('request_read'),
+    knownInput(),
     answer(async (req, res) => {
       const email = req.query.email;
       if (email !== undefined && typeof email !== 'string') return refuse('invalid_request', 'email must be a single string');
-      return whenDone(await requests.list(memberOf(res).organizationId, email ?? null), (list) => ok({ requests: list }));
+      const page = pageQuery(req.query, 'cursor', LIST_PAGE);
+      if (isRefusal(page)) return page;
+      return whenDone(await requests.list(memberOf(res).organizationId, email ?? null, page), ok);
     }),
   );
 
@@ -52,9 +62,11 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
     '/org/v1/requests/:requestId/history',
     ...access('request_read'),
     request,
+    knownInput(),
     answer(async (req, res) => {
-      const history = await requests.history(memberOf(res).organizationId, idsOf(res).requestId);
-      return whenDone(history, (entries) => ok({ history: entries }));
+      const page = pageQuery(req.query, 'after', HISTORY_PAGE);
+      if (isRefusal(page)) return page;
+      return whenDone(await requests.history(memberOf(res).organizationId, idsOf(res).requestId, page), ok);
     }),
   );
 
@@ -62,6 +74,7 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
     '/org/v1/requests/:requestId',
     ...access('request_read'),
     request,
+    knownInput(),
     answer(async (req, res) => {
       const detail = await requests.detail(memberOf(res).organizationId, idsOf(res).requestId);
       return detail ? ok(detail) : refuse('not_found', 'no such request');

@@ -51,6 +51,7 @@ const PATH_VALUES: Readonly<Record<string, (ids: Ids) => string>> = {
   fileId: (ids) => ids.fileId,
   email: (ids) => ids.email,
   file: () => 'PersonFullName.json',
+  code: () => 'not_found',
 };
 
 const paths = openApiDocument.paths as unknown as Record<string, Record<string, Operation>>;
