@@ -23,6 +23,8 @@ export type Config = {
   readonly maxUploadsTotal: number;
   /** Failed verifications of sent codes per address per day before every verify is refused. */
   readonly otpDailyFailureCap: number;
+  /** The same from one client address, before every verify of the address from it is refused; below otpDailyFailureCap. */
+  readonly otpFailuresPerAddressAndClientPerDay: number;
   /** Codes one client address may have sent per hour. */
   readonly otpSendsPerClientPerHour: number;
   /** Failed code verifications one client address may make per hour. */
@@ -33,6 +35,8 @@ export type Config = {
   readonly invitesPerOrgPerDay: number;
   /** Invitations one organization may send one address per day. */
   readonly invitesPerRecipientPerDay: number;
+  /** R-LIM-16: requests one person may open (user.request.open) per day. */
+  readonly opensPerUserPerDay: number;
   /** R-LIM-12: requests one session's tokens may make per second on an instance, and the burst above that rate. */
   readonly rateLimitTokenPerSecond: number;
   readonly rateLimitTokenBurst: number;
@@ -50,6 +54,8 @@ export type Config = {
   /** A LogCheckpointed (a summary of every stream's head) after every this many events of the log. */
   readonly logCheckpointEvery: number;
   readonly logLevel: string;
+  /** Contract §10.12: the bearer token /metrics asks for; without it /metrics is open, or absent in production. */
+  readonly metricsToken: string | null;
   /** inline: read models written in each append's transaction (SQL stores); async: from the log, after it. */
   readonly projections: 'inline' | 'async';
 };
@@ -109,7 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     baseUrl,
     schemaBase: (url('SCHEMA_BASE', ['http:', 'https:']) ?? `${baseUrl}/schemas`).replace(/\/+$/, ''),
-    dataDir: resolve(text('DATA_DIR') ?? './data'),
+    dataDir: dataDirOf(env),
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     eventstoreUrl: url('EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kurrentdb+discover:', 'kdb:', 'kdb+discover:']),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
@@ -122,12 +128,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxFileBytes: int('MAX_FILE_BYTES', 25 * 1024 * 1024, 1),
     maxUploadsPerUser: int('MAX_UPLOADS_PER_USER', 2, 1),
     maxUploadsTotal: int('MAX_UPLOADS_TOTAL', 8, 1),
-    otpDailyFailureCap: int('OTP_DAILY_FAILURE_CAP', 20, 1),
+    otpDailyFailureCap: int('OTP_DAILY_FAILURE_CAP', 30, 1),
+    otpFailuresPerAddressAndClientPerDay: int('OTP_FAILURES_PER_ADDRESS_AND_CLIENT_PER_DAY', 10, 1),
     otpSendsPerClientPerHour: int('OTP_SENDS_PER_CLIENT_PER_HOUR', 50, 1),
     otpFailuresPerClientPerHour: int('OTP_FAILURES_PER_CLIENT_PER_HOUR', 20, 1),
     invitesPerMemberPerDay: int('INVITES_PER_MEMBER_PER_DAY', 100, 1),
     invitesPerOrgPerDay: int('INVITES_PER_ORG_PER_DAY', 500, 1),
     invitesPerRecipientPerDay: int('INVITES_PER_RECIPIENT_PER_DAY', 5, 1),
+    opensPerUserPerDay: int('OPENS_PER_USER_PER_DAY', 20, 1),
     rateLimitTokenPerSecond: int('RATE_LIMIT_TOKEN_PER_SECOND', 50, 1),
     rateLimitTokenBurst: int('RATE_LIMIT_TOKEN_BURST', 100, 1),
     rateLimitOrgPerSecond: int('RATE_LIMIT_ORG_PER_SECOND', 200, 1),
@@ -138,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validationMaxPerCaller: int('VALIDATION_MAX_PER_CALLER', 4, 1),
     logCheckpointEvery: int('LOG_CHECKPOINT_EVERY', 1000, 1, 1_000_000),
     logLevel,
+    metricsToken: text('METRICS_TOKEN'),
     projections: projectionsOf(text('PROJECTIONS'), problems),
   };
 
@@ -147,6 +156,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!config.masterKey) problems.push('MASTER_KEY is required in production (32 random bytes, base64)');
     if (!config.smtpUrl) problems.push('SMTP_URL is required in production (codes must reach people by mail)');
   }
+  if (config.otpFailuresPerAddressAndClientPerDay >= config.otpDailyFailureCap) {
+    // R-LIM-15: or one client address alone could spend an address's daily cap and keep its owner out.
+    problems.push('OTP_FAILURES_PER_ADDRESS_AND_CLIENT_PER_DAY must be less than OTP_DAILY_FAILURE_CAP');
+  }
   if (config.eventstoreUrl && config.projections === 'inline' && text('PROJECTIONS') !== null) {
     problems.push("PROJECTIONS=inline needs the log in the read models' database; with EVENTSTORE_URL they run async");
   }
@@ -155,6 +168,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** DATA_DIR as the service resolves it, for a tool that needs nothing else of the configuration. */
+export function dataDirOf(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.DATA_DIR?.trim() || './data');
 }
 
 function projectionsOf(value: string | null, problems: string[]): 'inline' | 'async' {

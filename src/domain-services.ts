@@ -16,13 +16,15 @@ import { OtpSecrets } from './identity/otp/secrets.js';
 import { TokenIssuer, TokenVerifier } from './identity/tokens/index.js';
 import { schemasRoutes } from './api/schemas-routes.js';
 import { FairUse } from './limits/fair-use.js';
+import { forwardedForWarning } from './limits/client-address.js';
+import { Allowance } from './limits/allowance.js';
 import type { Config } from './config.js';
 import { DocumentService } from './documents/document-service.js';
 import { fileRoutes } from './api/files/file-routes.js';
 import { uploadSlots } from './api/files/upload-slots.js';
 import { BlobStore, FileService } from './files/index.js';
 import { EntityService, EntityVaultAccess } from './entities/index.js';
-import { SchemaValidator } from './schemas/index.js';
+import { SchemaValidator, servedSchemaBases } from './schemas/index.js';
 import { SERVICE_VAULT_ID, VaultKeyring } from './vaults/keyring.js';
 import type { SqlDb } from './db/sql.js';
 import type { CommandDeps } from './commands/shell.js';
@@ -36,6 +38,7 @@ import { InvitationAllowance, openRequestPlane } from './requests/index.js';
 import { SlidingWindows } from './limits/sliding-windows.js';
 import { exportRoute } from './api/export/export-route.js';
 import { ExportLinks } from './export/export-links.js';
+import { ExportTurns } from './export/export-turns.js';
 import { exportLines } from './export/export-lines.js';
 
 export type DomainDeps = {
@@ -67,7 +70,7 @@ export type DomainServices = {
 /** The composition root of the domain: keys, mail, codes, identities, and the routes over them. */
 export async function openDomainServices(deps: DomainDeps): Promise<DomainServices> {
   const now = deps.now ?? (() => new Date());
-  const keys = await loadKeys(deps.config);
+  const keys = await loadKeys(deps.config, deps.logger);
   const mailer = deps.mailer ?? openMailer(deps.config, deps.logger);
   const keyring = await VaultKeyring.open(deps.db, keys.masterKey);
   // Address hashes name streams (email-<hash>): their key must survive MASTER_KEY rotation, so it
@@ -82,6 +85,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     mailer,
     now,
     dailyFailureCap: deps.config.otpDailyFailureCap,
+    failuresPerAddressAndClientPerDay: deps.config.otpFailuresPerAddressAndClientPerDay,
     sendsPerClientPerHour: deps.config.otpSendsPerClientPerHour,
     failuresPerClientPerHour: deps.config.otpFailuresPerClientPerHour,
   });
@@ -108,6 +112,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
   });
   const validator = new SchemaValidator({
     schemaBase: deps.config.schemaBase,
+    servedBases: await servedSchemaBases(deps.db, deps.config.schemaBase),
     budgetMs: deps.config.validationBudgetMs,
     maxQueued: deps.config.validationQueueMax,
     maxPerCaller: deps.config.validationMaxPerCaller,
@@ -138,6 +143,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     readModels: deps.db,
     mailer,
     invitations,
+    opens: { allowance: new Allowance({ db: deps.db, windows, now }), perDay: deps.config.opensPerUserPerDay },
     logger: deps.logger,
     now,
     aliasRootKey: await keyring.dataKey(SERVICE_VAULT_ID),
@@ -167,6 +173,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     access: copies.access,
     keeping: copies.keeping,
     source: { store: deps.store, keyring, blobs },
+    validator,
     now,
   });
   const files = new FileService({
@@ -206,6 +213,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     copies,
     proposals,
     routes: (app) => {
+      app.use(forwardedForWarning(deps.logger));
       app.use(jwksRoute(keys.jwks));
       app.use(openApiRoutes());
       app.use(schemasRoutes(validator));
@@ -219,7 +227,15 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       app.use(
         underPrefix(
           '/vault/',
-          exportRoute({ auth, links: exportLinks, lines: (caller) => exportLines(exportDeps, caller), logger: deps.logger, now }),
+          exportRoute({
+            auth,
+            links: exportLinks,
+            turns: new ExportTurns(deps.db),
+            fairUse,
+            lines: (caller) => exportLines(exportDeps, caller),
+            logger: deps.logger,
+            now,
+          }),
         ),
       );
       app.use(

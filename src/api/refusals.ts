@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { refuseTransport, type AnyRefusal, type RefusalCode, type TransportCode, type TransportRefusal } from '../commands/refusal.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { ProjectionStalledError } from '../projections/stall.js';
+import { bearerChallenge } from './auth/challenge.js';
 import { sendProblem } from './problems.js';
 
 /** The GraphQL `extensions.code` values a refusal can become (R-GQL-06). */
@@ -55,10 +56,11 @@ export const refusals: { readonly [C in RefusalCode | TransportCode]: RefusalMap
 
 /**
  * Answers a refusal as problem+json (R-HTTP-01); every 429 carries Retry-After (R-HTTP-03), and so
- * does a 503 that knows when to try again.
+ * does a 503 that knows when to try again; every 401 unauthenticated a Bearer challenge (R-TOK-09).
  */
 export function sendRefusal(res: Response, refusal: AnyRefusal): void {
   const { status, title } = refusals[refusal.code];
+  if (refusal.code === 'unauthenticated') res.set('WWW-Authenticate', bearerChallenge(res.req.get('authorization'), refusal.message));
   if (status === 429 || (status === 503 && refusal.retryAfter !== undefined)) {
     res.set('Retry-After', String(Math.max(1, Math.ceil(refusal.retryAfter ?? 1))));
   }

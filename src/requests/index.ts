@@ -5,8 +5,8 @@ import type { Logger } from '../logger.js';
 import type { Mailer } from '../mail/index.js';
 import type { InvitationAllowance } from './invitation-allowance.js';
 import { OrgRequests, type OrgRequestDeps } from './org-requests.js';
-import { ParticipantAliases } from './participant-alias.js';
-import { PersonRequests } from './person-requests.js';
+import { MemberAliases, ParticipantAliases } from './participant-alias.js';
+import { PersonRequests, type OpenLimit } from './person-requests.js';
 import { RecordReader } from './request-records.js';
 import { RequestHistory } from './request-history.js';
 import { RequestReads } from './request-reads.js';
@@ -14,7 +14,7 @@ import { RequestReads } from './request-reads.js';
 export type { GrantInput } from './grant-check.js';
 export { InvitationAllowance, type InvitationLimits } from './invitation-allowance.js';
 export type { HistoryEntry } from './history-entry.js';
-export type { RequestDetail, SendInput } from './org-requests.js';
+export type { Page, RequestDetail, SendInput } from './org-requests.js';
 export type { StateChange } from './person-requests.js';
 export type { PersonRequest, RequestSummary } from './request-view.js';
 export { OrgRequests, ParticipantAliases, PersonRequests };
@@ -24,6 +24,8 @@ export type RequestPlaneDeps = CommandDeps & {
   readonly mailer: Mailer;
   /** Takes a slot for each invitation before it is written (INVITES_PER_*_PER_DAY). */
   readonly invitations: InvitationAllowance;
+  /** The same for the requests a person opens (OPENS_PER_USER_PER_DAY). */
+  readonly opens: OpenLimit;
   readonly logger: Logger;
   readonly now: () => Date;
   /** The alias key's root: the service vault's data key, so aliases survive restarts and rotations. */
@@ -45,7 +47,11 @@ export type RequestPlane = {
 export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
   const commands = { store: deps.store, waitFor: deps.waitFor };
   const reads = new RequestReads(deps.readModels);
-  const history = new RequestHistory({ store: deps.store, readModels: deps.readModels });
+  const history = new RequestHistory({
+    store: deps.store,
+    readModels: deps.readModels,
+    memberAliases: new MemberAliases(deps.aliasRootKey),
+  });
   const records = new RecordReader(deps.readModels, new ParticipantAliases(deps.aliasRootKey));
   return {
     history,
@@ -64,6 +70,6 @@ export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
       logger: deps.logger,
       now: deps.now,
     }),
-    person: new PersonRequests({ ...commands, readModels: deps.readModels, reads, history, now: deps.now }),
+    person: new PersonRequests({ ...commands, readModels: deps.readModels, reads, history, now: deps.now, opens: deps.opens }),
   };
 }

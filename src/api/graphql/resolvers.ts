@@ -3,7 +3,7 @@ import type { DocumentInput, DocumentUpdateInput } from '../../documents/documen
 import type { EntityRole } from '../../events/entity-events.js';
 import { parseGrant } from '../../requests/grant-check.js';
 import type { GraphqlContext } from './context.js';
-import { graphqlError, orThrow } from './errors.js';
+import { graphqlError, orThrow, refusalError } from './errors.js';
 import { argumentsProblem } from './input-rules.js';
 import { refuse, type Refusal } from '../../commands/refusal.js';
 import { parseId, type RequestId } from '../../ids.js';
@@ -18,6 +18,9 @@ function onRequest<T>(args: Record<string, unknown>, use: (requestId: RequestId)
 }
 
 type Resolver = GraphQLFieldResolver<unknown, GraphqlContext, Record<string, unknown>>;
+
+/** The requests (each its own context) that asked user.export already: one link per request, however aliased (R-EXP-05). */
+const exporting = new WeakSet<GraphqlContext>();
 
 /** Namespaces (user, security) resolve to an empty object; their fields do the work. */
 const namespace: Resolver = () => ({});
@@ -42,7 +45,7 @@ export const resolvers: Record<string, Resolver> = {
     orThrow(await ctx.identities.revokeAllSessions(ctx.caller, true, ctx.eventContext())),
   'SecurityMutation.requestErasure': async (_p, _a, ctx) => orThrow(await ctx.erasure.requestCode(ctx.caller, ctx.client)) ?? true,
   'SecurityMutation.eraseAccount': async (_p, args, ctx) =>
-    orThrow(await ctx.erasure.erase(ctx.caller, String(args.code), ctx.client, ctx.eventContext())),
+    orThrow(await ctx.standing.erase(() => ctx.erasure.erase(ctx.caller, String(args.code), ctx.client, ctx.eventContext()))),
 
   'UserQuery.me': (_p, _a, ctx) => ctx.identities.account(ctx.caller),
   'Me.sessions': (_p, _a, ctx) => ctx.identities.liveSessions(ctx.caller),
@@ -130,6 +133,9 @@ export const resolvers: Record<string, Resolver> = {
     return orThrow(await onRequest(args, (id) => ctx.requests.history(ctx.caller, id)));
   },
   'UserQuery.export': async (_p, _a, ctx) => {
+    // R-EXP-05: checked before any await, so of the fields asking in one request the first in the document is the one answered.
+    if (exporting.has(ctx)) throw refusalError(refuse('invalid_request', 'user.export may appear once per request'));
+    exporting.add(ctx);
     await ctx.requireRegistered();
     return ctx.exports.issue(ctx.caller);
   },
@@ -137,7 +143,8 @@ export const resolvers: Record<string, Resolver> = {
 
 /**
  * Sets each "Type.field" resolver on the schema built from the SDL, refusing a name that is not
- * there. Every resolver runs only on arguments that keep the input rules (R-LIM-02, R-LIM-04).
+ * there. Every resolver runs only on arguments that keep the input rules (R-LIM-02, R-LIM-04), and
+ * only while the caller stands (R-ERAS-09).
  */
 export function attachResolvers(schema: GraphQLSchema, map: Record<string, Resolver>): GraphQLSchema {
   for (const [path, resolve] of Object.entries(map)) {
@@ -148,7 +155,7 @@ export function attachResolvers(schema: GraphQLSchema, map: Record<string, Resol
     field.resolve = (parent: unknown, args: Record<string, unknown>, ctx: GraphqlContext, info: GraphQLResolveInfo) => {
       const problem = argumentsProblem(path, field.args, args);
       if (problem) throw graphqlError('BAD_USER_INPUT', problem);
-      return resolve(parent, args, ctx, info);
+      return ctx.standing.field(() => resolve(parent, args, ctx, info));
     };
   }
   const json = schema.getType('JSON');
