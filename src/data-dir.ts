@@ -83,7 +83,11 @@ function holderOf(pid: number): Holder {
   return { pid, started: startTimeOf(pid), command: relative(process.cwd(), process.argv[1] ?? ''), since: new Date().toISOString() };
 }
 
-async function placeExclusively(path: string, text: string): Promise<boolean> {
+/**
+ * Writes `text` to `path` unless a file is there: written aside, then linked into place (link fails
+ * when the file exists), so processes racing agree on one and nobody reads a half-written file.
+ */
+export async function placeExclusively(path: string, text: string): Promise<boolean> {
   const aside = `${path}.${randomUUID()}.tmp`;
   await writeFile(aside, text, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   try {
@@ -99,18 +103,23 @@ async function placeExclusively(path: string, text: string): Promise<boolean> {
 
 /** The lock's text and its holder (null for a file that names none); null when there is no lock. */
 async function readLock(path: string): Promise<{ text: string; holder: Holder | null } | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    if (isCode(e, 'ENOENT')) return null;
-    throw e;
-  }
+  const text = await readIfPresent(path);
+  if (text === null) return null;
   try {
     const holder = JSON.parse(text) as Holder;
     return { text, holder: Number.isInteger(holder.pid) && holder.pid > 0 ? holder : null };
   } catch {
     return { text, holder: null };
+  }
+}
+
+/** A file's text, or null when there is none. */
+export async function readIfPresent(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    if (isCode(e, 'ENOENT')) return null;
+    throw e;
   }
 }
 

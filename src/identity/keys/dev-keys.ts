@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PRIVATE_FILE_MODE, privateDir } from '../../data-dir.js';
+import { placeExclusively, privateDir, readIfPresent } from '../../data-dir.js';
 import { generatePrivateJwk } from './generate.js';
 import { serializeJwkSet } from './jwk-set.js';
 import { generateMasterKey } from './master-key.js';
@@ -26,31 +24,16 @@ export async function loadOrCreateDevKeys(dataDir: string): Promise<DevKeys & { 
   const note = 'development keys: never use in production';
   const jwtPrivateKey = JSON.parse(keys.jwtPrivateKey) as unknown;
   const body = `${JSON.stringify({ note, jwtPrivateKey, masterKey: keys.masterKey }, null, 2)}\n`;
-  // Written aside, then linked into place: link fails if the file already exists, so two
-  // processes starting together agree on one set of keys and nobody reads a half-written file.
-  const temp = `${path}.${randomUUID()}.tmp`;
-  await writeFile(temp, body, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
-  try {
-    await link(temp, path);
-  } catch (e) {
-    if (!isCode(e, 'EEXIST')) throw e;
-    const winner = await readDevKeys(path);
-    if (!winner) throw e;
-    return { ...winner, path, created: false };
-  } finally {
-    await unlink(temp).catch(() => undefined);
-  }
-  return { ...keys, path, created: true };
+  // Two processes starting together agree on one set of keys.
+  if (await placeExclusively(path, body)) return { ...keys, path, created: true };
+  const winner = await readDevKeys(path);
+  if (!winner) throw new Error(`${path} appeared without keys`);
+  return { ...winner, path, created: false };
 }
 
 async function readDevKeys(path: string): Promise<DevKeys | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    if (isCode(e, 'ENOENT')) return null;
-    throw e;
-  }
+  const text = await readIfPresent(path);
+  if (text === null) return null;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -63,5 +46,3 @@ async function readDevKeys(path: string): Promise<DevKeys | null> {
     masterKey: typeof file.masterKey === 'string' ? file.masterKey : '',
   };
 }
-
-const isCode = (e: unknown, code: string): boolean => typeof e === 'object' && e !== null && 'code' in e && e.code === code;
