@@ -155,6 +155,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!config.jwtPrivateKey) problems.push('JWT_PRIVATE_KEY is required in production (a private Ed25519 JWK or JWK set)');
     if (!config.masterKey) problems.push('MASTER_KEY is required in production (32 random bytes, base64)');
     if (!config.smtpUrl) problems.push('SMTP_URL is required in production (codes must reach people by mail)');
+    // /metrics has no rate limit of its own: its token must not be guessable online.
+    if (config.metricsToken !== null && config.metricsToken.length < 32)
+      problems.push('METRICS_TOKEN needs at least 32 characters in production');
   }
   if (config.otpFailuresPerAddressAndClientPerDay >= config.otpDailyFailureCap) {
     // R-LIM-15: or one client address alone could spend an address's daily cap and keep its owner out.

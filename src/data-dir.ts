@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { chmod, link, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 
 /**
  * DATA_DIR holds dev keys, the mail outbox (login codes) and the embedded database: only the
- * service's own user may enter it. A directory we find open to others is closed (it is ours by
- * configuration), so an upgrade from a version that made it 0755 is tightened on its first start.
+ * service's own user may enter it. A directory found open to others is closed: it is ours by
+ * configuration, whoever made it.
  */
 export async function privateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -20,15 +21,27 @@ export const PRIVATE_FILE_MODE = 0o600;
 /** Names the process that holds DATA_DIR's embedded database (contract §10.12). */
 export const LOCK_FILE = 'data-dir.lock';
 
-/** Who holds the lock: `started` tells a live holder from a later process that got its pid (Linux's /proc). */
-type Holder = { readonly pid: number; readonly started: string | null; readonly command: string; readonly since: string };
+/**
+ * Who holds the lock: `started` tells a live holder from a later process that got its pid (Linux's
+ * /proc); `host` the machine or container whose pids these are (absent in a lock that names none).
+ */
+type Holder = {
+  readonly pid: number;
+  readonly started: string | null;
+  readonly host?: string;
+  readonly command: string;
+  readonly since: string;
+};
 
 export class DataDirInUseError extends Error {
   override readonly name = 'DataDirInUseError';
   constructor(dataDir: string, holder: Holder) {
     super(
       `DATA_DIR ${dataDir} is in use by process ${holder.pid} (${holder.command}, since ${holder.since}): ` +
-        'one process at a time may open the embedded database; stop it first, or give this one another DATA_DIR',
+        'one process at a time may open the embedded database; stop it first, or give this one another DATA_DIR' +
+        (holder.host !== undefined && holder.host !== HOST
+          ? ` (it holds it from ${holder.host}, whose processes this one cannot see: if none runs there, remove ${LOCK_FILE})`
+          : ''),
     );
   }
 }
@@ -79,8 +92,25 @@ export async function refuseWhileInUse(dataDir: string): Promise<void> {
   if (found?.holder && isLive(found.holder, path)) throw new DataDirInUseError(dataDir, found.holder);
 }
 
+/** This machine or container, as far as its pids go: its host name and the kernel's boot id. */
+const HOST = `${hostname()}/${bootId()}`;
+
+function bootId(): string {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return 'unknown-boot';
+  }
+}
+
 function holderOf(pid: number): Holder {
-  return { pid, started: startTimeOf(pid), command: relative(process.cwd(), process.argv[1] ?? ''), since: new Date().toISOString() };
+  return {
+    pid,
+    started: startTimeOf(pid),
+    host: HOST,
+    command: relative(process.cwd(), process.argv[1] ?? ''),
+    since: new Date().toISOString(),
+  };
 }
 
 /**
@@ -124,6 +154,8 @@ export async function readIfPresent(path: string): Promise<string | null> {
 }
 
 function isLive(holder: Holder, path: string): boolean {
+  // Another container or machine sharing DATA_DIR: its pids mean nothing here, so it may well run.
+  if (holder.host !== undefined && holder.host !== HOST) return true;
   // Our own pid in a lock we do not hold is a previous run's (a container restarted with the same pids).
   if (holder.pid === process.pid) return heldHere.has(path);
   try {

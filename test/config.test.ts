@@ -54,6 +54,12 @@ describe('configuration (contract 7)', () => {
     for (const name of ['JWT_PRIVATE_KEY', 'MASTER_KEY', 'SMTP_URL']) expect(message).to.contain(name);
   });
 
+  it('§10.12 NODE_ENV=production refuses a METRICS_TOKEN shorter than 32 characters', () => {
+    const production = { NODE_ENV: 'production', JWT_PRIVATE_KEY: 'k', MASTER_KEY: 'k', SMTP_URL: 'smtp://mail.test' };
+    expect(() => loadConfig({ ...production, METRICS_TOKEN: 'x'.repeat(31) })).to.throw(ConfigError, /METRICS_TOKEN/);
+    expect(() => loadConfig({ ...production, METRICS_TOKEN: 'x'.repeat(32) })).to.not.throw(ConfigError, /METRICS_TOKEN/);
+  });
+
   it('refuses malformed values with the setting named', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).to.throw(ConfigError, /PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).to.throw(ConfigError, /DATABASE_URL/);

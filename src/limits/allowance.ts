@@ -2,6 +2,9 @@ import { refuse, type Refusal } from '../commands/refusal.js';
 import type { SqlDb } from '../db/sql.js';
 import type { Limit, SlidingWindows } from './sliding-windows.js';
 
+/** The window of the per-day limits. */
+export const DAY_MS = 24 * 60 * 60_000;
+
 /** A limit and what its refusal says. */
 export type WordedLimit = Limit & { readonly message: string };
 

@@ -1,5 +1,5 @@
 import type { Refusal } from '../commands/refusal.js';
-import { Allowance, type AllowanceDeps, type WordedLimit } from '../limits/allowance.js';
+import { Allowance, DAY_MS, type AllowanceDeps, type WordedLimit } from '../limits/allowance.js';
 import type { Member } from '../organizations/index.js';
 
 /** INVITES_PER_*_PER_DAY. */
@@ -10,8 +10,6 @@ export type InvitationLimits = {
   /** Per organization and recipient address, so no one organization can mail-bomb a person. */
   readonly perRecipientPerDay: number;
 };
-
-const DAY_MS = 24 * 60 * 60_000;
 
 /**
  * Invitations mail any address from the service's domain, so each one takes a slot in three

@@ -15,7 +15,7 @@ import type { RequestReads } from './request-reads.js';
 import { personRequestOf, slotsOf, type PersonRequest } from './request-view.js';
 import { retentionMs } from '../manifests/retention.js';
 import { iso } from '../organizations/member.js';
-import type { Allowance } from '../limits/allowance.js';
+import { DAY_MS, type Allowance } from '../limits/allowance.js';
 
 export type Receipt = {
   readonly resourceId: string;
@@ -35,8 +35,6 @@ export type PersonRequestDeps = CommandDeps & {
 };
 
 export type OpenLimit = { readonly allowance: Allowance; readonly perDay: number };
-
-const DAY_MS = 24 * 60 * 60_000;
 
 export type StateChange = 'reject' | 'revoke' | 'suspend' | 'resume';
 const transitions = {
@@ -103,7 +101,7 @@ export class PersonRequests {
       return refuse('not_found', "no such app of the manifest's organization");
     }
     const requestId = randomUUID();
-    // R-LIM-16 (contract §10.9): a slot of the person's day before anything is written; a refused open gives it back.
+    // R-LIM-16 (contract §10.9): a slot of the person's day before anything is written.
     const { allowance, perDay } = this.deps.opens;
     const opening = {
       bucket: `open-person:${caller.identityId}`,
@@ -113,29 +111,35 @@ export class PersonRequests {
     };
     const limited = await allowance.reserve([opening], requestId);
     if (limited) return limited;
-    const done = await handle(
-      this.deps,
-      requestStream(requestId),
-      requestDecider,
-      {
-        type: 'SendRequest',
-        data: {
-          requestId,
-          organizationId: head.organization_id,
-          manifestId: id,
-          manifestVersion: head.latest_version,
-          recipientEmail: caller.email,
-          invitationExpiresAt: null,
-          initiatedBy: 'recipient',
-          initiatingClientId: client,
-          now: this.deps.now(),
+    let opened = false;
+    try {
+      const done = await handle(
+        this.deps,
+        requestStream(requestId),
+        requestDecider,
+        {
+          type: 'SendRequest',
+          data: {
+            requestId,
+            organizationId: head.organization_id,
+            manifestId: id,
+            manifestVersion: head.latest_version,
+            recipientEmail: caller.email,
+            invitationExpiresAt: null,
+            initiatedBy: 'recipient',
+            initiatingClientId: client,
+            now: this.deps.now(),
+          },
         },
-      },
-      { context, newStream: true },
-    );
-    if (!isRefusal(done)) return this.view(caller, requestId);
-    await allowance.release(requestId);
-    return done;
+        { context, newStream: true },
+      );
+      if (isRefusal(done)) return done;
+      opened = true;
+    } finally {
+      // A refused or failed open gives its slot of the day back.
+      if (!opened) await allowance.release(requestId);
+    }
+    return this.view(caller, requestId);
   }
 
   async accept(

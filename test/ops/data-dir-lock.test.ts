@@ -37,6 +37,17 @@ describe('§10.12 the DATA_DIR lock, within one process', () => {
     await (await lockDataDir(root)).release();
   });
 
+  it('a lock held from another host or container is refused, even under a pid that is not running here', async () => {
+    const foreign = { pid: 2 ** 22 + 1, started: null, host: 'elsewhere/boot', command: 'src/main.ts', since: new Date().toISOString() };
+    await writeFile(join(root, LOCK_FILE), JSON.stringify(foreign));
+    const error = await refusal(lockDataDir(root));
+    expect(error).to.be.instanceOf(DataDirInUseError);
+    expect((error as Error).message)
+      .to.contain('elsewhere/boot')
+      .and.contain(`remove ${LOCK_FILE}`);
+    expect(JSON.parse(await readFile(join(root, LOCK_FILE), 'utf8'))).to.deep.equal(foreign);
+  });
+
   it('a check of a DATA_DIR that does not exist creates nothing', async () => {
     const dataDir = join(root, 'absent');
     await refuseWhileInUse(dataDir);

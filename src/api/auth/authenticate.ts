@@ -81,7 +81,8 @@ const WHY: { readonly [R in RefusalReason | 'no_token']: (audience: Audience) =>
       : 'an organization token does not work here: this route takes a user token (from POST /auth/verify-otp)',
   session_ended: () => 'the session of this access token has ended (signed out, revoked, expired or erased): sign in again',
   membership_ended: () =>
-    'this token no longer belongs to a member of the organization: a member added again signs in anew with POST /org/v1/token',
+    'this token no longer belongs to a member of the organization (removed, or issued before membership ids): ' +
+    'a member gets a new one from POST /org/v1/token',
 };
 
 const unauthenticated = (reason: RefusalReason | 'no_token', audience: Audience): Refusal =>
@@ -120,6 +121,7 @@ export function authenticator(verifier: TokenVerifier, identities: IdentityServi
     };
     const caller = { identityId: claims.sub, sessionId: claims.sid, email: claims.email };
     if (claims.aud === 'org') {
+      if (claims.membership === '') return ended('membership_ended');
       const session = await identities.liveMemberSession(claims.sub, claims.sid, claims.org, claims.email, claims.membership);
       if (!session) return ended('session_ended');
       if (!session.membership) return ended('membership_ended');

@@ -58,6 +58,8 @@ export function exportRoute(deps: ExportRouteDeps): Router {
     }
   };
 
+  // HEAD would take the person's turn and use the link up for an archive nobody reads.
+  router.head('/vault/export', (_req, res) => void res.status(405).set('Allow', 'GET').end());
   router.get('/vault/export', byLinkOrToken, knownInput(), async (req, res, next) => {
     const caller = callerOf(res);
     let turn: ExportTurn | null = null;

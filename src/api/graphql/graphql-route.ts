@@ -37,8 +37,8 @@ function requestError(error: Error, logger: Pick<Logger, 'error'>): GraphQLError
 
 /**
  * graphql-http answers a bare 406 or 415, without a body, to an Accept or Content-Type it does not
- * parse (`application/json;;`, `application/x-nothing`). A GraphQL request is a JSON body (jsonBody()
- * has parsed it as UTF-8) and the answer is JSON whatever Accept says, as RFC 9110 allows (R-FUZZ-03).
+ * parse (`application/json;;`, `application/x-nothing`). A GraphQL request is a UTF-8 JSON body
+ * (jsonBody() has refused any other charset and parsed it) and the answer is JSON whatever Accept says, as RFC 9110 allows (R-FUZZ-03).
  */
 function negotiated(): RequestHandler {
   return (req, res, next) => {

@@ -54,6 +54,12 @@ const parse = express.json({
 /** Whether the request's JSON body nests deeper than MAX_JSON_DEPTH (GraphQL answers it in its own format). */
 export const bodyTooDeep = (req: IncomingMessage): boolean => tooDeep.has(req);
 
+/** RFC 8259 §8.1: JSON is UTF-8; in another charset a bracket need not be an ASCII byte, and the depth scan would miss it. */
+function utf8OrUnnamed(contentType: string | undefined): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8';
+}
+
 /** Content-Length 0 is no body: a bodiless POST (cancel, seal) needs no Content-Type. */
 function hasBody(headers: { 'transfer-encoding'?: string; 'content-length'?: string }): boolean {
   if (headers['transfer-encoding'] !== undefined) return true;
@@ -62,7 +68,7 @@ function hasBody(headers: { 'transfer-encoding'?: string; 'content-length'?: str
 }
 
 /**
- * For routes that take JSON: a body of another type answers 415, malformed JSON 400 and an
+ * For routes that take JSON: a body of another type or charset answers 415, malformed JSON 400 and an
  * oversized body 413 (through the error handler). On a REST route, a body nested too deep
  * (§10.4) and a field or query parameter the route does not define (§10.3) answer 400.
  * Upload routes take raw bytes and do not use it.
@@ -71,6 +77,10 @@ export function jsonBody(): RequestHandler {
   return (req, res, next) => {
     if (hasBody(req.headers) && !req.is(JSON_TYPES)) {
       sendRefusal(res, refuseTransport('unsupported_media_type', 'send the body as application/json'));
+      return;
+    }
+    if (hasBody(req.headers) && !utf8OrUnnamed(req.headers['content-type'])) {
+      sendRefusal(res, refuseTransport('unsupported_media_type', 'send JSON as UTF-8 (charset=utf-8, or no charset)'));
       return;
     }
     parse(req, res, (err?: unknown) => {

@@ -12,6 +12,9 @@ CREATE TABLE IF NOT EXISTS auth.otp_codes (
   code_hash   text        NOT NULL,
   send_id     uuid        NOT NULL,
   expires_at  timestamptz NOT NULL,
+  -- Unread: a code's tries count per client address in limits.* (§10.9). Kept so an instance of
+  -- the release before, running beside this one in a rolling deploy, still writes its rows.
+  attempts    integer     NOT NULL DEFAULT 0,
   used_at     timestamptz,
   PRIMARY KEY (subject, purpose)
 );
@@ -20,5 +23,3 @@ CREATE TABLE IF NOT EXISTS auth.otp_codes (
 -- start afresh once (at most an hour of sends and a day of failures are forgotten).
 ALTER TABLE auth.otp_codes DROP CONSTRAINT IF EXISTS otp_codes_subject_fkey;
 DROP TABLE IF EXISTS auth.otp_sends, auth.otp_failures, auth.otp_subjects;
--- A code's tries are counted per client address in limits.* (§10.9), no longer on its row.
-ALTER TABLE auth.otp_codes DROP COLUMN IF EXISTS attempts;

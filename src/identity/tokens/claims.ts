@@ -20,7 +20,10 @@ export type OrgClaims = Omit<UserClaims, 'aud'> & {
   readonly org: string;
   /** Informative only: permissions are read from the membership on each request (R-ORG-06). */
   readonly perms: readonly string[];
-  /** The membership it was issued in (its id): a token of an ended membership never works again (R-ACC-04). */
+  /**
+   * The membership it was issued in (its id): a token of an ended membership never works again
+   * (R-ACC-04). Empty in a token issued before memberships had ids: it names none that stands.
+   */
   readonly membership: string;
 };
 
@@ -39,7 +42,8 @@ export function readClaims(payload: Readonly<Record<string, unknown>>, audience:
   if (!text(iss) || aud !== audience || !text(sub) || !text(sid) || !text(email) || !seconds(iat) || !seconds(exp)) return null;
   const user = { iss, sub, sid, email, iat, exp };
   if (audience === 'user') return { ...user, aud: 'user' };
-  const { org, perms, membership } = payload;
-  if (!text(org) || !Array.isArray(perms) || !perms.every((p): p is string => typeof p === 'string') || !text(membership)) return null;
+  const { org, perms, membership = '' } = payload;
+  if (!text(org) || !Array.isArray(perms) || !perms.every((p): p is string => typeof p === 'string') || typeof membership !== 'string')
+    return null;
   return { ...user, aud: 'org', org, perms: [...perms], membership };
 }

@@ -172,6 +172,14 @@ describe(`§10.7 downloads by one-time link count against the person's fair use 
     });
   });
 
+  it('HEAD by one-time link answers 405 and uses nothing: the link still downloads', async () => {
+    const { link } = await personWithLink();
+    const head = await fetch(`${service.url}${link}`, { method: 'HEAD' });
+    expect({ status: head.status, allow: head.headers.get('allow') }).to.deep.equal({ status: 405, allow: 'GET' });
+    clock += 1000;
+    expect(await download(link)).to.equal(200);
+  });
+
   it('past the bucket a download by link answers 429 rate_limited with Retry-After, and the link stays good', async () => {
     const { u, link } = await personWithLink();
     calls.ok(await calls.gql(u, '{ user { me { email } } }'));

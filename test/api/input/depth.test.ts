@@ -25,11 +25,11 @@ describe(`§10.4 depth: no JSON value nests deeper than 64 levels (${mainBackend
   const d = driver({ api: () => api, member: () => member, log: () => service.db });
 
   /** A body as text, so that it can nest deeper than any serializer would go. */
-  async function post(path: string, token: string, text: string): Promise<Raw> {
+  async function post(path: string, token: string, text: string | Buffer, contentType = 'application/json'): Promise<Raw> {
     const res = await fetch(`${service.url}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: text,
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+      body: typeof text === 'string' ? text : new Uint8Array(text),
     });
     const body = await res.text();
     return { status: res.status, text: body, body: JSON.parse(body) as Record<string, unknown> };
@@ -128,6 +128,27 @@ describe(`§10.4 depth: no JSON value nests deeper than 64 levels (${mainBackend
     expectBadUserInput(reply!);
     expect(appended).to.deep.equal([]);
   });
+
+  // RFC 8259 §8.1: JSON between systems is UTF-8; in another charset brackets need not be ASCII bytes.
+  for (const [charset, body] of [
+    [
+      'utf-7',
+      `{"query":${JSON.stringify(CREATE)},"variables":{"input":${documentInput(`${'+AFs-'.repeat(100_000)}${'+AF0-'.repeat(100_000)}`)}}}`,
+    ],
+    ['utf-16le', Buffer.from(`{"query":${JSON.stringify(CREATE)},"variables":{"input":${documentInput(deepArray(100_000))}}}`, 'utf16le')],
+  ] as const) {
+    it(`a body in charset ${charset} answers 415 unsupported_media_type, whatever it nests, and nothing is appended`, async () => {
+      let reply: Raw | undefined;
+      const appended = await d.appended(async () => {
+        reply = await post('/graphql', ann.token, body, `application/json; charset=${charset}`);
+      });
+      expect({ status: reply!.status, code: reply!.body.code }, reply!.text.slice(0, 300)).to.deep.equal({
+        status: 415,
+        code: 'unsupported_media_type',
+      });
+      expect(appended).to.deep.equal([]);
+    });
+  }
 
   it('an inline literal argument nested deeper than 64 levels is BAD_USER_INPUT', async () => {
     const literal = `${'{a: '.repeat(64)}1${'}'.repeat(64)}`;

@@ -152,8 +152,15 @@ describe('access tokens (contract §1, §2)', () => {
       'bad_claims',
     );
     const orgClaims = { aud: 'org', org: 'org-1', perms: [] };
-    refusedWith(await k.verifier.verify(await forge(header, validPayload(orgClaims), sign), 'org'), 'bad_claims');
+    refusedWith(await k.verifier.verify(await forge(header, validPayload({ ...orgClaims, membership: 7 }), sign), 'org'), 'bad_claims');
     const inMembership = validPayload({ ...orgClaims, membership: member.membership });
     expect((await k.verifier.verify(await forge(header, inMembership, sign), 'org')).ok).to.equal(true);
+  });
+
+  it('a member token issued before membership ids reads as of no membership (empty), which no membership row matches', async () => {
+    const header = { alg: 'EdDSA', kid: k.keys.signing.kid, typ: 'JWT' };
+    const old = await forge(header, validPayload({ aud: 'org', org: 'org-1', perms: [] }), ourKey(k.keys.signing.privateKey));
+    const result = await k.verifier.verify(old, 'org');
+    expect(result.ok && result.claims.membership).to.equal('');
   });
 });
