@@ -58,9 +58,9 @@ export function exportRoute(deps: ExportRouteDeps): Router {
     }
   };
 
-  // HEAD would take the person's turn and use the link up for an archive nobody reads.
-  router.head('/vault/export', (_req, res) => void res.status(405).set('Allow', 'GET').end());
-  router.get('/vault/export', byLinkOrToken, knownInput(), async (req, res, next) => {
+  // HEAD (which express routes here) would take the person's turn and use the link up for an archive nobody reads.
+  const getOnly: RequestHandler = (req, res, next) => (req.method === 'HEAD' ? void res.status(405).set('Allow', 'GET').end() : next());
+  router.get('/vault/export', getOnly, byLinkOrToken, knownInput(), async (req, res, next) => {
     const caller = callerOf(res);
     let turn: ExportTurn | null = null;
     try {
