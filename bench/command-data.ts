@@ -77,7 +77,7 @@ export async function nameManifest(
   });
   const { manifest } = await api.call<{ manifest: { manifestId: string; slots: Array<{ slotId: string }> } }>('POST', '/org/v1/manifests', {
     token: memberToken,
-    body: { name, retention: 'P30D', slots: Array.from({ length: slots }, (_, i) => slot(i)) },
+    body: { name, purpose: 'To check who you are', retention: 'P30D', slots: Array.from({ length: slots }, (_, i) => slot(i)) },
   });
   return { manifestId: manifest.manifestId, slotIds: manifest.slots.map((s) => s.slotId) };
 }

@@ -1,5 +1,6 @@
 import type { DomainEvent } from './domain-event.js';
 import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
+import { publishedWithPurpose } from './upcasters/manifest-published-v1.js';
 
 /** Stream: `manifest-<manifestId>`; its revision + 1 is the manifest's version. */
 export const manifestStreams = {
@@ -25,6 +26,8 @@ export type Slot = {
   target: string;
   verbs: SlotVerb[];
   adoption: Adoption;
+  /** §11: accepting the request needs a grant for this slot. */
+  required: boolean;
 };
 
 /**
@@ -38,6 +41,8 @@ export type ManifestPublished = DomainEvent<
     organizationId: string;
     name: string;
     version: number;
+    /** §11: why the organization asks, 1 to 2000 characters; "" on a version published before purposes. */
+    purpose: string;
     /** ISO 8601 duration, at least PT1S. */
     retention: string;
     slots: Slot[];
@@ -47,4 +52,6 @@ export type ManifestPublished = DomainEvent<
 
 export type ManifestEvent = ManifestPublished;
 
-export const manifestEvents = eventDecoder<ManifestEvent>('manifest', { ManifestPublished: { version: 1 } });
+export const manifestEvents = eventDecoder<ManifestEvent>('manifest', {
+  ManifestPublished: { version: 2, upcasters: { 1: publishedWithPurpose } },
+});

@@ -1,4 +1,4 @@
-const columns = `v.manifest_id::text AS manifest_id, v.name, v.version, v.retention, v.slots, v.published_at`;
+const columns = `v.manifest_id::text AS manifest_id, v.name, v.purpose, v.version, v.retention, v.slots, v.published_at`;
 
 /** Read-model queries of the manifests projector's tables; each names the organization, so a foreign id finds nothing. */
 export const manifestSql = {
@@ -15,6 +15,7 @@ export const manifestSql = {
 export type ManifestRow = {
   manifest_id: string;
   name: string;
+  purpose: string;
   version: number;
   retention: string;
   slots: unknown;

@@ -10,7 +10,7 @@ import { manifestStreams as streams, type ManifestEvent, type Slot } from '../ev
 import { manifestSql as q, type ManifestRow } from './manifest-queries.js';
 import { manifestView, type ManifestView } from './manifest-view.js';
 
-export type ManifestInput = { readonly retention: string; readonly slots: readonly SlotDraft[] };
+export type ManifestInput = { readonly purpose: string; readonly retention: string; readonly slots: readonly SlotDraft[] };
 
 export type ManifestDeps = CommandDeps & { readonly readModels: SqlExecutor; readonly now: () => Date };
 
@@ -90,6 +90,7 @@ function fromRow(row: ManifestRow): ManifestView {
   return manifestView({
     manifestId: row.manifest_id,
     name: row.name,
+    purpose: row.purpose,
     version: row.version,
     retention: row.retention,
     // Written by this module's projector from ManifestPublished: the shape is ours.

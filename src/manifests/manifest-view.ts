@@ -7,6 +7,7 @@ export type SlotView = Omit<Slot, 'subject'> & { readonly subject?: string };
 export type ManifestView = {
   readonly manifestId: string;
   readonly name: string;
+  readonly purpose: string;
   readonly version: number;
   readonly retention: string;
   readonly slots: readonly SlotView[];
@@ -16,6 +17,7 @@ export type ManifestView = {
 export function manifestView(m: {
   manifestId: string;
   name: string;
+  purpose: string;
   version: number;
   retention: string;
   slots: readonly Slot[];
@@ -24,6 +26,7 @@ export function manifestView(m: {
   return {
     manifestId: m.manifestId,
     name: m.name,
+    purpose: m.purpose,
     version: m.version,
     retention: m.retention,
     slots: m.slots.map(slotView),

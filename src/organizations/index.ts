@@ -4,6 +4,7 @@ import type { TokenIssuer } from '../identity/tokens/index.js';
 import type { CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { Logger } from '../logger.js';
+import type { Mailer } from '../mail/index.js';
 import { ManifestService } from '../manifests/manifest-service.js';
 import { memberTokenSigner } from './member-token.js';
 import { OrganizationKey } from './organization-key.js';
@@ -12,6 +13,7 @@ import { OrganizationService } from './organization-service.js';
 export type { KeyState } from './key-warmth.js';
 export type { KeyRow } from './organization-queries.js';
 export type { Member, MemberView } from './member.js';
+export type { MembershipView } from './organization-service.js';
 export type { ManifestView, SlotView } from '../manifests/manifest-view.js';
 export type { MemberToken } from './organization-key.js';
 export { retentionProblem } from '../manifests/retention.js';
@@ -20,6 +22,9 @@ export { ManifestService, OrganizationKey, OrganizationService };
 export type OrganizationPlaneDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
   readonly logger: Logger;
+  readonly mailer: Mailer;
+  /** BASE_URL: mails link to the service's pages there (§11). */
+  readonly baseUrl: string;
   readonly now: () => Date;
   readonly issuer: TokenIssuer;
   readonly identities: { liveSessions(caller: Caller): Promise<Me['sessions']> };
@@ -38,7 +43,13 @@ export type OrganizationPlane = {
 export function openOrganizationPlane(deps: OrganizationPlaneDeps): OrganizationPlane {
   const commands = { store: deps.store, waitFor: deps.waitFor };
   return {
-    organizations: new OrganizationService({ ...commands, readModels: deps.readModels }),
+    organizations: new OrganizationService({
+      ...commands,
+      readModels: deps.readModels,
+      mailer: deps.mailer,
+      logger: deps.logger,
+      baseUrl: deps.baseUrl,
+    }),
     key: new OrganizationKey({
       ...commands,
       readModels: deps.readModels,

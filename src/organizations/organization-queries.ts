@@ -7,9 +7,14 @@ export const organizationSql = {
   members: `SELECT email, permissions, added_at FROM rm.organization_members WHERE organization_id = $1
             ORDER BY added_at, email COLLATE "C"`,
   key: `SELECT key_warm_until, key_warmed_at FROM rm.organizations WHERE organization_id = $1`,
+  /** §11: the organizations an address is a member of, the earliest joined first. */
+  membershipsOf: `SELECT o.organization_id::text AS organization_id, o.name, m.permissions, m.added_at
+                  FROM rm.organization_members m JOIN rm.organizations o ON o.organization_id = m.organization_id
+                  WHERE m.email = $1 ORDER BY m.added_at, o.organization_id`,
 };
 
 export type MemberRow = { email: string; permissions: string[]; added_at: Date | string };
+export type MembershipOfRow = { organization_id: string; name: string; permissions: string[]; added_at: Date | string };
 /** What the per-request check reads of a membership. */
 export type MembershipRow = Pick<MemberRow, 'permissions'>;
 export type KeyRow = { key_warm_until: Date | string | null; key_warmed_at: Date | string | null };

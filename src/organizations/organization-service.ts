@@ -6,8 +6,11 @@ import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { isPermission, organizationStreams as streams, type Permission } from '../events/organization-events.js';
+import type { Logger } from '../logger.js';
+import { MailUnavailableError, type Mailer } from '../mail/index.js';
 import { iso, type Member, type MemberView } from './member.js';
-import { organizationSql as q, type MemberRow, type MembershipRow } from './organization-queries.js';
+import { memberAddedMail } from './member-mail.js';
+import { organizationSql as q, type MemberRow, type MembershipOfRow, type MembershipRow } from './organization-queries.js';
 
 export type Membership = { readonly permissions: readonly Permission[] };
 
@@ -22,8 +25,20 @@ export function membershipOf(row: MembershipRow): Membership {
 
 export type OrganizationView = { readonly organizationId: string; readonly name: string; readonly createdAt: string };
 
+/** §11: one of the caller's memberships, as GET /org/v1/organizations lists it. */
+export type MembershipView = {
+  readonly organizationId: string;
+  readonly name: string;
+  readonly permissions: readonly Permission[];
+  readonly joinedAt: string;
+};
+
 export type OrganizationDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
+  readonly mailer: Mailer;
+  readonly logger: Logger;
+  /** BASE_URL: a new member's mail links to the organization's requests page there (§11). */
+  readonly baseUrl: string;
 };
 
 /** Organizations, their members and apps (R-ORG-01 to R-ORG-12). Sign-in and the key live beside it. */
@@ -47,7 +62,20 @@ export class OrganizationService {
     return (await this.deps.readModels.query<MemberRow>(q.members, [organizationId])).rows.map(memberView);
   }
 
+  /** §11: the organizations the caller is a member of, by their login address. */
+  async memberships(caller: Caller): Promise<MembershipView[]> {
+    const rows = (await this.deps.readModels.query<MembershipOfRow>(q.membershipsOf, [caller.email])).rows;
+    return rows.map((r) => ({
+      organizationId: r.organization_id,
+      name: r.name,
+      permissions: r.permissions.filter(isPermission),
+      joinedAt: iso(r.added_at),
+    }));
+  }
+
   async setMember(actor: Member, email: string, permissions: readonly Permission[], context: EventContext): Promise<MemberView | Refusal> {
+    // §11: only an address that was no member gets the mail; read-your-writes makes this read current.
+    const wasMember = (await this.deps.readModels.query<MemberRow>(q.member, [actor.organizationId, email])).rowCount > 0;
     const done = await handle(
       this.deps,
       streams.organization(actor.organizationId),
@@ -58,7 +86,20 @@ export class OrganizationService {
     if (isRefusal(done)) return done;
     const row = (await this.deps.readModels.query<MemberRow>(q.member, [actor.organizationId, email])).rows[0];
     if (!row) throw new Error('a member just set is missing from the read model');
+    if (!wasMember && done.events.length > 0) await this.welcome(actor.organizationId, email);
     return memberView(row);
+  }
+
+  /** The member stands whether or not the mail goes out, as a request stands without its invitation mail. */
+  private async welcome(organizationId: string, email: string): Promise<void> {
+    const organization = (await this.deps.readModels.query<{ name: string }>(q.organization, [organizationId])).rows[0];
+    if (!organization) throw new Error('an organization with a member is missing from the read model');
+    try {
+      await this.deps.mailer.send(memberAddedMail(email, organization.name, `${this.deps.baseUrl}/org/${organizationId}/requests`));
+    } catch (e) {
+      if (!(e instanceof MailUnavailableError)) throw e;
+      this.deps.logger.warn({ reason: e.reason }, 'member mail could not be handed over');
+    }
   }
 
   async removeMember(actor: Member, email: string, context: EventContext): Promise<true | Refusal> {

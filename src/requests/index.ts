@@ -22,6 +22,8 @@ export { OrgRequests, ParticipantAliases, PersonRequests };
 export type RequestPlaneDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
   readonly mailer: Mailer;
+  /** BASE_URL: invitation mails link to the request's page there (§11). */
+  readonly baseUrl: string;
   /** Takes a slot for each invitation before it is written (INVITES_PER_*_PER_DAY). */
   readonly invitations: InvitationAllowance;
   /** The same for the requests a person opens (OPENS_PER_USER_PER_DAY). */
@@ -66,6 +68,7 @@ export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
       reads,
       records,
       mailer: deps.mailer,
+      baseUrl: deps.baseUrl,
       invitations: deps.invitations,
       logger: deps.logger,
       now: deps.now,

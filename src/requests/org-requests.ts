@@ -42,6 +42,8 @@ export type OrgRequestDeps = CommandDeps & {
   readonly reads: RequestReads;
   readonly records: RecordReader;
   readonly mailer: Mailer;
+  /** BASE_URL: invitation mails link to the request's page there (§11). */
+  readonly baseUrl: string;
   readonly invitations: InvitationAllowance;
   /** The request's adoptions, pending ones too (R-KEEP-12). */
   readonly adoptions: (requestId: string) => Promise<Adoption[]>;
@@ -106,7 +108,7 @@ export class OrgRequests {
     }
     const row = await this.deps.reads.oneOfOrganization(member.organizationId, requestId);
     if (!row) throw new Error('a sent request is missing from the read model');
-    await this.invite(recipientEmail, row.organization_name, row.manifest_name);
+    await this.invite(recipientEmail, row.organization_name, row.manifest_name, `${this.deps.baseUrl}/requests/${requestId}`);
     return summaryOf(row, this.deps.now());
   }
 
@@ -177,9 +179,9 @@ export class OrgRequests {
    * The request stands whether or not the mail goes out: the recipient also finds it under their
    * requests, and failing the send would leave a request the organization cannot see it made.
    */
-  private async invite(to: string, organizationName: string, manifestName: string): Promise<void> {
+  private async invite(to: string, organizationName: string, manifestName: string, page: string): Promise<void> {
     try {
-      await this.deps.mailer.send(invitationMail(to, organizationName, manifestName));
+      await this.deps.mailer.send(invitationMail(to, organizationName, manifestName, page));
     } catch (e) {
       if (!(e instanceof MailUnavailableError)) throw e;
       this.deps.logger.warn({ reason: e.reason }, 'invitation mail could not be handed over');

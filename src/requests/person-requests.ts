@@ -152,7 +152,16 @@ export class PersonRequests {
     if (isRefusal(row)) return row;
     // The decider weighs a refused grant only after the request's state (R-REQ-20).
     const checked = await this.check(caller, row, grants);
-    const data = { now: this.deps.now(), retention: row.retention, retentionMs: retentionMs(row.retention), grants: checked };
+    const requiredSlots = slotsOf(row)
+      .filter((slot) => slot.required)
+      .map(({ slotId, label }) => ({ slotId, label }));
+    const data = {
+      now: this.deps.now(),
+      retention: row.retention,
+      retentionMs: retentionMs(row.retention),
+      grants: checked,
+      requiredSlots,
+    };
     return this.run(caller, row, { type: 'AcceptRequest', data }, context);
   }
 

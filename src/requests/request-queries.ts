@@ -1,6 +1,6 @@
 const summary = `r.request_id::text AS request_id, r.organization_id::text AS organization_id, o.name AS organization_name,
   r.manifest_id::text AS manifest_id, v.name AS manifest_name, r.manifest_version, r.recipient_email, r.initiated_by,
-  r.initiating_client_id, r.invitation_expires_at, r.created_at, r.phase, r.accepted_at, r.retention_ms, v.retention, v.slots,
+  r.initiating_client_id, r.invitation_expires_at, r.created_at, r.phase, r.accepted_at, r.retention_ms, v.purpose, v.retention, v.slots,
   o.key_warm_until, o.key_warmed_at`;
 const from = `rm.requests r
   JOIN rm.manifest_versions v ON v.manifest_id = r.manifest_id AND v.version = r.manifest_version
@@ -82,6 +82,7 @@ export type RequestRow = {
   phase: string;
   accepted_at: Date | string | null;
   retention_ms: string | number | null;
+  purpose: string;
   retention: string;
   slots: unknown;
   /** The owning organization's key warmth, read with the request: a command on it needs both (KeyRow). */

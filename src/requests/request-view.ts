@@ -63,6 +63,9 @@ export type PersonRequest = Omit<RequestSummary, 'initiatingClientId'> & {
   readonly organizationId: string;
   readonly organizationName: string;
   readonly initiatingClientId: string | null;
+  /** §11: the pinned version's purpose and retention, as the person reads them before accepting. */
+  readonly purpose: string;
+  readonly retention: string;
   readonly items: readonly (SlotView & { readonly resourceIds: readonly string[] })[];
 };
 
@@ -74,6 +77,8 @@ export function personRequestOf(row: RequestRow, grants: readonly GrantRow[], no
     organizationName: row.organization_name,
     manifestName,
     initiatingClientId: row.initiating_client_id,
+    purpose: row.purpose,
+    retention: row.retention,
     items: slotsOf(row).map((slot) => {
       const granted = grants.filter((g) => g.slot_id === slot.slotId);
       return { ...slotFields(slot, granted), resourceIds: granted.map((g) => g.resource_id) };

@@ -211,7 +211,12 @@ describe(`accepted input never stalls a read model (contract §9 limits; ${mainB
         ];
       case 'app': {
         const app = await api.post('/org/v1/apps', acme, { name: c.name });
-        const manifest = await api.post('/org/v1/manifests', acme, { name: c.manifestName, retention: 'P30D', slots: [validSlot] });
+        const manifest = await api.post('/org/v1/manifests', acme, {
+          name: c.manifestName,
+          purpose: 'To check who you are',
+          retention: 'P30D',
+          slots: [validSlot],
+        });
         if (app.status !== 201 || manifest.status !== 201) return [app, manifest];
         const opened = await gql(
           ann.token,
@@ -230,10 +235,16 @@ describe(`accepted input never stalls a read model (contract §9 limits; ${mainB
         const created = await api.post('/org/v1/organizations', ann.token, { name: c.organization });
         if (created.status !== 201) return [created];
         const token = await api.signIn(ann.token, (created.body.organization as { organizationId: string }).organizationId);
-        const manifest = await api.post('/org/v1/manifests', token, { name: c.manifest, retention: c.retention, slots: c.slots });
+        const manifest = await api.post('/org/v1/manifests', token, {
+          name: c.manifest,
+          purpose: 'To check who you are',
+          retention: c.retention,
+          slots: c.slots,
+        });
         if (manifest.status !== 201) return [created, manifest];
         const { manifestId, slots } = manifest.body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
         const version = await api.post(`/org/v1/manifests/${manifestId}/versions`, token, {
+          purpose: 'To check who you are',
           retention: c.nextRetention,
           slots: (c.slots as readonly object[]).map((s, i) => ({ ...s, slotId: slots[i]!.slotId })),
         });

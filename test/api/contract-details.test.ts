@@ -40,7 +40,8 @@ describe(`contract details: the login address (contract 1; ${mainBackend})`, fun
     const owner = await api.user();
     const org = await api.signIn(owner.token, await api.organization(owner.token, 'Acme'));
     const manifestId = (
-      (await api.post('/org/v1/manifests', org, { name: 'KYC', retention: 'P30D', slots: [nameSlot] })).body.manifest as {
+      (await api.post('/org/v1/manifests', org, { name: 'KYC', purpose: 'To check who you are', retention: 'P30D', slots: [nameSlot] }))
+        .body.manifest as {
         manifestId: string;
       }
     ).manifestId;

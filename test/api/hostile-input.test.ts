@@ -78,7 +78,12 @@ describe(`hostile input to every REST route never fails the service (contract §
     sealable = await api.signIn(ann.token, await api.organization(ann.token, 'Sealable'));
     expect((await api.put(`/org/v1/members/${bob.email}`, member, { permissions: [...PERMISSIONS] })).status).to.equal(200);
     const slot = { ...MANUAL_NAME_SLOT, group: 'Id' };
-    const manifest = await api.post('/org/v1/manifests', member, { name: 'KYC', retention: 'P30D', slots: [slot] });
+    const manifest = await api.post('/org/v1/manifests', member, {
+      name: 'KYC',
+      purpose: 'To check who you are',
+      retention: 'P30D',
+      slots: [slot],
+    });
     expect(manifest.status, JSON.stringify(manifest.body)).to.equal(201);
     const { manifestId, slots } = manifest.body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
     const sent = await api.post('/org/v1/requests', member, { manifestId, recipientEmail: ann.email });

@@ -47,15 +47,21 @@ describe(`input limits (contract 9: durations, control and bidi characters; ${ma
     it('a retention over 100 years is 400 invalid_request naming retention, on a manifest and on a version; 100 years is accepted', async () => {
       const since = await d.mark();
       for (const retention of ['P999999999Y', 'P101Y', 'P36501D']) {
-        const r = await api.post('/org/v1/manifests', acme, { name: 'KYC', retention, slots: [slot] });
+        const r = await api.post('/org/v1/manifests', acme, { name: 'KYC', purpose: 'To check who you are', retention, slots: [slot] });
         expect(problem(r), retention).to.deep.equal({ status: 400, code: 'invalid_request' });
         expect(r.body.detail).to.contain('retention').and.contain('100 years');
       }
       expect(await d.appendedSince(since)).to.deep.equal([]);
-      const created = await api.post('/org/v1/manifests', acme, { name: 'KYC', retention: 'P100Y', slots: [slot] });
+      const created = await api.post('/org/v1/manifests', acme, {
+        name: 'KYC',
+        purpose: 'To check who you are',
+        retention: 'P100Y',
+        slots: [slot],
+      });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
       const { manifestId, slots } = created.body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
       const version = await api.post(`/org/v1/manifests/${manifestId}/versions`, acme, {
+        purpose: 'To check who you are',
         retention: 'P999999999Y',
         slots: [{ ...slot, slotId: slots[0]!.slotId }],
       });
@@ -63,8 +69,9 @@ describe(`input limits (contract 9: durations, control and bidi characters; ${ma
     });
 
     it('invitationExpiresAt must be a timestamp with an offset and a real date; a year like 275760 is refused', async () => {
-      const { manifestId } = (await api.post('/org/v1/manifests', acme, { name: 'KYC', retention: 'P30D', slots: [slot] })).body
-        .manifest as { manifestId: string };
+      const { manifestId } = (
+        await api.post('/org/v1/manifests', acme, { name: 'KYC', purpose: 'To check who you are', retention: 'P30D', slots: [slot] })
+      ).body.manifest as { manifestId: string };
       const tomorrow = new Date(Date.now() + DAY).toISOString();
       for (const until of [
         tomorrow.slice(0, 19),
@@ -91,10 +98,22 @@ describe(`input limits (contract 9: durations, control and bidi characters; ${ma
       const cases: Array<[string, Record<string, unknown>, string]> = [
         ['/org/v1/organizations', { name: 'Ac\u0000me' }, 'name'],
         ['/org/v1/apps', { name: 'App\u0007' }, 'name'],
-        ['/org/v1/manifests', { name: 'KYC\ud800', retention: 'P30D', slots: [slot] }, 'name'],
-        ['/org/v1/manifests', { name: 'KYC', retention: 'P30D', slots: [slot, { ...slot, label: 'Tab\there' }] }, 'slots[1].label'],
-        ['/org/v1/manifests', { name: 'KYC', retention: 'P30D', slots: [{ ...slot, group: 'a\u007fb' }] }, 'slots[0].group'],
-        ['/org/v1/manifests', { name: 'KYC', retention: 'P30D', slots: [{ ...slot, subject: 'company\n' }] }, 'slots[0].subject'],
+        ['/org/v1/manifests', { name: 'KYC\ud800', purpose: 'To check who you are', retention: 'P30D', slots: [slot] }, 'name'],
+        [
+          '/org/v1/manifests',
+          { name: 'KYC', purpose: 'To check who you are', retention: 'P30D', slots: [slot, { ...slot, label: 'Tab\there' }] },
+          'slots[1].label',
+        ],
+        [
+          '/org/v1/manifests',
+          { name: 'KYC', purpose: 'To check who you are', retention: 'P30D', slots: [{ ...slot, group: 'a\u007fb' }] },
+          'slots[0].group',
+        ],
+        [
+          '/org/v1/manifests',
+          { name: 'KYC', purpose: 'To check who you are', retention: 'P30D', slots: [{ ...slot, subject: 'company\n' }] },
+          'slots[0].subject',
+        ],
       ];
       for (const [path, body, field] of cases) {
         const r = await api.post(path, path === '/org/v1/organizations' ? ann.token : acme, body);
@@ -113,7 +132,10 @@ describe(`input limits (contract 9: durations, control and bidi characters; ${ma
           status: 400,
           code: 'invalid_request',
         });
-        expect(problem(await api.post('/org/v1/manifests', acme, { name, retention: 'P30D', slots: [slot] })), name).to.deep.equal({
+        expect(
+          problem(await api.post('/org/v1/manifests', acme, { name, purpose: 'To check who you are', retention: 'P30D', slots: [slot] })),
+          name,
+        ).to.deep.equal({
           status: 400,
           code: 'invalid_request',
         });
@@ -121,6 +143,7 @@ describe(`input limits (contract 9: durations, control and bidi characters; ${ma
       expect((await api.post('/org/v1/organizations', ann.token, { name: 'Booking.com B.V.' })).status).to.equal(201);
       const hebrew = await api.post('/org/v1/manifests', acme, {
         name: 'KYC',
+        purpose: 'To check who you are',
         retention: 'P30D',
         slots: [{ ...slot, label: 'שם \u200Fמלא' }],
       });

@@ -43,8 +43,9 @@ describe(`three service instances on one database: one adoption per kept version
     token = await apis[1]!.signIn(owner.token, await apis[0]!.organization(owner.token, 'Acme'));
     calls = consentScenario(apis[2]!, () => token);
     const slot = MANUAL_NAME_SLOT;
-    manifest = (await apis[0]!.post('/org/v1/manifests', token, { name: 'KYC', retention: 'P30D', slots: [slot] })).body
-      .manifest as typeof manifest;
+    manifest = (
+      await apis[0]!.post('/org/v1/manifests', token, { name: 'KYC', purpose: 'To check who you are', retention: 'P30D', slots: [slot] })
+    ).body.manifest as typeof manifest;
     ann = await apis[1]!.user();
   });
   after(async () => {

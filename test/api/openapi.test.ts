@@ -169,6 +169,7 @@ describe(`the OpenAPI document and the GraphQL SDL (R-DOCS-01, R-DOCS-02, ${main
       const user = await registered(String(verified.body.token));
       const founded = await api.post('/org/v1/organizations', { name: 'Acme' }, user);
       expectDocumented('post', '/org/v1/organizations', founded);
+      expectDocumented('get', '/org/v1/organizations', await api.get('/org/v1/organizations', user));
       const organizationId = (founded.body.organization as { organizationId: string }).organizationId;
       const signedIn = await api.post('/org/v1/token', { organizationId }, user);
       expectDocumented('post', '/org/v1/token', signedIn);

@@ -3,6 +3,7 @@ import type { DomainEvent } from '../../src/commands/decider.js';
 import { eitherOf, eventDecoder, UndecodableEventError } from '../../src/events/decoder.js';
 import type { JsonObject, RecordedEvent } from '../../src/events/envelope.js';
 import { requestEvents } from '../../src/events/request-events.js';
+import { manifestEvents } from '../../src/events/manifest-events.js';
 import { sessionEvents, userEvents } from '../../src/events/identity-events.js';
 
 /** A stored event as the store hands it back: only type, data, version and place matter here. */
@@ -47,6 +48,15 @@ describe('decoding stored events (one decoder per event family, upcasting by sch
     const endless = requestEvents.decode(stored('RequestAccepted', accepted(999_999_999 * 31_536_000_000), 1));
     expect(endless.data).to.deep.include({ retentionMs: HUNDRED_YEARS_MS, retention: 'P30D' });
     expect(requestEvents.decode(stored('RequestAccepted', accepted(2_592_000_000), 1)).data).to.deep.equal(accepted(2_592_000_000));
+  });
+
+  it('§11: upcasts ManifestPublished version 1: purpose "" and every slot optional; version 2 reads as written', () => {
+    const slot = { slotId: 's1', label: 'Name', group: 'Identity', subject: null, multiple: false, kind: 'schema' };
+    const v1 = { manifestId: 'm', organizationId: 'o', name: 'KYC', version: 1, retention: 'P30D', slots: [slot], publishedAt: 'x' };
+    const old = manifestEvents.decode(stored('ManifestPublished', v1, 1, 'manifest-m', 0));
+    expect(old.data).to.deep.equal({ ...v1, purpose: '', slots: [{ ...slot, required: false }] });
+    const v2 = { ...v1, purpose: 'KYC', slots: [{ ...slot, required: true }] };
+    expect(manifestEvents.decode(stored('ManifestPublished', v2, 2, 'manifest-m', 0)).data).to.deep.equal(v2);
   });
 
   it('names the event, revision and stream it cannot read: another family, a newer version, a version nothing upcasts', () => {

@@ -14,6 +14,7 @@ const name: Slot = {
   target: 'PersonFullName',
   verbs: ['fill', 'keep'],
   adoption: 'manual',
+  required: false,
 };
 const company: Slot = {
   slotId: uuid(11),
@@ -25,6 +26,7 @@ const company: Slot = {
   target: 'LegalEntity',
   verbs: ['keep'],
   adoption: 'auto',
+  required: true,
 };
 const scan: Slot = {
   slotId: uuid(12),
@@ -36,21 +38,22 @@ const scan: Slot = {
   target: 'PassportScan',
   verbs: ['edit'],
   adoption: 'manual',
+  required: false,
 };
 
 const published = (version: number, retention: string, slots: Slot[], publishedAt: string, manifestId = kyc): ManifestPublished => ({
   type: 'ManifestPublished',
-  data: { manifestId, organizationId: org, name: 'KYC', version, retention, slots, publishedAt },
+  data: { manifestId, organizationId: org, name: 'KYC', version, purpose: `KYC, version ${version}`, retention, slots, publishedAt },
 });
 
 const heads = 'SELECT manifest_id, organization_id, name, latest_version, created_at FROM manifests ORDER BY manifest_id';
-const versions =
-  'SELECT manifest_id, version, organization_id, name, retention, slots, published_at FROM manifest_versions ORDER BY manifest_id, version';
+const versions = `SELECT manifest_id, version, organization_id, name, purpose, retention, slots, published_at
+  FROM manifest_versions ORDER BY manifest_id, version`;
 
 describe('manifests read model: every version of every manifest', () => {
   const given = projectorSpecs();
 
-  it('a first ManifestPublished opens the manifest at version 1 and stores that version whole, at its publishing time', () =>
+  it('a first ManifestPublished opens the manifest at version 1 and stores that version whole (§11: its purpose too), at its publishing time', () =>
     // occurredAt differs from publishedAt on purpose: the rows carry the decided publishing time.
     given(manifestsProjector, at('2026-10-01T00:00:09.000Z', published(1, 'P365D', [name, company], '2026-10-01T00:00:00.000Z')))
       .thenRows(heads, [{ manifest_id: kyc, organization_id: org, name: 'KYC', latest_version: 1, created_at: '2026-10-01T00:00:00.000Z' }])
@@ -60,6 +63,7 @@ describe('manifests read model: every version of every manifest', () => {
           version: 1,
           organization_id: org,
           name: 'KYC',
+          purpose: 'KYC, version 1',
           retention: 'P365D',
           slots: [name, company],
           published_at: '2026-10-01T00:00:00.000Z',

@@ -55,6 +55,7 @@ describe(`time travel: read models as of a point of the log (R-TT-01..04; ${main
     const slot = { group: 'KYC', multiple: false, kind: 'schema', verbs: ['keep'], adoption: 'manual' };
     const m = await api.post('/org/v1/manifests', token, {
       name: 'KYC',
+      purpose: 'To check who you are',
       retention: 'P30D',
       slots: [{ ...slot, label: 'Name', target: 'PersonFullName' }],
     });

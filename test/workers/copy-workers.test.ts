@@ -98,6 +98,7 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
     const slot = { label: 'Name', group: 'KYC', multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['keep'] };
     const m = await api.post('/org/v1/manifests', token, {
       name: 'KYC',
+      purpose: 'To check who you are',
       retention: 'P30D',
       slots: [
         { ...slot, adoption: 'manual' },

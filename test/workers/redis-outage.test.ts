@@ -54,7 +54,12 @@ describe(`Redis stopped: keeps with a cold key still pend, and the drain job is 
   it('with Redis away a keep on a cold key answers pending; the sign-in’s drain waits and materializes the copy once Redis is back', async () => {
     const calls = consentScenario(api, () => token);
     const slot = MANUAL_NAME_SLOT;
-    const m = await api.post('/org/v1/manifests', token, { name: 'KYC', retention: 'P30D', slots: [slot] });
+    const m = await api.post('/org/v1/manifests', token, {
+      name: 'KYC',
+      purpose: 'To check who you are',
+      retention: 'P30D',
+      slots: [slot],
+    });
     const manifest = m.body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
     const ann = await api.user();
     const doc = await calls.createDoc(ann, 'PersonFullName', { givenName: 'Ann', familyName: 'Example' });

@@ -30,10 +30,12 @@ const slot = object(
     target: text(200),
     verbs: { type: 'array', minItems: 1, items: { enum: [...SLOT_VERBS] } },
     adoption: { enum: [...ADOPTIONS] },
+    required: { type: 'boolean', default: false, description: 'Accepting the request needs a grant for this slot (§11)' },
   },
   ['label', 'group', 'multiple', 'kind', 'target', 'verbs', 'adoption'],
 );
 const versionFields = {
+  purpose: { type: 'string', minLength: 1, maxLength: 2000, description: 'Why the organization asks (§11)' },
   retention: { type: 'string', description: 'An ISO 8601 duration such as P90D' },
   slots: { type: 'array', minItems: 1, maxItems: 200, items: slot },
 };
@@ -46,6 +48,27 @@ const manifest = jsonAnswer('The manifest', object({ manifest: { type: 'object' 
 /** Organizations, members, the key, apps and manifests (R-ORG-*, R-MAN-*). */
 export const orgPaths = {
   '/org/v1/organizations': {
+    get: {
+      summary: 'The organizations the caller is a member of (§11)',
+      security: asUser,
+      responses: {
+        '200': jsonAnswer(
+          'Memberships',
+          object({
+            organizations: {
+              type: 'array',
+              items: object({
+                organizationId: { type: 'string' },
+                name: { type: 'string' },
+                permissions,
+                joinedAt: { type: 'string', format: 'date-time' },
+              }),
+            },
+          }),
+        ),
+        ...problems(400, 401, 403),
+      },
+    },
     post: {
       summary: 'Found an organization',
       security: asUser,

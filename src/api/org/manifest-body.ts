@@ -7,10 +7,12 @@ import { booleanAt, objectAt, oneOfAt, subsetAt, textAt, type Fields } from '../
 
 const MAX_TEXT = 200;
 const MAX_SLOTS = 200;
+/** §11: a purpose is 1 to 2000 characters. */
+const MAX_PURPOSE = 2000;
 
-export type ManifestBody = { readonly retention: string; readonly slots: SlotDraft[] };
+export type ManifestBody = { readonly purpose: string; readonly retention: string; readonly slots: SlotDraft[] };
 
-/** POST /org/v1/manifests: {name, retention, slots}. */
+/** POST /org/v1/manifests: {name, purpose, retention, slots}. */
 export function manifestBody(body: unknown): (ManifestBody & { name: string }) | Refusal {
   const fields = objectAt(body, 'body');
   if (isRefusal(fields)) return fields;
@@ -21,10 +23,13 @@ export function manifestBody(body: unknown): (ManifestBody & { name: string }) |
   return isRefusal(rest) ? rest : { name, ...rest };
 }
 
-/** POST /org/v1/manifests/{id}/versions: {retention, slots}; the name stays the manifest's. */
+/** POST /org/v1/manifests/{id}/versions: {purpose, retention, slots}; the name stays the manifest's. */
 export function versionBody(body: unknown): ManifestBody | Refusal {
   const fields = objectAt(body, 'body');
   if (isRefusal(fields)) return fields;
+  // §11: every version states its purpose; free text, as the person reads it on the request's page.
+  const purpose = textAt(fields.purpose, 'purpose', MAX_PURPOSE, 'free');
+  if (isRefusal(purpose)) return purpose;
   const retention = fields.retention;
   if (typeof retention !== 'string')
     return refuse(
@@ -34,7 +39,7 @@ export function versionBody(body: unknown): ManifestBody | Refusal {
   const problem = retentionProblem(retention);
   if (problem) return refuse('invalid_request', `retention ${problem}`);
   const slots = slotsAt(fields.slots);
-  return isRefusal(slots) ? slots : { retention, slots };
+  return isRefusal(slots) ? slots : { purpose, retention, slots };
 }
 
 function slotsAt(value: unknown): SlotDraft[] | Refusal {
@@ -73,7 +78,10 @@ function slotAt(value: unknown, path: string): SlotDraft | Refusal {
   if (isRefusal(verbs)) return verbs;
   const adoption = oneOfAt(f.adoption, `${path}.adoption`, ADOPTIONS);
   if (isRefusal(adoption)) return adoption;
-  return { slotId, label, group, subject, multiple, kind, target, verbs, adoption };
+  // §11: a slot is optional unless it says otherwise.
+  const required = f.required === undefined ? false : booleanAt(f.required, `${path}.required`);
+  if (isRefusal(required)) return required;
+  return { slotId, label, group, subject, multiple, kind, target, verbs, adoption, required };
 }
 
 function optionalSlotId(f: Fields, path: string): string | null | Refusal {

@@ -4,13 +4,17 @@ import type { Actor } from '../../events/envelope.js';
 import type { OrganizationKey, OrganizationService } from '../../organizations/index.js';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { knownInput } from '../middleware/known-input.js';
 import { answer, created, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
 import { objectAt, textAt } from '../fields.js';
 
 const MAX_NAME = 200;
 
-/** The two organization routes that take a user token (R-ORG-01, R-ORG-02): found an organization, sign in as a member. */
+/**
+ * The organization routes that take a user token (R-ORG-01, R-ORG-02, §11): found an organization,
+ * list one's memberships, sign in as a member.
+ */
 export function organizationRoutes(organizations: OrganizationService, key: OrganizationKey, auth: Authenticator, now: () => Date): Router {
   const router = Router();
   const asUser = (res: Response): Actor => ({ kind: 'user', id: callerOf(res).identityId });
@@ -28,6 +32,14 @@ export function organizationRoutes(organizations: OrganizationService, key: Orga
       const organization = await organizations.create(callerOf(res), name, eventContext(req, asUser(res), now()));
       return whenDone(organization, (o) => created({ organization: o }));
     }),
+  );
+
+  // §11: the caller's memberships, by login address; an unregistered caller is refused as on every user route.
+  router.get(
+    '/org/v1/organizations',
+    auth.require('user'),
+    knownInput(),
+    answer(async (_req, res) => ok({ organizations: await organizations.memberships(callerOf(res)) })),
   );
 
   router.post(

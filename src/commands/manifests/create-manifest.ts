@@ -5,6 +5,8 @@ export type CreateManifest = {
   readonly manifestId: string;
   readonly organizationId: string;
   readonly name: string;
+  /** §11: why the organization asks, as the edge checked it (1 to 2000 characters). */
+  readonly purpose: string;
   readonly retention: string;
   readonly slots: readonly SlotDraft[];
   /** One per slot draft; used where the draft has no slotId. */
@@ -25,6 +27,7 @@ export const createManifest = manifestDecision<CreateManifest>((state, cmd) => {
         organizationId: cmd.organizationId,
         name: cmd.name,
         version: 1,
+        purpose: cmd.purpose,
         retention: cmd.retention,
         slots,
         publishedAt: cmd.now.toISOString(),

@@ -4,6 +4,8 @@ import { manifestDecision, resolveSlots, type SlotDraft } from './manifest-state
 export type PublishManifestVersion = {
   readonly manifestId: string;
   readonly organizationId: string;
+  /** §11: why the organization asks, as the edge checked it (1 to 2000 characters). */
+  readonly purpose: string;
   readonly retention: string;
   readonly slots: readonly SlotDraft[];
   readonly freshSlotIds: readonly string[];
@@ -27,6 +29,7 @@ export const publishManifestVersion = manifestDecision<PublishManifestVersion>((
         organizationId: cmd.organizationId,
         name: state.name,
         version: state.version + 1,
+        purpose: cmd.purpose,
         retention: cmd.retention,
         slots,
         publishedAt: cmd.now.toISOString(),

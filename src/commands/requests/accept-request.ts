@@ -1,5 +1,5 @@
 import type { GrantedRecord, RequestEvent } from '../../events/request-events.js';
-import { isRefusal, type Refusal } from '../refusal.js';
+import { isRefusal, refuse, type Refusal } from '../refusal.js';
 import { onePerParty, requestDecision, requireState, type At } from './request-rules.js';
 
 export type AcceptRequest = At & {
@@ -11,6 +11,8 @@ export type AcceptRequest = At & {
    */
   readonly grants:
     ReadonlyArray<{ readonly slotId: string; readonly records: readonly GrantedRecord[]; readonly multiple: boolean }> | Refusal;
+  /** §11: the slots of the pinned manifest version marked required, each of which needs a grant. */
+  readonly requiredSlots: ReadonlyArray<{ readonly slotId: string; readonly label: string }>;
 };
 /** pending → active with the grants; the manifest version pinned at send is the one consented to. */
 export const acceptRequest = requestDecision<AcceptRequest>((s, cmd) => {
@@ -22,6 +24,11 @@ export const acceptRequest = requestDecision<AcceptRequest>((s, cmd) => {
   for (const g of grants) {
     const crowded = onePerParty(g.records, g.multiple);
     if (crowded) return crowded;
+  }
+  const missing = cmd.requiredSlots.filter((r) => !grants.some((g) => g.slotId === r.slotId && g.records.length > 0));
+  if (missing.length > 0) {
+    const named = missing.map((r) => `"${r.label}" (${r.slotId})`).join(', ');
+    return refuse('invalid_request', `accepting needs a grant for every required slot; none for ${named}`);
   }
   const events: RequestEvent[] = [
     {

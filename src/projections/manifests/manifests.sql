@@ -12,9 +12,11 @@ CREATE TABLE IF NOT EXISTS manifest_versions (
   version          integer     NOT NULL,
   organization_id  uuid        NOT NULL,
   name             text        NOT NULL,
+  -- §11: why the organization asks; '' for a version published before purposes.
+  purpose          text        NOT NULL,
   -- ISO 8601 duration as published (at least PT1S).
   retention        text        NOT NULL,
-  -- The slots of contract §3 (Slot objects, subject null when the slot asks about no party).
+  -- The slots of contract §3 and §11 (Slot objects, subject null when the slot asks about no party).
   slots            jsonb       NOT NULL,
   published_at     timestamptz NOT NULL,
   PRIMARY KEY (manifest_id, version)

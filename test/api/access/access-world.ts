@@ -129,7 +129,7 @@ export async function accessWorld(): Promise<AccessWorld> {
     const founder = await api.user();
     const organizationId = await api.organization(founder.token, name);
     const memberToken = await api.signIn(founder.token, organizationId);
-    const m = await api.post('/org/v1/manifests', memberToken, { name: 'KYC', retention: 'P30D', slots });
+    const m = await api.post('/org/v1/manifests', memberToken, { name: 'KYC', purpose: 'To check who you are', retention: 'P30D', slots });
     expect(m.status, JSON.stringify(m.body)).to.equal(201);
     const manifest = m.body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
     const [nameSlot, fileSlot] = manifest.slots.map((s) => s.slotId) as [string, string];

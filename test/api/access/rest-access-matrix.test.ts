@@ -33,8 +33,8 @@ const inputs: Readonly<Record<string, (ids: Ids) => { body?: unknown; query?: Re
   'POST /org/v1/token': (ids) => ({ body: { organizationId: ids.organizationId } }),
   'PUT /org/v1/members/{email}': () => ({ body: { permissions: ['request_read'] } }),
   'POST /org/v1/apps': () => ({ body: { name: 'App' } }),
-  'POST /org/v1/manifests': () => ({ body: { name: 'M', retention: 'P1D', slots: [slot] } }),
-  'POST /org/v1/manifests/{manifestId}/versions': () => ({ body: { retention: 'P1D', slots: [slot] } }),
+  'POST /org/v1/manifests': () => ({ body: { name: 'M', purpose: 'To check who you are', retention: 'P1D', slots: [slot] } }),
+  'POST /org/v1/manifests/{manifestId}/versions': () => ({ body: { purpose: 'To check who you are', retention: 'P1D', slots: [slot] } }),
   'POST /org/v1/requests': (ids) => ({ body: { manifestId: ids.manifestId, recipientEmail: 'someone@example.com' } }),
   'POST /org/v1/requests/{requestId}/slots/{slotId}/correct': () => ({
     body: { expectedSourceVersion: 1, expectedOrgVersion: 1, data: { givenName: 'Pat', familyName: 'Roe' } },

@@ -22,7 +22,12 @@ describe(`keeping and correcting copies on two instances of one database (R-KEEP
     const [viaA, viaB] = [orgClient(both.a.url, mailer), orgClient(both.b.url, mailer)];
     const owner = await viaA.user();
     const member = await viaA.signIn(owner.token, await viaA.organization(owner.token));
-    const manifest = await viaA.post('/org/v1/manifests', member, { name: 'KYC', retention: 'P30D', slots: [MANUAL_NAME_SLOT] });
+    const manifest = await viaA.post('/org/v1/manifests', member, {
+      name: 'KYC',
+      purpose: 'To check who you are',
+      retention: 'P30D',
+      slots: [MANUAL_NAME_SLOT],
+    });
     expect(manifest.status, JSON.stringify(manifest.body)).to.equal(201);
     const { manifestId, slots } = manifest.body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
     const [onA, onB] = [consentScenario(viaA, () => member), consentScenario(viaB, () => member)];

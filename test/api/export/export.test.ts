@@ -51,6 +51,7 @@ describe(`export: everything held about the caller, nothing of anyone else (cont
     const slot = { group: 'KYC', multiple: false, verbs: ['keep'], adoption: 'manual' };
     const m = await api.post('/org/v1/manifests', token, {
       name: 'KYC',
+      purpose: 'To check who you are',
       retention: 'P30D',
       slots: [
         { ...slot, kind: 'schema', label: 'Name', target: 'PersonFullName' },

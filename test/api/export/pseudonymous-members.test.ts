@@ -65,8 +65,14 @@ describe(`§10.8 the person sees members pseudonymously (R-HIST-03; ${mainBacken
 
     const doc = await calls.createDoc(person, 'PersonFullName', name('Pia'));
     member = acme.max;
-    const acmeManifest = (await api.post('/org/v1/manifests', acme.max, { name: 'KYC', retention: 'P30D', slots: [MANUAL_NAME_SLOT] })).body
-      .manifest as { manifestId: string; slots: Array<{ slotId: string }> };
+    const acmeManifest = (
+      await api.post('/org/v1/manifests', acme.max, {
+        name: 'KYC',
+        purpose: 'To check who you are',
+        retention: 'P30D',
+        slots: [MANUAL_NAME_SLOT],
+      })
+    ).body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
     const acmeSlot = acmeManifest.slots[0]!.slotId;
     atAcme = await calls.connected(acmeManifest.manifestId, person, { [acmeSlot]: [doc] });
     await calls.keep(atAcme, acmeSlot);
@@ -74,8 +80,14 @@ describe(`§10.8 the person sees members pseudonymously (R-HIST-03; ${mainBacken
     await calls.correct(atAcme, acmeSlot, { expectedSourceVersion: 1, expectedOrgVersion: 1, data: name('Pía') });
 
     member = beta.max;
-    const betaManifest = (await api.post('/org/v1/manifests', beta.max, { name: 'KYC', retention: 'P30D', slots: [MANUAL_NAME_SLOT] })).body
-      .manifest as { manifestId: string; slots: Array<{ slotId: string }> };
+    const betaManifest = (
+      await api.post('/org/v1/manifests', beta.max, {
+        name: 'KYC',
+        purpose: 'To check who you are',
+        retention: 'P30D',
+        slots: [MANUAL_NAME_SLOT],
+      })
+    ).body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
     const betaSlot = betaManifest.slots[0]!.slotId;
     atBeta = await calls.connected(betaManifest.manifestId, person, { [betaSlot]: [doc] });
     await calls.keep(atBeta, betaSlot);

@@ -138,7 +138,12 @@ describe(`hostile GraphQL variables and documents never fail the service (contra
     const owner = await api.user();
     member = await api.signIn(owner.token, await api.organization(owner.token));
     const slot = { ...MANUAL_NAME_SLOT, group: 'Id' };
-    const manifest = await api.post('/org/v1/manifests', member, { name: 'KYC', retention: 'P30D', slots: [slot] });
+    const manifest = await api.post('/org/v1/manifests', member, {
+      name: 'KYC',
+      purpose: 'To check who you are',
+      retention: 'P30D',
+      slots: [slot],
+    });
     const created = manifest.body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
     manifestId = created.manifestId;
     slotIds = created.slots.map((s) => s.slotId);

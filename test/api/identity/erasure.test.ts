@@ -66,6 +66,7 @@ describe(`erasure: requestErasure and eraseAccount (contract 9, R-ERAS-01, R-ERA
     const keep = { group: 'KYC', multiple: false, verbs: ['keep'], adoption: 'manual' };
     const m = await api.post('/org/v1/manifests', token, {
       name: 'KYC',
+      purpose: 'To check who you are',
       retention: 'P30D',
       slots: [
         { ...keep, label: 'Name', kind: 'schema', target: 'PersonFullName' },

@@ -50,8 +50,8 @@ describe(`§10.3 unknown fields are refused (${mainBackend})`, function () {
     'POST /org/v1/token': { organizationId: randomUUID() },
     'PUT /org/v1/members/{email}': { permissions: ['request_read'] },
     'POST /org/v1/apps': { name: 'Intake' },
-    'POST /org/v1/manifests': { name: 'KYC', retention: 'P30D', slots: [MANUAL_NAME_SLOT] },
-    'POST /org/v1/manifests/{manifestId}/versions': { retention: 'P30D', slots: [MANUAL_NAME_SLOT] },
+    'POST /org/v1/manifests': { name: 'KYC', purpose: 'To check who you are', retention: 'P30D', slots: [MANUAL_NAME_SLOT] },
+    'POST /org/v1/manifests/{manifestId}/versions': { purpose: 'To check who you are', retention: 'P30D', slots: [MANUAL_NAME_SLOT] },
     'POST /org/v1/requests': { manifestId: manifest.manifestId, recipientEmail: 'someone@example.com' },
     'POST /org/v1/requests/{requestId}/slots/{slotId}/adopt': {},
     'POST /org/v1/requests/{requestId}/slots/{slotId}/correct': { expectedSourceVersion: 1, expectedOrgVersion: 1, data: {} },
@@ -126,6 +126,7 @@ describe(`§10.3 unknown fields are refused (${mainBackend})`, function () {
   it('a field a slot does not define is named by its path in the body', async () => {
     const r = await api.post('/org/v1/manifests', member, {
       name: 'KYC',
+      purpose: 'To check who you are',
       retention: 'P30D',
       slots: [MANUAL_NAME_SLOT, { ...MANUAL_NAME_SLOT, lable: 'Name' }],
     });

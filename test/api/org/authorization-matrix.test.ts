@@ -49,12 +49,14 @@ describe(`organization plane authorization matrix (contract 2-4, 8; ${mainBacken
     rivalOrg = await api.signIn(rivalOwner.token, rival);
 
     manifestId = (
-      (await api.post('/org/v1/manifests', ownerOrg, { name: 'KYC', retention: 'P30D', slots: [slot] })).body.manifest as {
+      (await api.post('/org/v1/manifests', ownerOrg, { name: 'KYC', purpose: 'To check who you are', retention: 'P30D', slots: [slot] }))
+        .body.manifest as {
         manifestId: string;
       }
     ).manifestId;
     rivalManifestId = (
-      (await api.post('/org/v1/manifests', rivalOrg, { name: 'KYC', retention: 'P30D', slots: [slot] })).body.manifest as {
+      (await api.post('/org/v1/manifests', rivalOrg, { name: 'KYC', purpose: 'To check who you are', retention: 'P30D', slots: [slot] }))
+        .body.manifest as {
         manifestId: string;
       }
     ).manifestId;
@@ -105,14 +107,15 @@ describe(`organization plane authorization matrix (contract 2-4, 8; ${mainBacken
       name: 'POST /manifests',
       needs: 'manifest_manage',
       addressesIds: false,
-      call: (t) => api.post('/org/v1/manifests', t, { name: 'M', retention: 'P1D', slots: [slot] }),
+      call: (t) => api.post('/org/v1/manifests', t, { name: 'M', purpose: 'To check who you are', retention: 'P1D', slots: [slot] }),
     },
     { name: 'GET /manifests', needs: 'request_read', addressesIds: false, call: (t) => api.get('/org/v1/manifests', t) },
     {
       name: 'POST /manifests/{id}/versions',
       needs: 'manifest_manage',
       addressesIds: true,
-      call: (t, ids) => api.post(`/org/v1/manifests/${ids.manifest}/versions`, t, { retention: 'P1D', slots: [slot] }),
+      call: (t, ids) =>
+        api.post(`/org/v1/manifests/${ids.manifest}/versions`, t, { purpose: 'To check who you are', retention: 'P1D', slots: [slot] }),
     },
     {
       name: 'GET /manifests/{id}',

@@ -4,8 +4,25 @@ import { RecordingMailer, TestClock } from '../../support/recording-mailer.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { claimsOf, orgClient, problem, type OrgClient } from './org-client.js';
 
-type Slot = { slotId: string; label: string; subject?: string; kind: string; target: string; verbs: string[]; adoption: string };
-type Manifest = { manifestId: string; name: string; version: number; retention: string; slots: Slot[]; publishedAt: string };
+type Slot = {
+  slotId: string;
+  label: string;
+  subject?: string;
+  kind: string;
+  target: string;
+  verbs: string[];
+  adoption: string;
+  required: boolean;
+};
+type Manifest = {
+  manifestId: string;
+  name: string;
+  purpose: string;
+  version: number;
+  retention: string;
+  slots: Slot[];
+  publishedAt: string;
+};
 
 const NOBODY = '00000000-0000-4000-8000-000000000000';
 const nameSlot = {
@@ -45,7 +62,12 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
     token = await api.signIn(owner.token, await api.organization(owner.token, 'Acme'));
     const other = await api.user();
     otherOrgToken = await api.signIn(other.token, await api.organization(other.token, 'Rival'));
-    const r = await api.post('/org/v1/manifests', token, { name: 'KYC', retention: 'P365D', slots: [nameSlot, companySlot] });
+    const r = await api.post('/org/v1/manifests', token, {
+      name: 'KYC',
+      purpose: 'To check who you are',
+      retention: 'P365D',
+      slots: [nameSlot, companySlot],
+    });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     kyc = r.body.manifest as Manifest;
   });
@@ -61,16 +83,26 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
     expect(company!.slotId)
       .to.match(/^[0-9a-f-]{36}$/)
       .and.not.equal(name!.slotId);
-    expect(name).to.deep.equal({ slotId: name!.slotId, ...nameSlot });
-    expect(company).to.deep.equal({ slotId: company!.slotId, ...companySlot, verbs: ['edit', 'keep'] });
+    expect(name).to.deep.equal({ slotId: name!.slotId, ...nameSlot, required: false });
+    expect(company).to.deep.equal({ slotId: company!.slotId, ...companySlot, verbs: ['edit', 'keep'], required: false });
   });
 
   it('POST /manifests/{id}/versions: 201 version + 1; a slotId carries a slot over, a new slot gets a fresh id; the old version stays', async () => {
-    const m = (await api.post('/org/v1/manifests', token, { name: 'Onboarding', retention: 'P30D', slots: [nameSlot] })).body
-      .manifest as Manifest;
+    const m = (
+      await api.post('/org/v1/manifests', token, {
+        name: 'Onboarding',
+        purpose: 'To check who you are',
+        retention: 'P30D',
+        slots: [nameSlot],
+      })
+    ).body.manifest as Manifest;
     clock.advance(1000);
-    const carried = { ...nameSlot, slotId: m.slots[0]!.slotId, label: 'Legal name' };
-    const r = await api.post(`/org/v1/manifests/${m.manifestId}/versions`, token, { retention: 'PT2S', slots: [carried, companySlot] });
+    const carried = { ...nameSlot, slotId: m.slots[0]!.slotId, label: 'Legal name', required: false };
+    const r = await api.post(`/org/v1/manifests/${m.manifestId}/versions`, token, {
+      purpose: 'To check who you are',
+      retention: 'PT2S',
+      slots: [carried, companySlot],
+    });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     const v2 = manifestOf(r);
     expect(v2).to.deep.include({
@@ -91,6 +123,7 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
     expect(list.find((x) => x.manifestId === kyc.manifestId)).to.deep.equal(kyc);
 
     const unknownSlot = await api.post(`/org/v1/manifests/${m.manifestId}/versions`, token, {
+      purpose: 'To check who you are',
       retention: 'P1D',
       slots: [{ ...nameSlot, slotId: NOBODY }],
     });
@@ -113,28 +146,32 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
   it('every invalid input is 400 invalid_request naming the field', async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ retention: 'P1D', slots: [nameSlot] }, /^name/],
-      [{ name: 'x', slots: [nameSlot] }, /^retention/],
-      [{ name: 'x', retention: 'PT0S', slots: [nameSlot] }, /^retention .*PT1S/],
-      [{ name: 'x', retention: 'PT0.5S', slots: [nameSlot] }, /^retention/],
-      [{ name: 'x', retention: '365 days', slots: [nameSlot] }, /^retention/],
-      [{ name: 'x', retention: 'P1D' }, /^slots/],
-      [{ name: 'x', retention: 'P1D', slots: [] }, /^slots/],
-      [{ name: 'x', retention: 'P1D', slots: [nameSlot, 'slot'] }, /^slots\[1\]/],
-      [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, label: '' }] }, /^slots\[0\]\.label/],
-      [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, group: undefined }] }, /^slots\[0\]\.group/],
-      [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, subject: 3 }] }, /^slots\[0\]\.subject/],
-      [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, multiple: 'no' }] }, /^slots\[0\]\.multiple/],
-      [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, kind: 'video' }] }, /^slots\[0\]\.kind/],
-      [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, target: 'Passport' }] }, /^slots\[0\]\.target/],
-      [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, verbs: [] }] }, /^slots\[0\]\.verbs/],
-      [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, verbs: ['keep', 'share'] }] }, /^slots\[0\]\.verbs\[1\]/],
-      [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, adoption: 'sometimes' }] }, /^slots\[0\]\.adoption/],
+      [{ name: 'x', retention: 'P1D', slots: [nameSlot] }, /^purpose is required/],
+      [{ name: 'x', purpose: ' ', retention: 'P1D', slots: [nameSlot] }, /^purpose must not be blank/],
+      [{ name: 'x', purpose: 'a'.repeat(2001), retention: 'P1D', slots: [nameSlot] }, /^purpose is longer than 2000/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [{ ...nameSlot, required: 'yes' }] }, /^slots\[0\]\.required/],
+      [{ name: 'x', purpose: 'p', slots: [nameSlot] }, /^retention/],
+      [{ name: 'x', purpose: 'p', retention: 'PT0S', slots: [nameSlot] }, /^retention .*PT1S/],
+      [{ name: 'x', purpose: 'p', retention: 'PT0.5S', slots: [nameSlot] }, /^retention/],
+      [{ name: 'x', purpose: 'p', retention: '365 days', slots: [nameSlot] }, /^retention/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D' }, /^slots/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [] }, /^slots/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [nameSlot, 'slot'] }, /^slots\[1\]/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [{ ...nameSlot, label: '' }] }, /^slots\[0\]\.label/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [{ ...nameSlot, group: undefined }] }, /^slots\[0\]\.group/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [{ ...nameSlot, subject: 3 }] }, /^slots\[0\]\.subject/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [{ ...nameSlot, multiple: 'no' }] }, /^slots\[0\]\.multiple/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [{ ...nameSlot, kind: 'video' }] }, /^slots\[0\]\.kind/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [{ ...nameSlot, target: 'Passport' }] }, /^slots\[0\]\.target/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [{ ...nameSlot, verbs: [] }] }, /^slots\[0\]\.verbs/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [{ ...nameSlot, verbs: ['keep', 'share'] }] }, /^slots\[0\]\.verbs\[1\]/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [{ ...nameSlot, adoption: 'sometimes' }] }, /^slots\[0\]\.adoption/],
       [
-        { name: 'x', retention: 'P1D', slots: [{ ...nameSlot, adoption: 'auto', verbs: ['fill'] }] },
+        { name: 'x', purpose: 'p', retention: 'P1D', slots: [{ ...nameSlot, adoption: 'auto', verbs: ['fill'] }] },
         /^slots\[0\]\.adoption auto needs the keep verb/,
       ],
-      [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, slotId: 'not-an-id' }] }, /^slots\[0\]\.slotId/],
-      [{ name: 'x', retention: 'P1D', slots: [{ ...nameSlot, slotId: NOBODY }] }, /^slots\[0\]\.slotId/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [{ ...nameSlot, slotId: 'not-an-id' }] }, /^slots\[0\]\.slotId/],
+      [{ name: 'x', purpose: 'p', retention: 'P1D', slots: [{ ...nameSlot, slotId: NOBODY }] }, /^slots\[0\]\.slotId/],
     ];
     for (const [body, field] of cases) {
       const r = await api.post('/org/v1/manifests', token, body);
@@ -151,14 +188,20 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
       status: 404,
       code: 'not_found',
     });
-    const publish = await api.post(`/org/v1/manifests/${kyc.manifestId}/versions`, otherOrgToken, { retention: 'P1D', slots: [nameSlot] });
+    const publish = await api.post(`/org/v1/manifests/${kyc.manifestId}/versions`, otherOrgToken, {
+      purpose: 'To check who you are',
+      retention: 'P1D',
+      slots: [nameSlot],
+    });
     expect(problem(publish)).to.deep.equal({ status: 404, code: 'not_found' });
     expect((await api.get('/org/v1/manifests', otherOrgToken)).body).to.deep.equal({ manifests: [] });
     expect(manifestOf(await api.get(`/org/v1/manifests/${kyc.manifestId}`, token)).version).to.equal(1);
   });
 
   it('an unknown manifest answers 404 before its body is judged (contract 8)', async () => {
-    expect(problem(await api.post(`/org/v1/manifests/${NOBODY}/versions`, token, { retention: 'nope' }))).to.deep.equal({
+    expect(
+      problem(await api.post(`/org/v1/manifests/${NOBODY}/versions`, token, { purpose: 'To check who you are', retention: 'nope' })),
+    ).to.deep.equal({
       status: 404,
       code: 'not_found',
     });
@@ -173,7 +216,7 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
     await api.put(`/org/v1/members/${writer.email}`, token, { permissions: ['manifest_manage'] });
     const readerToken = await api.signIn(reader.token, organizationId);
     const writerToken = await api.signIn(writer.token, organizationId);
-    const body = { name: 'y', retention: 'P1D', slots: [nameSlot] };
+    const body = { name: 'y', purpose: 'p', retention: 'P1D', slots: [nameSlot] };
     expect(problem(await api.post('/org/v1/manifests', readerToken, body))).to.deep.equal({ status: 403, code: 'forbidden' });
     expect(problem(await api.post(`/org/v1/manifests/${kyc.manifestId}/versions`, readerToken, body))).to.deep.equal({
       status: 403,
@@ -183,5 +226,40 @@ describe(`manifests (contract 3; ${mainBackend})`, function () {
     expect(problem(await api.get('/org/v1/manifests', writerToken))).to.deep.equal({ status: 403, code: 'forbidden' });
     expect(problem(await api.get(`/org/v1/manifests/${kyc.manifestId}`, writerToken))).to.deep.equal({ status: 403, code: 'forbidden' });
     expect((await api.post('/org/v1/manifests', writerToken, body)).status).to.equal(201);
+  });
+  describe('§11 purpose and required slots', () => {
+    it('POST /manifests: the purpose is stored and returned by every read; a slot is optional unless required', async () => {
+      const purpose = 'To open your account:\nwe must know who you are.';
+      const r = await api.post('/org/v1/manifests', token, {
+        name: 'Account',
+        purpose,
+        retention: 'P30D',
+        slots: [{ ...nameSlot, required: true }, companySlot],
+      });
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+      const m = manifestOf(r);
+      expect(m.purpose).to.equal(purpose);
+      expect(m.slots.map((s) => s.required)).to.deep.equal([true, false]);
+      expect(manifestOf(await api.get(`/org/v1/manifests/${m.manifestId}`, token))).to.deep.equal(m);
+      const list = (await api.get('/org/v1/manifests', token)).body.manifests as Manifest[];
+      expect(list.find((x) => x.manifestId === m.manifestId)).to.deep.equal(m);
+    });
+
+    it('POST /manifests/{id}/versions: a new version needs its own purpose; the old version keeps its own', async () => {
+      const m = manifestOf(
+        await api.post('/org/v1/manifests', token, { name: 'Lease', purpose: 'Renting', retention: 'P30D', slots: [nameSlot] }),
+      );
+      const missing = await api.post(`/org/v1/manifests/${m.manifestId}/versions`, token, { retention: 'P30D', slots: [nameSlot] });
+      expect(problem(missing)).to.deep.equal({ status: 400, code: 'invalid_request' });
+      expect(missing.body.detail).to.match(/^purpose is required/);
+      const v2 = await api.post(`/org/v1/manifests/${m.manifestId}/versions`, token, {
+        purpose: 'Renting, and insuring',
+        retention: 'P30D',
+        slots: [{ ...nameSlot, slotId: m.slots[0]!.slotId, required: true }],
+      });
+      expect(manifestOf(v2)).to.deep.include({ version: 2, purpose: 'Renting, and insuring' });
+      expect(manifestOf(v2).slots[0]!.required).to.equal(true);
+      expect(manifestOf(await api.get(`/org/v1/manifests/${m.manifestId}?version=1`, token)).purpose).to.equal('Renting');
+    });
   });
 });

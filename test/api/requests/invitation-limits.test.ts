@@ -37,7 +37,12 @@ describe(`invitation limits: per member, organization and recipient (contract 9;
     const userToken = ownerToken ?? (await api.user()).token;
     const id = await api.organization(userToken, name);
     const token = await api.signIn(userToken, id);
-    const manifest = await api.post('/org/v1/manifests', token, { name: 'KYC', retention: 'P30D', slots: [slot] });
+    const manifest = await api.post('/org/v1/manifests', token, {
+      name: 'KYC',
+      purpose: 'To check who you are',
+      retention: 'P30D',
+      slots: [slot],
+    });
     expect(manifest.status, JSON.stringify(manifest.body)).to.equal(201);
     return { id, token, ownerToken: userToken, manifestId: (manifest.body.manifest as { manifestId: string }).manifestId };
   }
@@ -127,6 +132,7 @@ describe(`invitation limits: per member, organization and recipient (contract 9;
     // A link is refused at the edge (contract §9); what is left of a name's look of an address is defused.
     const linked = await api.post('/org/v1/manifests', token, {
       name: 'Claim at https://evil.example/x',
+      purpose: 'To check who you are',
       retention: 'P30D',
       slots: [slot],
     });
@@ -134,6 +140,7 @@ describe(`invitation limits: per member, organization and recipient (contract 9;
     expect(linked.body.detail).to.match(/^name /);
     const manifest = await api.post('/org/v1/manifests', token, {
       name: 'Claim at evil.example/x or help@evil.example',
+      purpose: 'To check who you are',
       retention: 'P30D',
       slots: [slot],
     });

@@ -44,6 +44,7 @@ describe(`audit history of a request: REST and GraphQL (contract 9, R-HIST-01, R
     token = await api.signIn(owner.token, orgId);
     const m = await api.post('/org/v1/manifests', token, {
       name: 'KYC',
+      purpose: 'To check who you are',
       retention: 'P30D',
       slots: [MANUAL_NAME_SLOT],
     });

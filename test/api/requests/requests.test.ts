@@ -123,6 +123,7 @@ describe(`requests and consent (spec 2.2-2.4, 3.1-3.3, 4.3; contract 4, 5, 8; ${
 
   it('send: 201 pending, newest manifest version pinned, a 7-day window, an invitation mailed to the normalized address', async () => {
     const v2 = await api.post(`/org/v1/manifests/${kyc.manifestId}/versions`, acme.token, {
+      purpose: 'To check who you are',
       retention: 'P30D',
       slots: [nameSlot, companySlot].map((s, i) => ({ ...s, slotId: kyc.slots[i]!.slotId })),
     });

@@ -50,7 +50,9 @@ describe(`requests: pinned versions, file slots, the invitation mail (contract 3
   it('a request pins the newest version at send; publishing a new version never widens a live connection', async () => {
     const owner = await api.user();
     const org = await api.signIn(owner.token, await api.organization(owner.token, 'Acme'));
-    const manifest = (await api.post('/org/v1/manifests', org, { name: 'KYC', retention: 'P30D', slots: [nameSlot] })).body.manifest as {
+    const manifest = (
+      await api.post('/org/v1/manifests', org, { name: 'KYC', purpose: 'To check who you are', retention: 'P30D', slots: [nameSlot] })
+    ).body.manifest as {
       manifestId: string;
       slots: Array<{ slotId: string }>;
     };
@@ -74,6 +76,7 @@ describe(`requests: pinned versions, file slots, the invitation mail (contract 3
     expect((accepted.body.data as any).user.request.accept).to.deep.equal({ state: 'active', manifestVersion: 1 });
 
     const v2 = await api.post(`/org/v1/manifests/${manifest.manifestId}/versions`, org, {
+      purpose: 'To check who you are',
       retention: 'P365D',
       slots: [{ ...nameSlot, slotId: manifest.slots[0]!.slotId }, bankSlot],
     });
@@ -93,8 +96,14 @@ describe(`requests: pinned versions, file slots, the invitation mail (contract 3
   it('a file slot takes a file and shows its version; documents on a file slot and files on a schema slot are refused', async () => {
     const owner = await api.user();
     const org = await api.signIn(owner.token, await api.organization(owner.token, 'Acme'));
-    const manifest = (await api.post('/org/v1/manifests', org, { name: 'KYC', retention: 'P30D', slots: [fileSlot, nameSlot] })).body
-      .manifest as { manifestId: string; slots: Array<{ slotId: string }> };
+    const manifest = (
+      await api.post('/org/v1/manifests', org, {
+        name: 'KYC',
+        purpose: 'To check who you are',
+        retention: 'P30D',
+        slots: [fileSlot, nameSlot],
+      })
+    ).body.manifest as { manifestId: string; slots: Array<{ slotId: string }> };
     const [scanSlot, docSlot] = manifest.slots.map((s) => s.slotId) as [string, string];
     const ann = await api.user();
     const upload = async (path: string) => {
@@ -153,8 +162,9 @@ describe(`requests: pinned versions, file slots, the invitation mail (contract 3
   it('goes to the normalized recipient; when mail is down the request still stands and the failure is logged', async () => {
     const owner = await api.user();
     const org = await api.signIn(owner.token, await api.organization(owner.token, 'Acme'));
-    const { manifestId } = (await api.post('/org/v1/manifests', org, { name: 'KYC', retention: 'P30D', slots: [nameSlot] })).body
-      .manifest as { manifestId: string };
+    const { manifestId } = (
+      await api.post('/org/v1/manifests', org, { name: 'KYC', purpose: 'To check who you are', retention: 'P30D', slots: [nameSlot] })
+    ).body.manifest as { manifestId: string };
 
     const sent = await api.post('/org/v1/requests', org, { manifestId, recipientEmail: '  Invited@Example.com ' });
     expect(sent.status).to.equal(201);

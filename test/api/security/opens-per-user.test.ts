@@ -21,7 +21,12 @@ describe(`§10.9 user.request.open is limited per person per day (OPENS_PER_USER
     ({ service, api } = await startOrgService({ env: { OPENS_PER_USER_PER_DAY: '3' }, now: clock.now }));
     const owner = await api.user();
     const member = await api.signIn(owner.token, await api.organization(owner.token));
-    const manifest = await api.post('/org/v1/manifests', member, { name: 'KYC', retention: 'P30D', slots: [MANUAL_NAME_SLOT] });
+    const manifest = await api.post('/org/v1/manifests', member, {
+      name: 'KYC',
+      purpose: 'To check who you are',
+      retention: 'P30D',
+      slots: [MANUAL_NAME_SLOT],
+    });
     const registered = await api.post('/org/v1/apps', member, { name: 'Onboarding' });
     app = { clientId: String(registered.body.clientId), manifestId: String((manifest.body.manifest as { manifestId: string }).manifestId) };
   });

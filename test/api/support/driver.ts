@@ -218,8 +218,12 @@ export function driver(options: DriverOptions) {
     // The organization's member, through REST.
     /** Publishes a manifest of these slots; answers it (201). */
     manifest: async (slots: readonly unknown[], retention = 'P30D', o: As & { name?: string } = {}): Promise<Manifest> =>
-      expectStatus(await options.api().post('/org/v1/manifests', member(o.as), { name: o.name ?? 'KYC', retention, slots }), 201)
-        .manifest as Manifest,
+      expectStatus(
+        await options
+          .api()
+          .post('/org/v1/manifests', member(o.as), { name: o.name ?? 'KYC', purpose: 'To check who you are', retention, slots }),
+        201,
+      ).manifest as Manifest,
     /** Sends a request of the manifest to the address; answers its id (201). */
     send: async (manifestId: string, recipientEmail: string, o: As = {}): Promise<string> =>
       (

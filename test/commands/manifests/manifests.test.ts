@@ -16,6 +16,7 @@ const draft = (over: Partial<SlotDraft> = {}): SlotDraft => ({
   target: 'PersonFullName',
   verbs: ['fill', 'keep'],
   adoption: 'manual',
+  required: false,
   ...over,
 });
 const slot = (slotId: string, over: Partial<Slot> = {}): Slot => ({ ...draft(), slotId, ...over });
@@ -26,6 +27,7 @@ const v1: ManifestPublished = {
     organizationId: 'o1',
     name: 'KYC',
     version: 1,
+    purpose: 'To know who you are',
     retention: 'P365D',
     slots: [slot('s1')],
     publishedAt: now.toISOString(),
@@ -37,6 +39,7 @@ const create = (slots: SlotDraft[], freshSlotIds = slots.map((_, i) => `n${i}`))
   manifestId: 'm1',
   organizationId: 'o1',
   name: 'KYC',
+  purpose: 'To know who you are',
   retention: 'P365D',
   slots,
   freshSlotIds,
@@ -45,6 +48,7 @@ const create = (slots: SlotDraft[], freshSlotIds = slots.map((_, i) => `n${i}`))
 const version = (slots: SlotDraft[], organizationId = 'o1') => ({
   manifestId: 'm1',
   organizationId,
+  purpose: 'To know who you are, again',
   retention: 'P30D',
   slots,
   freshSlotIds: slots.map((_, i) => `n${i}`),
@@ -67,9 +71,24 @@ describe('manifests (contract 3)', () => {
           organizationId: 'o1',
           name: 'KYC',
           version: 2,
+          purpose: 'To know who you are, again',
           retention: 'P30D',
           publishedAt: now.toISOString(),
           slots: [slot('s1', { label: 'Full name' }), slot('n1', { kind: 'file', target: 'PassportScan' })],
+        },
+      }));
+
+  it('§11: a version publishes its purpose and which slots are required', () =>
+    givenVersion(v1)
+      .when({ ...version([draft({ slotId: 's1', required: true }), draft()]), purpose: 'To open an account' })
+      .then({
+        type: 'ManifestPublished',
+        data: {
+          ...v1.data,
+          version: 2,
+          purpose: 'To open an account',
+          retention: 'P30D',
+          slots: [slot('s1', { required: true }), slot('n1')],
         },
       }));
 

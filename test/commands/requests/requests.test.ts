@@ -125,8 +125,25 @@ describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
       retention: 'P30D',
       retentionMs: 30 * DAY,
       grants: [{ slotId: SLOT, records: [own('r1')], multiple: false }],
+      requiredSlots: [],
     };
     it('pending → active with its grants', () => given(sent).when(cmd).then(accepted, granted));
+    it('§11: without a grant for every required slot, invalid_request (BAD_USER_INPUT) naming the slots without one', () => {
+      const OTHER = '44444444-4444-4444-8444-444444444444';
+      const requiredSlots = [
+        { slotId: SLOT, label: 'Full name' },
+        { slotId: OTHER, label: 'Passport' },
+      ];
+      given(sent)
+        .when({ ...cmd, requiredSlots })
+        .thenRefused('invalid_request', new RegExp(`required slot; none for "Passport" \\(${OTHER}\\)$`));
+      given(sent)
+        .when({ ...cmd, grants: [], requiredSlots })
+        .thenRefused('invalid_request', /"Full name" .*"Passport"/);
+      given(sent)
+        .when({ ...cmd, requiredSlots: [requiredSlots[0]!] })
+        .then(accepted, granted);
+    });
     it('expired, cancelled, rejected or already accepted invitations are a CONFLICT', () => {
       given(sent)
         .when({ ...cmd, now: at(7 * DAY) })

@@ -154,7 +154,7 @@ describe(`analytics views: the documented example queries answer what happened (
     bob = await api.user();
     const slot = { group: 'KYC', multiple: false, kind: 'schema', verbs: ['fill', 'keep'], adoption: 'manual' };
     const publish = async (name: string, slots: unknown[]) => {
-      const r = await api.post('/org/v1/manifests', token, { name, retention: 'P30D', slots });
+      const r = await api.post('/org/v1/manifests', token, { name, purpose: 'To check who you are', retention: 'P30D', slots });
       expect(r.status, JSON.stringify(r.body)).to.equal(201);
       return r.body.manifest as Manifest;
     };
