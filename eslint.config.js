@@ -4,7 +4,7 @@ import stylistic from '@stylistic/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'test/fixtures/**'] },
+  { ignores: ['node_modules/**', 'test/fixtures/**', 'web/dist/**'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

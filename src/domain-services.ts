@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Express } from 'express';
 import { authenticator } from './api/auth/authenticate.js';
 import { authRoutes } from './api/auth/auth-routes.js';
@@ -33,13 +34,15 @@ import { openCopies, type Copies } from './copies/index.js';
 import { ProposalService } from './proposals/proposal-service.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './observability/metrics.js';
-import { openMailer, type Mailer } from './mail/index.js';
+import { openMailer, OUTBOX_FILE, type Mailer } from './mail/index.js';
 import { InvitationAllowance, openRequestPlane } from './requests/index.js';
 import { SlidingWindows } from './limits/sliding-windows.js';
 import { exportRoute } from './api/export/export-route.js';
 import { ExportLinks } from './export/export-links.js';
 import { ExportTurns } from './export/export-turns.js';
 import { exportLines } from './export/export-lines.js';
+import { browserSessions, csrfGuard } from './api/web/browser-session.js';
+import { webPages } from './api/web/pages.js';
 
 export type DomainDeps = {
   readonly config: Config;
@@ -99,12 +102,16 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     },
     now,
   );
-  const auth = authenticator(verifier, identities, fairUse);
+  // Contract §11: the pages' session cookie, Secure unless BASE_URL is plain-http localhost.
+  const browser = browserSessions(deps.config.baseUrl, now);
+  const auth = authenticator(verifier, identities, fairUse, browser);
   const organizationPlane = openOrganizationPlane({
     store: deps.store,
     waitFor: deps.waitFor,
     readModels: deps.db,
     logger: deps.logger,
+    mailer,
+    baseUrl: deps.config.baseUrl,
     now,
     issuer,
     identities,
@@ -142,6 +149,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     waitFor: deps.waitFor,
     readModels: deps.db,
     mailer,
+    baseUrl: deps.config.baseUrl,
     invitations,
     opens: { allowance: new Allowance({ db: deps.db, windows, now }), perDay: deps.config.opensPerUserPerDay },
     logger: deps.logger,
@@ -214,12 +222,17 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     proposals,
     routes: (app) => {
       app.use(forwardedForWarning(deps.logger));
+      // Contract §11: the pages first (their /org/{organizationId}/.. paths are under the org plane's prefix); the
+      // development mailbox on the embedded default only.
+      const embedded = !deps.config.production && !deps.config.smtpUrl;
+      app.use(webPages({ outbox: embedded ? join(deps.config.dataDir, OUTBOX_FILE) : null }));
+      app.use(csrfGuard(browser));
       app.use(jwksRoute(keys.jwks));
       app.use(openApiRoutes());
       app.use(schemasRoutes(validator));
       app.use(['/auth', '/graphql'], jsonBody());
       // Each plane's router is entered only by requests under its prefix (underPrefix).
-      app.use(underPrefix('/auth/', authRoutes(identities, auth, now)));
+      app.use(underPrefix('/auth/', authRoutes(identities, auth, now, browser)));
       // JSON per route (jsonBody() inside): later /org/v1 upload routes take raw bytes.
       app.use(underPrefix('/org/', orgRoutes(organizationPlane, auth, now, { org: requests.org, copies, proposals, uploadSlot })));
       // Raw bytes, streamed: never behind jsonBody().

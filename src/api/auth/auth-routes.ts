@@ -7,13 +7,14 @@ import { clientAddress } from '../../limits/client-address.js';
 import { exactTextAt, fieldOf } from '../fields.js';
 import { answer, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
+import type { BrowserSessions } from '../web/browser-session.js';
 import { callerOf, type Authenticator } from './authenticate.js';
 
 const MAX_EMAIL = 320;
 const MAX_CODE = 64;
 
-/** The login and session routes (R-AUTH-01 to R-AUTH-23). */
-export function authRoutes(identities: IdentityService, auth: Authenticator, now: () => Date): Router {
+/** The login and session routes (R-AUTH-01 to R-AUTH-23), and the browser session's (contract §11, R-WEB-*). */
+export function authRoutes(identities: IdentityService, auth: Authenticator, now: () => Date, browser?: BrowserSessions): Router {
   const router = Router();
   const actorOf = (res: Response): Actor => ({ kind: 'user', id: callerOf(res).identityId });
 
@@ -29,20 +30,41 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
 
   router.post(
     '/auth/verify-otp',
-    answer(async (req) => {
+    answer(async (req, res) => {
       const input = emailAndCode(req.body);
       if (isRefusal(input)) return input;
+      // R-WEB-02: the pages ask for the session as a cookie, from the service's own origin only.
+      const cookie = browser?.wantsCookie(req) ? browser : null;
+      const csrf = cookie?.csrfRefusal(req);
+      if (csrf) return csrf;
       const result = await identities.verifyLogin(input.email, input.code, clientAddress(req.ip), (actor) =>
         eventContext(req, actor, now()),
       );
-      return whenDone(result, ok);
+      return whenDone(result, (session) => (cookie ? ok(inCookie(cookie, res, session)) : ok(session)));
+    }),
+  );
+
+  // R-WEB-05: signing out ends the caller's session and drops the browser's cookie.
+  router.post(
+    '/auth/sign-out',
+    auth.require('user', { beforeRegister: true }),
+    answer(async (req, res) => {
+      const caller = callerOf(res);
+      const refused = await identities.revokeSession(caller, caller.sessionId, eventContext(req, actorOf(res), now()));
+      if (isRefusal(refused)) return refused;
+      browser?.clear(res);
+      return ok({ signedOut: true });
     }),
   );
 
   router.post(
     '/auth/renew',
     auth.require('user', { beforeRegister: true }),
-    answer(async (req, res) => whenDone(await identities.renew(callerOf(res), eventContext(req, actorOf(res), now())), ok)),
+    answer(async (req, res) => {
+      const renewed = await identities.renew(callerOf(res), eventContext(req, actorOf(res), now()));
+      // R-WEB-02: a session held in the cookie is renewed in the cookie; its token never reaches page scripts.
+      return whenDone(renewed, (session) => (browser && res.locals.viaCookie ? ok(inCookie(browser, res, session)) : ok(session)));
+    }),
   );
 
   router.post(
@@ -73,6 +95,13 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
   );
 
   return router;
+}
+
+/** The session set as the browser's cookie: the answer keeps every field but the token itself. */
+function inCookie<S extends { token: string; expiresAt: string }>(browser: BrowserSessions, res: Response, session: S): Omit<S, 'token'> {
+  const { token, ...rest } = session;
+  browser.set(res, token, session.expiresAt);
+  return rest;
 }
 
 /**

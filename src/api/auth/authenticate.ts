@@ -5,6 +5,7 @@ import { isRefusal, refuse, type Refusal } from '../../commands/refusal.js';
 import { sessionBucket, type FairUse } from '../../limits/fair-use.js';
 import { membershipOf, type Membership } from '../../organizations/organization-service.js';
 import { sendRefusal } from '../refusals.js';
+import type { BrowserSessions } from '../web/browser-session.js';
 import { bearerToken } from './challenge.js';
 
 declare global {
@@ -14,6 +15,8 @@ declare global {
       caller?: Caller;
       /** The verified claims, for the organization plane (org, perms). */
       claims?: ClaimsFor<Audience>;
+      /** Contract §11: the user token came in the browser session's cookie, not an Authorization header. */
+      viaCookie?: boolean;
     }
   }
 }
@@ -97,7 +100,12 @@ const rateLimited = (wait: number): Refusal => refuse('rate_limited', 'too many 
  * it was issued in; within its session's (and organization's) fair use, which only such a caller
  * spends (R-LIM-17).
  */
-export function authenticator(verifier: TokenVerifier, identities: IdentityService, fairUse?: FairUse): Authenticator {
+export function authenticator(
+  verifier: TokenVerifier,
+  identities: IdentityService,
+  fairUse?: FairUse,
+  browser?: BrowserSessions,
+): Authenticator {
   const check = async <A extends Audience>(authorization: string | undefined, audience: A): Promise<Checked<A> | Refusal> => {
     const token = bearerToken(authorization);
     if (token === null) return unauthenticated('no_token', audience);
@@ -137,14 +145,21 @@ export function authenticator(verifier: TokenVerifier, identities: IdentityServi
       (audience, options = {}) =>
       async (req: Request, res: Response, next: NextFunction) => {
         try {
-          const ok = await check(req.get('authorization'), audience);
-          if (isRefusal(ok)) return sendRefusal(res, ok);
+          // Contract §11: without an Authorization header a user route takes the browser session's cookie (csrfGuard checked the call).
+          const cookie = audience === 'user' && browser && req.get('authorization') === undefined ? browser.tokenOf(req) : null;
+          const ok = await check(cookie === null ? req.get('authorization') : `Bearer ${cookie}`, audience);
+          if (isRefusal(ok)) {
+            // A cookie whose session ended is of no more use: the browser drops it.
+            if (cookie !== null && ok.code === 'unauthenticated') browser?.clear(res);
+            return sendRefusal(res, ok);
+          }
           if (audience === 'user' && !options.beforeRegister && !ok.registered) {
             return sendRefusal(res, refuse('forbidden', 'register first: call user.register before anything else'));
           }
           res.locals.caller = ok.caller;
           res.locals.claims = ok.claims;
           res.locals.registered = ok.registered;
+          res.locals.viaCookie = cookie !== null;
           next();
         } catch (e) {
           next(e);

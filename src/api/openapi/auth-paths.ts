@@ -18,11 +18,21 @@ export const authPaths = {
   '/auth/verify-otp': {
     post: {
       summary: 'Trade a login code for tokens',
+      description:
+        'With the header X-CSRF: 1 from the service’s own origin (its pages, contract §11) the session is set as an HttpOnly, ' +
+        'SameSite=Strict cookie instead, and the answer leaves the token out.',
       requestBody: jsonRequest(object({ email, code })),
       responses: {
         '200': jsonAnswer('A token of a new session', object({ ...token, isNewUser: { type: 'boolean' } })),
         ...problems(...JSON_ERRORS, 401, 429, 503),
       },
+    },
+  },
+  '/auth/sign-out': {
+    post: {
+      summary: 'End the current session (contract §11); a browser’s session cookie is cleared',
+      security: asUser,
+      responses: { '200': jsonAnswer('Signed out', object({ signedOut: { const: true } })), ...problems(401, 403, 503) },
     },
   },
   '/auth/renew': {

@@ -59,6 +59,8 @@ export type TestServiceOptions = {
   /** Another instance on the same database: the caller keeps ownership (it is not dropped here). */
   readonly database?: TestDatabase;
   readonly domain?: { readonly mailer?: Mailer; readonly now?: () => Date; readonly env?: NodeJS.ProcessEnv };
+  /** The port to listen on (a browser suite's BASE_URL names it); any free one when absent. */
+  readonly port?: number;
 };
 
 /**
@@ -138,7 +140,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     routes,
   });
   const running: RunningServer = createServer({ app, logger, shutdownTimeoutMs: 2000 });
-  const port = await running.listen(0, '127.0.0.1');
+  const port = await running.listen(options.port ?? 0, '127.0.0.1');
   return {
     url: `http://127.0.0.1:${port}`,
     t,

@@ -1,0 +1,102 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { graphql, hasMailbox, post, Refused } from '../api';
+import { navigate } from '../navigation';
+
+type Step = { readonly kind: 'email' } | { readonly kind: 'code'; readonly email: string };
+
+/**
+ * Contract §11 /sign-in: an address, then the code mailed to it; the session comes back as a
+ * cookie the page cannot read, and the person is registered (user.register returns the same account
+ * when it exists) before their requests are shown.
+ */
+export function SignIn() {
+  const [step, setStep] = useState<Step>({ kind: 'email' });
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [mailbox, setMailbox] = useState(false);
+
+  useEffect(() => {
+    void hasMailbox().then(setMailbox);
+  }, []);
+
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (e) {
+      setError(e instanceof Refused ? e.message : 'The service could not be reached. Try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const sendCode = (e: FormEvent) => {
+    e.preventDefault();
+    void run(async () => {
+      await post('/auth/send-otp', { email });
+      setCode('');
+      setStep({ kind: 'code', email });
+    });
+  };
+
+  const signIn = (e: FormEvent) => {
+    e.preventDefault();
+    if (step.kind !== 'code') return;
+    void run(async () => {
+      await post('/auth/verify-otp', { email: step.email, code: code.trim() });
+      await graphql('mutation { user { register(input: {}) { userId } } }');
+      navigate('/requests');
+    });
+  };
+
+  return (
+    <main className="page narrow">
+      <h1>Sign in</h1>
+      {step.kind === 'email' ? (
+        <form onSubmit={sendCode}>
+          <label htmlFor="email">Email address</label>
+          <input id="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <button type="submit" disabled={busy}>
+            Send code
+          </button>
+        </form>
+      ) : (
+        <form onSubmit={signIn}>
+          <p>We sent a sign-in code to {step.email}. It works for a few minutes.</p>
+          <label htmlFor="code">Code from the mail</label>
+          <input
+            id="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+          <button type="submit" disabled={busy}>
+            Sign in
+          </button>
+          <button type="button" className="secondary" onClick={() => setStep({ kind: 'email' })}>
+            Use another address
+          </button>
+        </form>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {mailbox && (
+        <p className="note">
+          Running on the embedded default: mails are not sent but kept in the{' '}
+          <a href="/dev/mailbox" target="_blank" rel="noopener">
+            development mailbox
+          </a>
+          .
+        </p>
+      )}
+    </main>
+  );
+}
