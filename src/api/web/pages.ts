@@ -42,6 +42,9 @@ const PAGE_PATHS: readonly RegExp[] = [
   `/org/${UUID}/requests/${ID}`,
 ].map((p) => new RegExp(`^${p === '/' ? '/' : `${p}/?`}$`));
 
+const isLoopback = (address: string | undefined): boolean =>
+  address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
+
 /** Vite's hashed asset names: one flat directory, no path separators. */
 const ASSET = /^\/assets\/([A-Za-z0-9_.-]+)$/;
 
@@ -61,7 +64,8 @@ export function webPages({ distDir = WEB_DIST, outbox }: PagesOptions): RequestH
   return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const path = req.path;
-    if (outbox !== null && path === '/dev/mailbox') {
+    // R-WEB-06: the codes in it sign anyone in, so only a browser on this machine sees it.
+    if (outbox !== null && path === '/dev/mailbox' && isLoopback(req.socket.remoteAddress)) {
       mailboxPage(outbox).then((html) => {
         guarded(res).set('Cache-Control', 'no-store').type('html').send(html);
       }, next);

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { mainBackend } from '../../support/databases.js';
+import { webPages } from '../../../src/api/web/pages.js';
 import { builtPages } from '../../web/support/built-pages.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -92,6 +94,17 @@ describe(`§11 the pages are served by the service itself (R-WEB-01, R-WEB-06; $
     const html = await res.text();
     expect(html).to.contain(`To ${email}`);
     expect(html).to.match(/\b\d{6}\b/);
+  });
+
+  it('the development mailbox is shown only to a browser on this machine: from another address it goes on to the 404', () => {
+    const from = (remoteAddress: string) => {
+      let passed = false;
+      const req = { method: 'GET', path: '/dev/mailbox', socket: { remoteAddress } } as unknown as ExpressRequest;
+      webPages({ outbox: '/nonexistent/outbox.log' })(req, {} as ExpressResponse, () => void (passed = true));
+      return passed;
+    };
+    expect(from('192.0.2.2'), 'another address').to.equal(true);
+    expect(from('::ffff:10.0.0.7'), 'another address, as IPv4 on IPv6').to.equal(true);
   });
 
   describe('with SMTP (and so in production)', () => {
