@@ -14,6 +14,7 @@ const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon
 const PERSON_FULL_NAME = 'http://service.test/schemas/core/PersonFullName.json';
 const MANIFEST = {
   name: 'KYC',
+  purpose: 'To know who our customers are',
   retention: 'P30D',
   slots: [
     { label: 'Name', group: 'Identity', multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['keep'], adoption: 'manual' },

@@ -70,10 +70,8 @@ describe(`§11 the pages in a browser (R-WEB-01 to R-WEB-07; ${mainBackend})`, f
     const api = orgClient(service.url, mailer);
     const founder = await api.user();
     const member = await api.signIn(founder.token, await api.organization(founder.token, 'Acme Clinic'));
-    const manifest = { name: 'Proof of identity', retention: 'P30D', slots: [MANUAL_NAME_SLOT] };
-    let made = await api.post('/org/v1/manifests', member, manifest);
-    // Contract §11 makes a manifest's purpose required: sent once the service knows the field.
-    if (made.status === 400) made = await api.post('/org/v1/manifests', member, { ...manifest, purpose: 'To check who you are' });
+    const manifest = { name: 'Proof of identity', purpose: 'To check who you are', retention: 'P30D', slots: [MANUAL_NAME_SLOT] };
+    const made = await api.post('/org/v1/manifests', member, manifest);
     expect(made.status, JSON.stringify(made.body)).to.equal(201);
     const manifestId = (made.body.manifest as { manifestId: string }).manifestId;
     const sent = await api.post('/org/v1/requests', member, { manifestId, recipientEmail: person });
