@@ -15,6 +15,7 @@ import { MailUnavailableError, type Mailer } from '../mail/index.js';
 import type { Member } from '../organizations/index.js';
 import type { InvitationAllowance } from './invitation-allowance.js';
 import { invitationMail } from './invitation-mail.js';
+import { sendWithin } from './send-within.js';
 import { requestSql as q } from './request-queries.js';
 import type { HistoryEntry } from './history-entry.js';
 import type { RequestHistory } from './request-history.js';
@@ -80,32 +81,27 @@ export class OrgRequests {
       .rows[0];
     if (!head || head.organization_id !== member.organizationId) return refuse('not_found', 'no such manifest');
     const requestId = randomUUID();
-    const limited = await this.deps.invitations.reserve(member, recipientEmail, requestId);
-    if (limited) return limited;
-    const done = await handle(
+    const slots = {
+      reserve: () => this.deps.invitations.reserve(member, recipientEmail, requestId),
+      release: () => this.deps.invitations.release(requestId),
+    };
+    const refused = await sendWithin(
       this.deps,
-      requestStream(requestId),
-      requestDecider,
+      slots,
       {
-        type: 'SendRequest',
-        data: {
-          requestId,
-          organizationId: member.organizationId,
-          manifestId,
-          manifestVersion: head.latest_version,
-          recipientEmail,
-          invitationExpiresAt: input.invitationExpiresAt,
-          initiatedBy: 'org',
-          initiatingClientId: null,
-          now: this.deps.now(),
-        },
+        requestId,
+        organizationId: member.organizationId,
+        manifestId,
+        manifestVersion: head.latest_version,
+        recipientEmail,
+        invitationExpiresAt: input.invitationExpiresAt,
+        initiatedBy: 'org',
+        initiatingClientId: null,
+        now: this.deps.now(),
       },
-      { context, newStream: true },
+      context,
     );
-    if (isRefusal(done)) {
-      await this.deps.invitations.release(requestId);
-      return done;
-    }
+    if (refused) return refused;
     const row = await this.deps.reads.oneOfOrganization(member.organizationId, requestId);
     if (!row) throw new Error('a sent request is missing from the read model');
     await this.invite(recipientEmail, row.organization_name, row.manifest_name, `${this.deps.baseUrl}/requests/${requestId}`);

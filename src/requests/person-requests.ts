@@ -13,6 +13,7 @@ import { checkGrant, type CheckedGrant, type GrantInput } from './grant-check.js
 import { requestSql as q, type RequestRow } from './request-queries.js';
 import type { RequestReads } from './request-reads.js';
 import { personRequestOf, slotsOf, type PersonRequest } from './request-view.js';
+import { sendWithin } from './send-within.js';
 import { retentionMs } from '../manifests/retention.js';
 import { iso } from '../organizations/member.js';
 import { DAY_MS, type Allowance } from '../limits/allowance.js';
@@ -109,36 +110,24 @@ export class PersonRequests {
       windowMs: DAY_MS,
       message: 'you have opened too many requests today; try again later',
     };
-    const limited = await allowance.reserve([opening], requestId);
-    if (limited) return limited;
-    let opened = false;
-    try {
-      const done = await handle(
-        this.deps,
-        requestStream(requestId),
-        requestDecider,
-        {
-          type: 'SendRequest',
-          data: {
-            requestId,
-            organizationId: head.organization_id,
-            manifestId: id,
-            manifestVersion: head.latest_version,
-            recipientEmail: caller.email,
-            invitationExpiresAt: null,
-            initiatedBy: 'recipient',
-            initiatingClientId: client,
-            now: this.deps.now(),
-          },
-        },
-        { context, newStream: true },
-      );
-      if (isRefusal(done)) return done;
-      opened = true;
-    } finally {
-      // A refused or failed open gives its slot of the day back.
-      if (!opened) await allowance.release(requestId);
-    }
+    const slots = { reserve: () => allowance.reserve([opening], requestId), release: () => allowance.release(requestId) };
+    const refused = await sendWithin(
+      this.deps,
+      slots,
+      {
+        requestId,
+        organizationId: head.organization_id,
+        manifestId: id,
+        manifestVersion: head.latest_version,
+        recipientEmail: caller.email,
+        invitationExpiresAt: null,
+        initiatedBy: 'recipient',
+        initiatingClientId: client,
+        now: this.deps.now(),
+      },
+      context,
+    );
+    if (refused) return refused;
     return this.view(caller, requestId);
   }
 
