@@ -1,6 +1,6 @@
 import type { ManifestEvent, Slot } from '../../events/manifest-events.js';
 import { BUILTIN_NAMES } from '../../schemas/builtins.js';
-import { refuse, type Refusal } from '../refusal.js';
+import { isRefusal, refuse, type Refusal } from '../refusal.js';
 
 export type ManifestState =
   | { readonly status: 'none' }
@@ -68,3 +68,37 @@ export function resolveSlots(previous: readonly Slot[], drafts: readonly SlotDra
 /** One command's decision on a manifest: the manifest decider (manifest-decider.ts) switches to it. */
 export type ManifestDecision<C> = (state: ManifestState, command: C) => readonly ManifestEvent[] | Refusal;
 export const manifestDecision = <C>(decide: ManifestDecision<C>): ManifestDecision<C> => decide;
+
+/** What every version's draft holds: the organization's words and slots, as the edge checked them. */
+export type VersionDraft = {
+  readonly manifestId: string;
+  readonly organizationId: string;
+  /** §11: why the organization asks (1 to 2000 characters). */
+  readonly purpose: string;
+  readonly retention: string;
+  readonly slots: readonly SlotDraft[];
+  /** One per slot draft; used where the draft has no slotId. */
+  readonly freshSlotIds: readonly string[];
+  readonly now: Date;
+};
+
+/**
+ * R-MAN-02, R-MAN-04: version `version` of the manifest, complete in itself, its slots resolved
+ * against those of the version before (none for version 1).
+ */
+export function publishVersion(
+  draft: VersionDraft,
+  name: string,
+  version: number,
+  previous: readonly Slot[],
+): readonly ManifestEvent[] | Refusal {
+  const slots = resolveSlots(previous, draft.slots, draft.freshSlotIds);
+  if (isRefusal(slots)) return slots;
+  const { manifestId, organizationId, purpose, retention, now } = draft;
+  return [
+    {
+      type: 'ManifestPublished',
+      data: { manifestId, organizationId, name, version, purpose, retention, slots, publishedAt: now.toISOString() },
+    },
+  ];
+}
