@@ -43,7 +43,7 @@ export async function benchPublish(db: SqlDb, options: { seconds: number; client
   const engine = new ProjectionEngine({ db, store: log, projectors: allProjectors, inline: log });
   await engine.start();
   // As src/main.ts composes it: commands append through a store that writes the inline read models.
-  const sqlStore = await SqlEventStore.open(db, { inline: inlineProjection(allProjectors, engine.schema) });
+  const sqlStore = log.withInline(inlineProjection(allProjectors, engine.schema));
   const queue = await SqlJobQueue.open(db);
   const mailer = new CodeCatcher();
   // One token publishes and checks itself from every connection, thousands of times a second: the

@@ -58,9 +58,7 @@ async function main(): Promise<void> {
   });
   await engine.start();
   // Commands append through a store that writes the read models switched inline above.
-  const appending = inline
-    ? await SqlEventStore.open(backends.db, { inline: inlineProjection(allProjectors, engine.schema, logger) })
-    : backends.store;
+  const appending = inline ? inline.withInline(inlineProjection(allProjectors, engine.schema, logger)) : backends.store;
   // Commands read through the fold cache (docs/decisions.md, "Event store"); every append is counted.
   const store = foldingStore(instrumentedStore(appending, metrics));
   await installAnalyticsViews(backends.db, engine.schema);

@@ -169,7 +169,7 @@ describe(`inline projection: read models written in the append's transaction (${
     const engine = await start('inline', [streamHeadsProjector, typesSeen]);
     const stream = uniqueStream('order');
     // Another instance on the same database, its read models inline as its own engine would make them.
-    const other = await SqlEventStore.open(t.db, { inline: inlineProjection([streamHeadsProjector, typesSeen], engine.schema) });
+    const other = (await SqlEventStore.open(t.db)).withInline(inlineProjection([streamHeadsProjector, typesSeen], engine.schema));
     await store.appendToStream(stream, [newEvent('Placed')], 'no_stream');
     await other.appendToStream(stream, [newEvent('Shipped')], 0);
     // `store` still holds revision 0 as the head: its append compares and sets it, in one statement.

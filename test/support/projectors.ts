@@ -1,5 +1,5 @@
 import type { SqlDb } from '../../src/db/sql.js';
-import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
+import type { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { ProjectionEngine, type EngineOptions } from '../../src/projections/engine.js';
 import { inlineProjection } from '../../src/projections/inline.js';
 import { logProjector, type Projector } from '../../src/projections/projector.js';
@@ -95,5 +95,5 @@ export async function startInline(
 ): Promise<{ engine: ProjectionEngine; store: SqlEventStore }> {
   const engine = new ProjectionEngine({ ...options, db, store: log, projectors, inline: log });
   await engine.start();
-  return { engine, store: await SqlEventStore.open(db, { inline: inlineProjection(projectors, engine.schema, options.logger) }) };
+  return { engine, store: log.withInline(inlineProjection(projectors, engine.schema, options.logger)) };
 }

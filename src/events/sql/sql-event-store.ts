@@ -31,7 +31,7 @@ type EventRow = {
 
 type PositionRow = { commit: string; prepare: string; revision: string };
 
-/** Read models that run inside every appending transaction (SqlEventStore.open's `inline`). */
+/** Read models that run inside every appending transaction (SqlEventStore.withInline). */
 export type InlineProjection = {
   /**
    * Runs first in the transaction, before the append takes its transaction id: a statement without
@@ -108,14 +108,18 @@ export class SqlEventStore implements EventStore {
     this.notify = db.kind === 'postgres' ? new CoalescedNotify(db, APPENDED_CHANNEL, local.sender) : null;
   }
 
+  static async open(db: SqlDb): Promise<SqlEventStore> {
+    await db.exec(await readFile(new URL('./schema.sql', import.meta.url), 'utf8'));
+    return new SqlEventStore(db, undefined);
+  }
+
   /**
-   * `inline`: read models written inside every append's transaction of this store (the log and the
-   * read models share this database), so an event and the rows it produces commit together. Open it
+   * The same log, for appends that write `inline`'s read models inside their own transaction (the
+   * log and the read models share this database), so an event and its rows commit together. Taken
    * once the projection engine has switched those read models inline (ProjectionEngine.start).
    */
-  static async open(db: SqlDb, options: { readonly inline?: InlineProjection } = {}): Promise<SqlEventStore> {
-    await db.exec(await readFile(new URL('./schema.sql', import.meta.url), 'utf8'));
-    return new SqlEventStore(db, options.inline);
+  withInline(inline: InlineProjection): SqlEventStore {
+    return new SqlEventStore(this.db, inline);
   }
 
   /** An appending transaction's options: the inline read models' prelude travels with its BEGIN. */

@@ -104,9 +104,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   else await engine.start();
   // As src/main.ts composes it: commands append through a store that writes the inline read models.
   const appending =
-    inline && options.startEngine !== false
-      ? await SqlEventStore.open(db, { inline: inlineProjection(allProjectors, engine.schema) })
-      : sqlStore;
+    inline && options.startEngine !== false ? sqlStore.withInline(inlineProjection(allProjectors, engine.schema)) : sqlStore;
   const store = foldingStore(instrumentedStore(appending, metrics));
 
   const dataDir = await mkdtemp(join(tmpdir(), 'dss-service-'));
