@@ -234,7 +234,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       // Each plane's router is entered only by requests under its prefix (underPrefix).
       app.use(underPrefix('/auth/', authRoutes(identities, auth, now, browser)));
       // JSON per route (jsonBody() inside): later /org/v1 upload routes take raw bytes.
-      app.use(underPrefix('/org/', orgRoutes(organizationPlane, auth, now, { org: requests.org, copies, proposals, uploadSlot })));
+      app.use(underPrefix('/org/', orgRoutes(organizationPlane, auth, now, { org: requests.org, copies, proposals, uploadSlot }, browser)));
       // Raw bytes, streamed: never behind jsonBody().
       app.use(underPrefix('/vault/', fileRoutes(files, auth, uploadSlot, now)));
       app.use(

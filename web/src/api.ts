@@ -1,30 +1,42 @@
 /**
  * Calls to the service from the pages (contract §11): same origin, the session in an HttpOnly cookie
  * the browser sends by itself, and on every call the header X-CSRF: 1, which a cross-site form
- * cannot send. No token ever passes through these scripts.
+ * cannot send. No token ever passes through these scripts. An organization's calls name it in
+ * X-Organization, so the service takes that organization's member cookie (R-WEB-08).
  */
-const HEADERS = { 'content-type': 'application/json', 'x-csrf': '1' };
+const CSRF = { 'x-csrf': '1' };
 
-/** A refused call: the problem's status and detail (RFC 9457), or GraphQL's first error. */
+/** A refused call: the problem's status, code, detail and other members (RFC 9457), or GraphQL's first error and its extensions. */
 export class Refused extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly details: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }
 }
 
+/** What a person reads when a call fails: the service's own words, or that it could not be reached. */
+export const messageOf = (e: unknown): string => (e instanceof Refused ? e.message : 'The service could not be reached. Try again.');
+
 async function refusalOf(res: Response): Promise<Refused> {
-  const body = (await res.json().catch(() => ({}))) as { detail?: string; code?: string };
-  return new Refused(res.status, body.code ?? 'error', body.detail ?? `the service answered ${res.status}`);
+  const body = (await res.json().catch(() => ({}))) as Record<string, unknown> & { detail?: string; code?: string };
+  return new Refused(res.status, body.code ?? 'error', body.detail ?? `the service answered ${res.status}`, body);
 }
 
-export async function post<T>(path: string, body?: unknown): Promise<T> {
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One REST call; `organizationId` signs it in with that organization's member cookie. */
+export async function call<T>(method: Method, path: string, body?: unknown, organizationId?: string): Promise<T> {
   const res = await fetch(path, {
-    method: 'POST',
-    headers: HEADERS,
+    method,
+    headers: {
+      ...CSRF,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(organizationId ? { 'x-organization': organizationId } : {}),
+    },
     credentials: 'same-origin',
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
@@ -32,20 +44,102 @@ export async function post<T>(path: string, body?: unknown): Promise<T> {
   return (await res.json()) as T;
 }
 
-type GraphqlAnswer<T> = { data?: T; errors?: Array<{ message: string; extensions?: { code?: string } }> };
+export const get = <T>(path: string) => call<T>('GET', path);
+export const post = <T>(path: string, body?: unknown) => call<T>('POST', path, body);
+
+/** The organization plane as a member of `organizationId`, through its member cookie (POST /org/v1/token sets it). */
+export function orgApi(organizationId: string) {
+  return {
+    organizationId,
+    get: <T>(path: string) => call<T>('GET', path, undefined, organizationId),
+    post: <T>(path: string, body?: unknown) => call<T>('POST', path, body, organizationId),
+    put: <T>(path: string, body?: unknown) => call<T>('PUT', path, body, organizationId),
+    del: <T>(path: string) => call<T>('DELETE', path, undefined, organizationId),
+    /** Bytes of a file route, for a download. */
+    blob: (path: string) => download(path, organizationId),
+  };
+}
+export type OrgApi = ReturnType<typeof orgApi>;
+
+type GraphqlError = { message: string; extensions?: Record<string, unknown> & { code?: string } };
+type GraphqlAnswer<T> = { data?: T; errors?: GraphqlError[] };
 
 export async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const res = await fetch('/graphql', {
     method: 'POST',
-    headers: HEADERS,
+    headers: { ...CSRF, 'content-type': 'application/json' },
     credentials: 'same-origin',
     body: JSON.stringify({ query, variables }),
   });
-  if (!res.ok) throw await refusalOf(res);
-  const answer = (await res.json()) as GraphqlAnswer<T>;
-  const [first] = answer.errors ?? [];
-  if (first || !answer.data) throw new Refused(200, first?.extensions?.code ?? 'error', first?.message ?? 'no data');
+  const answer = (await res.json().catch(() => null)) as GraphqlAnswer<T> | null;
+  const [first] = answer?.errors ?? [];
+  if (first) {
+    const code = String(first.extensions?.code ?? 'error');
+    throw new Refused(code === 'UNAUTHENTICATED' ? 401 : res.status, code, first.message, first.extensions ?? {});
+  }
+  if (!res.ok || !answer?.data) throw new Refused(res.status, 'error', `the service answered ${res.status}`);
   return answer.data;
+}
+
+/** A file's bytes and name, fetched with the cookie (and the organization's, when named). */
+export async function download(path: string, organizationId?: string): Promise<{ blob: Blob; name: string }> {
+  const res = await fetch(path, { credentials: 'same-origin', headers: organizationId ? { 'x-organization': organizationId } : {} });
+  if (!res.ok) throw await refusalOf(res);
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const name = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1] ?? /filename="([^"]+)"/i.exec(disposition)?.[1] ?? 'download';
+  return { blob: await res.blob(), name: decodeURIComponent(name) };
+}
+
+/** Hands a downloaded blob to the browser as a file to save. */
+export function saveBlob({ blob, name }: { blob: Blob; name: string }): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Sends bytes with upload progress (fetch reports none): XMLHttpRequest, same origin, the cookie and
+ * X-CSRF like every call. `onProgress` gets the fraction sent, 0 to 1.
+ */
+export function upload<T>(
+  path: string,
+  body: Blob,
+  headers: Readonly<Record<string, string>>,
+  onProgress: (fraction: number) => void,
+  organizationId?: string,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.withCredentials = true;
+    for (const [name, value] of Object.entries({ ...headers, ...CSRF, ...(organizationId ? { 'x-organization': organizationId } : {}) }))
+      xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      let parsed: Record<string, unknown> & { code?: string; detail?: string } = {};
+      try {
+        parsed = JSON.parse(xhr.responseText) as typeof parsed;
+      } catch {
+        // An answer that is not JSON is reported by its status alone.
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(1);
+        resolve(parsed as T);
+      } else
+        reject(
+          new Refused(xhr.status, String(parsed.code ?? 'error'), String(parsed.detail ?? `the service answered ${xhr.status}`), parsed),
+        );
+    };
+    xhr.onerror = () => reject(new Refused(0, 'network', 'The upload was cut off. Try again.'));
+    xhr.send(body);
+  });
 }
 
 /** Whether the development mailbox is served (the embedded default only). */

@@ -1,38 +1,84 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { navigate, usePath } from './navigation';
-import { Requests } from './pages/requests';
+import { OrgPage } from './pages/org/org-session';
+import { Manifests } from './pages/org/manifests';
+import { Members } from './pages/org/members';
+import { Organizations } from './pages/org/organizations';
+import { OrgRequestDetail } from './pages/org/request-detail';
+import { OrgRequests } from './pages/org/requests';
+import { Settings } from './pages/org/settings';
+import { Account } from './pages/person/account';
+import { RequestDetail } from './pages/person/request-detail';
+import { Requests } from './pages/person/requests';
+import { Vault } from './pages/person/vault';
 import { SignIn } from './pages/sign-in';
+import { Shell } from './layout';
 
-/** The pages of contract §11; those not built yet say so. */
+type Route = { readonly title: string; readonly page: ReactNode };
+
+const UUID = '([0-9a-fA-F-]{36})';
+const ID = '([A-Za-z0-9-]{1,64})';
+const ORG_PAGES = { manifests: Manifests, members: Members, settings: Settings, requests: OrgRequests } as const;
+
+/** The pages of contract §11, by path (src/api/web/pages.ts serves index.html at each). */
+function route(path: string): Route {
+  const p = path.length > 1 ? path.replace(/\/$/, '') : path;
+  if (p === '/sign-in') return { title: 'Sign in', page: <SignIn /> };
+  if (p === '/requests' || p === '/') return { title: 'Your requests', page: <Requests /> };
+  if (p === '/vault') return { title: 'Your vault', page: <Vault /> };
+  if (p === '/account') return { title: 'Your account', page: <Account /> };
+  if (p === '/organizations') return { title: 'Your organizations', page: <Organizations /> };
+  const request = new RegExp(`^/requests/${ID}$`).exec(p);
+  if (request) return { title: 'Request', page: <RequestDetail key={request[1]} requestId={request[1]} /> };
+  const orgRequest = new RegExp(`^/org/${UUID}/requests/${ID}$`).exec(p);
+  if (orgRequest) {
+    const [, organizationId, requestId] = orgRequest as unknown as [string, string, string];
+    return {
+      title: 'Request',
+      page: (
+        <OrgPage key={organizationId} organizationId={organizationId}>
+          {(org) => <OrgRequestDetail key={requestId} org={org} requestId={requestId} />}
+        </OrgPage>
+      ),
+    };
+  }
+  const orgPage = new RegExp(`^/org/${UUID}(?:/(requests|manifests|members|settings))?$`).exec(p);
+  if (orgPage) {
+    const [, organizationId, which = 'requests'] = orgPage as unknown as [string, string, keyof typeof ORG_PAGES | undefined];
+    const Page = ORG_PAGES[which];
+    return {
+      title: which.charAt(0).toUpperCase() + which.slice(1),
+      page: (
+        <OrgPage key={organizationId} organizationId={organizationId}>
+          {(org) => <Page key={which} org={org} />}
+        </OrgPage>
+      ),
+    };
+  }
+  return { title: 'Not found', page: <NotFound path={p} /> };
+}
+
 export function App() {
   const path = usePath();
+  const { title, page } = route(path);
   useEffect(() => {
     if (path === '/') navigate('/requests', true);
   }, [path]);
   useEffect(() => {
-    document.title = `${titleOf(path)} · Data sharing`;
-  }, [path]);
-  if (path === '/sign-in') return <SignIn />;
-  if (path === '/requests' || path === '/') return <Requests />;
-  return <NotYet path={path} />;
+    document.title = `${title} · Data sharing`;
+    // A page change moves focus to the new page's content, as a full load would for a screen reader.
+    document.getElementById('content')?.focus({ preventScroll: true });
+  }, [path, title]);
+  return page;
 }
 
-function titleOf(path: string): string {
-  if (path === '/sign-in') return 'Sign in';
-  if (path === '/requests' || path === '/') return 'Your requests';
-  return 'Coming soon';
-}
-
-function NotYet({ path }: { path: string }) {
+function NotFound({ path }: { readonly path: string }) {
   return (
-    <main className="page">
-      <h1>This page is not here yet</h1>
+    <Shell>
+      <h1>Page not found</h1>
       <p>
-        The page <code>{path}</code> comes in a later version.
+        There is no page at <code>{path}</code>.
       </p>
-      <p>
-        <a href="/requests">Go to your requests</a>
-      </p>
-    </main>
+    </Shell>
   );
 }

@@ -52,7 +52,7 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
       const caller = callerOf(res);
       const refused = await identities.revokeSession(caller, caller.sessionId, eventContext(req, actorOf(res), now()));
       if (isRefusal(refused)) return refused;
-      browser?.clear(res);
+      browser?.clear(res, req);
       return ok({ signedOut: true });
     }),
   );
@@ -98,7 +98,11 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
 }
 
 /** The session set as the browser's cookie: the answer keeps every field but the token itself. */
-function inCookie<S extends { token: string; expiresAt: string }>(browser: BrowserSessions, res: Response, session: S): Omit<S, 'token'> {
+export function inCookie<S extends { token: string; expiresAt: string }>(
+  browser: BrowserSessions,
+  res: Response,
+  session: S,
+): Omit<S, 'token'> {
   const { token, ...rest } = session;
   browser.set(res, token, session.expiresAt);
   return rest;

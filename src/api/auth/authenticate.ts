@@ -42,6 +42,12 @@ export type Authenticator = {
    * statement as the session, and refuses the token unless it is the membership it was issued in.
    */
   check<A extends Audience>(authorization: string | undefined, audience: A): Promise<Checked<A> | Refusal>;
+  /**
+   * The member check of a request: its Authorization header, or without one (contract §11) the
+   * member cookie of the organization its X-Organization header names; a cookie refused as
+   * unauthenticated is dropped.
+   */
+  member(req: Request, res: Response): Promise<Checked<'org'> | Refusal>;
 };
 
 export type Checked<A extends Audience> = {
@@ -141,6 +147,13 @@ export function authenticator(
   };
   return {
     check,
+    member: async (req, res) => {
+      const cookie = browser && req.get('authorization') === undefined ? browser.memberTokenOf(req) : null;
+      const ok = await check(cookie === null ? req.get('authorization') : `Bearer ${cookie.token}`, 'org');
+      if (cookie !== null && isRefusal(ok) && ok.code === 'unauthenticated') browser?.clearMember(res, cookie.organizationId);
+      res.locals.viaCookie = cookie !== null;
+      return ok;
+    },
     require:
       (audience, options = {}) =>
       async (req: Request, res: Response, next: NextFunction) => {
@@ -150,7 +163,7 @@ export function authenticator(
           const ok = await check(cookie === null ? req.get('authorization') : `Bearer ${cookie}`, audience);
           if (isRefusal(ok)) {
             // A cookie whose session ended is of no more use: the browser drops it.
-            if (cookie !== null && ok.code === 'unauthenticated') browser?.clear(res);
+            if (cookie !== null && ok.code === 'unauthenticated') browser?.clear(res, req);
             return sendRefusal(res, ok);
           }
           if (audience === 'user' && !options.beforeRegister && !ok.registered) {

@@ -95,13 +95,17 @@ export const orgPaths = {
       requestBody: jsonRequest(object({ organizationId: { type: 'string' } })),
       responses: {
         '200': jsonAnswer(
-          'A member token',
-          object({
-            token: { type: 'string' },
-            expiresAt: { type: 'string', format: 'date-time' },
-            organizationId: { type: 'string' },
-            permissions,
-          }),
+          'A member token (§11: called through the session cookie with X-CSRF: 1, it is set as the ' +
+            'organization’s member cookie and left out of the body)',
+          object(
+            {
+              token: { type: 'string' },
+              expiresAt: { type: 'string', format: 'date-time' },
+              organizationId: { type: 'string' },
+              permissions,
+            },
+            ['expiresAt', 'organizationId', 'permissions'],
+          ),
         ),
         ...problems(...JSON_ERRORS, 401, 403, 404, 423, 503),
       },

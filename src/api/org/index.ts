@@ -13,6 +13,7 @@ import type { ProposalService } from '../../proposals/proposal-service.js';
 import type { RequestPlane } from '../../requests/index.js';
 import { copyRoutes } from './copy-routes.js';
 import { proposalRoutes } from './proposal-routes.js';
+import type { BrowserSessions } from '../web/browser-session.js';
 
 export { memberOf, orgAccess } from './org-access.js';
 
@@ -20,22 +21,21 @@ export function orgRoutes(
   plane: OrganizationPlane,
   auth: Authenticator,
   now: () => Date,
-  requests?: {
+  requests: {
     readonly org: RequestPlane['org'];
     readonly copies: Copies;
     readonly proposals: ProposalService;
     readonly uploadSlot: RequestHandler;
   },
+  browser?: BrowserSessions,
 ): Router {
   const access = orgAccess(auth);
   const router = Router();
-  router.use(organizationRoutes(plane.organizations, plane.key, auth, now));
+  router.use(organizationRoutes(plane.organizations, plane.key, auth, now, browser));
   router.use(memberRoutes(plane.organizations, plane.key, access, now));
   router.use(underPrefix('/org/v1/manifests', manifestRoutes(plane.manifests, access, now)));
-  if (requests) {
-    router.use(underPrefix('/org/v1/requests', requestRoutes(requests.org, access, now)));
-    router.use(underPrefix('/org/v1/requests', copyRoutes(requests.copies, access, requests.uploadSlot, now)));
-    router.use(underPrefix('/org/v1/requests', proposalRoutes(requests.proposals, access, now)));
-  }
+  router.use(underPrefix('/org/v1/requests', requestRoutes(requests.org, access, now)));
+  router.use(underPrefix('/org/v1/requests', copyRoutes(requests.copies, access, requests.uploadSlot, now)));
+  router.use(underPrefix('/org/v1/requests', proposalRoutes(requests.proposals, access, now)));
   return router;
 }

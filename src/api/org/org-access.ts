@@ -15,7 +15,8 @@ declare global {
 }
 
 /**
- * The guard of every member route, in the order of R-ORG-08: 401 unless a live member token whose
+ * The guard of every member route, in the order of R-ORG-08: 401 unless a live member token (a
+ * header's, or from the pages the organization's member cookie, contract §11) whose
  * address is still a member of its organization, in the membership the token was issued in (the
  * authenticator reads it on each request, so a removal bites on the very next request); then 403
  * forbidden unless the membership, not the token's perms claim, holds `permission`. Routes then
@@ -25,7 +26,7 @@ export function orgAccess(auth: Authenticator): (permission: Permission) => Requ
   // The membership is read with the session's check, in the same statement.
   const asMember: RequestHandler = async (req, res, next) => {
     try {
-      const ok = await auth.check(req.get('authorization'), 'org');
+      const ok = await auth.member(req, res);
       if (isRefusal(ok)) return sendRefusal(res, ok);
       const { caller, claims, membership } = ok;
       res.locals.caller = caller;

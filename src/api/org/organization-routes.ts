@@ -8,6 +8,7 @@ import { knownInput } from '../middleware/known-input.js';
 import { answer, created, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
 import { objectAt, textAt } from '../fields.js';
+import type { BrowserSessions } from '../web/browser-session.js';
 
 const MAX_NAME = 200;
 
@@ -15,7 +16,13 @@ const MAX_NAME = 200;
  * The organization routes that take a user token (R-ORG-01, R-ORG-02, §11): found an organization,
  * list one's memberships, sign in as a member.
  */
-export function organizationRoutes(organizations: OrganizationService, key: OrganizationKey, auth: Authenticator, now: () => Date): Router {
+export function organizationRoutes(
+  organizations: OrganizationService,
+  key: OrganizationKey,
+  auth: Authenticator,
+  now: () => Date,
+  browser?: BrowserSessions,
+): Router {
   const router = Router();
   const asUser = (res: Response): Actor => ({ kind: 'user', id: callerOf(res).identityId });
 
@@ -53,7 +60,13 @@ export function organizationRoutes(organizations: OrganizationService, key: Orga
       if (organizationId === undefined || organizationId === null) return refuse('invalid_request', 'organizationId is required');
       if (typeof organizationId !== 'string') return refuse('invalid_request', 'organizationId must be a string');
       // Any string is looked up: a malformed id is as unknown as any other (R-HTTP-11: 404).
-      return whenDone(await key.signIn(callerOf(res), organizationId.toLowerCase(), eventContext(req, asUser(res), now())), ok);
+      const signedIn = await key.signIn(callerOf(res), organizationId.toLowerCase(), eventContext(req, asUser(res), now()));
+      // R-WEB-08: signed in through the session's cookie, the member token goes into its organization's cookie, never to page scripts.
+      return whenDone(signedIn, ({ token, ...member }) => {
+        if (!browser || !res.locals.viaCookie) return ok({ token, ...member });
+        browser.setMember(res, member.organizationId, token, member.expiresAt);
+        return ok(member);
+      });
     }),
   );
 

@@ -5,6 +5,11 @@ import { sendRefusal } from '../refusals.js';
 /** The header the pages send on every call (contract §11): a cross-site form cannot send it. */
 export const CSRF_HEADER = 'x-csrf';
 
+/** The header naming which organization's member cookie an /org/v1 call from the pages is signed in with. */
+export const ORGANIZATION_HEADER = 'x-organization';
+
+const ORGANIZATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** Methods that change nothing: a cookie alone may read with them. */
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -23,10 +28,17 @@ export type BrowserSessions = {
   wantsCookie(req: Request): boolean;
   /** The user token the request's cookie carries, or null. */
   tokenOf(req: Request): string | null;
+  /** The member token of the organization the X-Organization header names, from that organization's cookie, or null. */
+  memberTokenOf(req: Request): { readonly organizationId: string; readonly token: string } | null;
+  /** Whether the request carries any cookie of ours (the session's or a member's). */
+  carriesCookie(req: Request): boolean;
   /** Why a call carrying the cookie is refused before its token is even read, or null. */
   csrfRefusal(req: Request): Refusal | null;
   set(res: Response, token: string, expiresAt: string): void;
-  clear(res: Response): void;
+  setMember(res: Response, organizationId: string, token: string, expiresAt: string): void;
+  clearMember(res: Response, organizationId: string): void;
+  /** Drops the session's cookie and every member cookie the request carries. */
+  clear(res: Response, req?: Request): void;
 };
 
 /** The cookie session for a service reached at `baseUrl` (BASE_URL). */
@@ -35,7 +47,14 @@ export function browserSessions(baseUrl: string, now: () => Date = () => new Dat
   const origin = base.origin;
   const secure = !(base.protocol === 'http:' && LOOPBACK_HOSTS.has(base.hostname));
   const cookieName = secure ? '__Host-session' : 'session';
+  // One cookie per organization, so two tabs on two organizations never sign each other out.
+  const memberPrefix = secure ? '__Host-member-' : 'member-';
   const attributes = `Path=/; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  const setCookie = (res: Response, name: string, token: string, expiresAt: string) => {
+    const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - now().getTime()) / 1000));
+    res.append('Set-Cookie', `${name}=${token}; ${attributes}; Max-Age=${maxAge}`);
+  };
+  const dropCookie = (res: Response, name: string) => res.append('Set-Cookie', `${name}=; ${attributes}; Max-Age=0`);
 
   // §11: a call from another origin is refused even with the header (a page there could send it with fetch, never with the cookie,
   // but the Origin says so plainly); Sec-Fetch-Site, when the browser sends it, must say the same.
@@ -51,6 +70,13 @@ export function browserSessions(baseUrl: string, now: () => Date = () => new Dat
     secure,
     wantsCookie: (req) => req.get(CSRF_HEADER) === '1',
     tokenOf: (req) => cookieValue(req.get('cookie'), cookieName),
+    memberTokenOf: (req) => {
+      const organizationId = req.get(ORGANIZATION_HEADER)?.toLowerCase();
+      if (organizationId === undefined || !ORGANIZATION_ID.test(organizationId)) return null;
+      const token = cookieValue(req.get('cookie'), memberPrefix + organizationId);
+      return token === null ? null : { organizationId, token };
+    },
+    carriesCookie: (req) => cookieNames(req.get('cookie')).some((name) => name === cookieName || name.startsWith(memberPrefix)),
     csrfRefusal: (req) => {
       if (SAFE_METHODS.has(req.method)) return null;
       if (req.get(CSRF_HEADER) !== '1')
@@ -58,12 +84,12 @@ export function browserSessions(baseUrl: string, now: () => Date = () => new Dat
       if (!sameOrigin(req)) return refuse('forbidden', 'a call signed in with the session cookie must come from the service’s own pages');
       return null;
     },
-    set: (res, token, expiresAt) => {
-      const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - now().getTime()) / 1000));
-      res.append('Set-Cookie', `${cookieName}=${token}; ${attributes}; Max-Age=${maxAge}`);
-    },
-    clear: (res) => {
-      res.append('Set-Cookie', `${cookieName}=; ${attributes}; Max-Age=0`);
+    set: (res, token, expiresAt) => setCookie(res, cookieName, token, expiresAt),
+    setMember: (res, organizationId, token, expiresAt) => setCookie(res, memberPrefix + organizationId, token, expiresAt),
+    clearMember: (res, organizationId) => dropCookie(res, memberPrefix + organizationId),
+    clear: (res, req) => {
+      dropCookie(res, cookieName);
+      for (const name of cookieNames(req?.get('cookie'))) if (name.startsWith(memberPrefix)) dropCookie(res, name);
     },
   };
 }
@@ -79,14 +105,22 @@ function cookieValue(header: string | undefined, name: string): string | null {
   return null;
 }
 
+/** The names of the cookies a Cookie header carries. */
+function cookieNames(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(';')
+    .map((pair) => pair.slice(0, Math.max(0, pair.indexOf('='))).trim())
+    .filter((name) => name !== '');
+}
+
 /**
  * R-WEB-03 (contract §11): before any route reads a body, a state-changing call that carries the
- * session cookie and no Authorization header must carry X-CSRF: 1 from the service's own origin,
+ * session's or a member's cookie and no Authorization header must carry X-CSRF: 1 from the service's own origin,
  * or it is 403 forbidden; a cross-site form can send the cookie (same site) but never that header.
  */
 export function csrfGuard(browser: BrowserSessions): RequestHandler {
   return (req, res, next) => {
-    const refused = req.get('authorization') === undefined && browser.tokenOf(req) !== null ? browser.csrfRefusal(req) : null;
+    const refused = req.get('authorization') === undefined && browser.carriesCookie(req) ? browser.csrfRefusal(req) : null;
     if (refused) return sendRefusal(res, refused);
     next();
   };

@@ -38,6 +38,8 @@ const PAGE_PATHS: readonly RegExp[] = [
   `/requests/${ID}`,
   '/vault',
   '/account',
+  '/organizations',
+  `/org/${UUID}`,
   `/org/${UUID}/(requests|manifests|members|settings)`,
   `/org/${UUID}/requests/${ID}`,
 ].map((p) => new RegExp(`^${p === '/' ? '/' : `${p}/?`}$`));

@@ -131,6 +131,65 @@ describe(`§11 the browser session: an HttpOnly cookie with a CSRF defence (R-WE
     expect((await web.send('/graphql', { query: '{ user { me { email } } }' }, auth)).status).to.equal(401);
   });
 
+  describe('an organization member on the pages (R-WEB-08)', () => {
+    /** Registers the cookie's person, founds an organization, and signs in as its member through the cookie. */
+    async function memberThroughTheCookie() {
+      const { cookie } = await web.signIn(mailer);
+      const headers = { cookie, ...web.page };
+      expect((await web.send('/graphql', { query: 'mutation { user { register(input: {}) { userId } } }' }, headers)).status).to.equal(200);
+      const made = await web.send('/org/v1/organizations', { name: 'Cookie Clinic' }, headers);
+      expect(made.status, JSON.stringify(made.body)).to.equal(201);
+      const organizationId = (made.body.organization as { organizationId: string }).organizationId;
+      const signedIn = await web.send('/org/v1/token', { organizationId }, headers);
+      return { cookie, organizationId, signedIn };
+    }
+    const get = (path: string, headers: Record<string, string>) =>
+      fetch(`${service.url}${path}`, { headers }).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as Record<string, unknown>,
+      }));
+
+    it('POST /org/v1/token through the session cookie sets the organization’s member cookie and answers without the token', async () => {
+      const { organizationId, signedIn } = await memberThroughTheCookie();
+      expect(signedIn.status, JSON.stringify(signedIn.body)).to.equal(200);
+      expect(signedIn.body).to.not.have.property('token');
+      expect(signedIn.body).to.include({ organizationId });
+      const [pair, ...attributes] = signedIn.setCookie[0]!.split(';').map((a) => a.trim());
+      expect(pair).to.match(new RegExp(`^__Host-member-${organizationId}=eyJ[\\w-]+\\.[\\w-]+\\.[\\w-]+$`));
+      expect(attributes).to.include.members(['Path=/', 'HttpOnly', 'SameSite=Strict', 'Secure']);
+    });
+
+    it('a member route takes the member cookie of the organization X-Organization names, and nothing without that header', async () => {
+      const { cookie, organizationId, signedIn } = await memberThroughTheCookie();
+      const cookies = `${cookie}; ${signedIn.setCookie[0]!.split(';')[0]}`;
+      const key = await get('/org/v1/key', { cookie: cookies, 'x-organization': organizationId });
+      expect(key.status, JSON.stringify(key.body)).to.equal(200);
+      expect(key.body).to.deep.equal({ state: 'warm', warmUntil: key.body.warmUntil });
+      const without = await get('/org/v1/key', { cookie: cookies });
+      expect({ status: without.status, code: without.body.code }).to.deep.equal({ status: 401, code: 'unauthenticated' });
+    });
+
+    it('a state-changing member call through the member cookie without X-CSRF: 1 is 403 forbidden', async () => {
+      const { organizationId, signedIn } = await memberThroughTheCookie();
+      const member = signedIn.setCookie[0]!.split(';')[0]!;
+      const refused = await web.send('/org/v1/key/seal', undefined, {
+        cookie: member,
+        'x-organization': organizationId,
+        origin: 'http://service.test',
+      });
+      expect({ status: refused.status, code: refused.body.code }).to.deep.equal({ status: 403, code: 'forbidden' });
+    });
+
+    it('sign out clears the member cookies with the session’s, and the member cookie dies with the session', async () => {
+      const { cookie, organizationId, signedIn } = await memberThroughTheCookie();
+      const member = signedIn.setCookie[0]!.split(';')[0]!;
+      const out = await web.send('/auth/sign-out', undefined, { cookie: `${cookie}; ${member}`, ...web.page });
+      expect(out.setCookie.map((c) => c.split('=')[0])).to.have.members(['__Host-session', `__Host-member-${organizationId}`]);
+      const after = await get('/org/v1/key', { cookie: member, 'x-organization': organizationId });
+      expect({ status: after.status, code: after.body.code }).to.deep.equal({ status: 401, code: 'unauthenticated' });
+    });
+  });
+
   describe('on plain-http localhost', () => {
     let local: TestService;
     before(async () => {

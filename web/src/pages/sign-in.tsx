@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { graphql, hasMailbox, post, Refused } from '../api';
-import { navigate } from '../navigation';
+import { afterSignIn, navigate } from '../navigation';
 
 type Step = { readonly kind: 'email' } | { readonly kind: 'code'; readonly email: string };
 
@@ -48,7 +48,7 @@ export function SignIn() {
     void run(async () => {
       await post('/auth/verify-otp', { email: step.email, code: code.trim() });
       await graphql('mutation { user { register(input: {}) { userId } } }');
-      navigate('/requests');
+      navigate(afterSignIn());
     });
   };
 

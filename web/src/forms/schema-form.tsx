@@ -1,0 +1,108 @@
+import Form from '@rjsf/core';
+import type { ErrorSchema, UiSchema } from '@rjsf/utils';
+import { customizeValidator } from '@rjsf/validator-ajv8';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { useMemo, useState, type ReactNode } from 'react';
+import { FORMATS } from '../../../src/schemas/formats/index';
+import { Refused } from '../api';
+import type { JsonSchema } from './schemas';
+
+/**
+ * The pages' validator: Ajv's 2020-12 dialect with the service's own format checks (src/schemas/formats),
+ * so a form says what the service will say. The service's verdict on submit is still the truth.
+ */
+const validator = customizeValidator({
+  AjvClass: Ajv2020,
+  ajvFormatOptions: false,
+  customFormats: Object.fromEntries([...FORMATS].map(([name, check]) => [name, check])),
+  ajvOptionsOverrides: { strict: false, allErrors: true },
+});
+
+/** One error of the service's validation (R-SCH-*): where in the data, and what is wrong. */
+type DataError = { readonly instancePath: string; readonly message: string };
+
+/**
+ * The service's data errors as react-jsonschema-form's error tree, so each shows at its field; an
+ * error at the root (a missing property is reported at its parent) shows above the form.
+ */
+export function errorTree(errors: readonly DataError[]): ErrorSchema {
+  const tree: Record<string, unknown> = {};
+  for (const { instancePath, message } of errors) {
+    let node = tree;
+    for (const raw of instancePath.split('/').slice(1)) {
+      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      node = (node[key] ??= {}) as Record<string, unknown>;
+    }
+    ((node.__errors ??= []) as string[]).push(message);
+  }
+  return tree as ErrorSchema;
+}
+
+/** The data errors a refusal of the service carries (GraphQL's extensions.errors or a problem's errors). */
+export function dataErrorsOf(e: unknown): readonly DataError[] {
+  if (!(e instanceof Refused)) return [];
+  const errors = e.details.errors;
+  return Array.isArray(errors) ? (errors as DataError[]).filter((x) => typeof x?.instancePath === 'string') : [];
+}
+
+export type SchemaFormProps = {
+  readonly schema: JsonSchema;
+  readonly initial?: unknown;
+  /** The submit button's label: its verb (Publish, Share, Correct…), contract §11. */
+  readonly submitLabel: string;
+  /** Sends the data to the service; a refusal carrying data errors is shown at the fields. */
+  readonly onSubmit: (data: unknown) => Promise<void>;
+  readonly idPrefix?: string;
+  readonly children?: ReactNode;
+};
+
+/** A form generated from a JSON Schema; what the service refuses shows at the field it names. */
+export function SchemaForm({ schema, initial, submitLabel, onSubmit, idPrefix = 'doc', children }: SchemaFormProps) {
+  const [data, setData] = useState<unknown>(initial);
+  const [serverErrors, setServerErrors] = useState<ErrorSchema | undefined>(undefined);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const uiSchema = useMemo<UiSchema>(
+    () => ({ 'ui:submitButtonOptions': { submitText: submitLabel, props: { disabled: busy } } }),
+    [submitLabel, busy],
+  );
+
+  const submit = async (value: unknown) => {
+    setBusy(true);
+    setFailure(null);
+    setServerErrors(undefined);
+    try {
+      await onSubmit(value);
+    } catch (e) {
+      const errors = dataErrorsOf(e);
+      if (errors.length > 0) setServerErrors(errorTree(errors));
+      setFailure(e instanceof Refused ? e.message : 'The service could not be reached. Try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="schema-form">
+      {failure && (
+        <p role="alert" className="error">
+          {failure}
+        </p>
+      )}
+      <Form
+        schema={schema}
+        uiSchema={uiSchema}
+        validator={validator}
+        formData={data}
+        idPrefix={idPrefix}
+        extraErrors={serverErrors}
+        showErrorList={false}
+        noHtml5Validate
+        onChange={(e) => setData(e.formData)}
+        onSubmit={(e) => void submit(e.formData)}
+      >
+        {children}
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { get, post } from './api';
+import { Link, navigate } from './navigation';
+
+export type Membership = { readonly organizationId: string; readonly name: string; readonly permissions: readonly string[] };
+
+/** The caller's organizations (GET /org/v1/organizations); empty until known or when signed out. */
+export function useMemberships(): readonly Membership[] {
+  const [memberships, setMemberships] = useState<readonly Membership[]>([]);
+  useEffect(() => {
+    get<{ organizations: Membership[] }>('/org/v1/organizations').then(
+      (l) => setMemberships(l.organizations),
+      () => setMemberships([]),
+    );
+  }, []);
+  return memberships;
+}
+
+/**
+ * Every signed-in page's frame: a skip link, the header with the person's places and their
+ * organizations, Sign out, and the page's own content in <main>.
+ */
+export function Shell({ children, organizationId }: { readonly children: ReactNode; readonly organizationId?: string }) {
+  const memberships = useMemberships();
+  const signOut = async () => {
+    try {
+      await post('/auth/sign-out');
+    } finally {
+      navigate('/sign-in');
+    }
+  };
+  return (
+    <>
+      <a className="skip" href="#content">
+        Skip to content
+      </a>
+      <header className="bar">
+        <span className="brand">Data sharing</span>
+        <nav aria-label="Main">
+          <ul className="nav">
+            <li>
+              <Link to="/requests">Requests</Link>
+            </li>
+            <li>
+              <Link to="/vault">Vault</Link>
+            </li>
+            <li>
+              <Link to="/account">Account</Link>
+            </li>
+            <li>
+              <Link to="/organizations">Organizations</Link>
+            </li>
+          </ul>
+        </nav>
+        <button type="button" className="secondary" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </header>
+      {organizationId && <OrgNav organizationId={organizationId} memberships={memberships} />}
+      <main className="page" id="content" tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  );
+}
+
+/** An organization's pages (contract §11), and a switch to the member's other organizations. */
+function OrgNav({ organizationId, memberships }: { readonly organizationId: string; readonly memberships: readonly Membership[] }) {
+  const current = memberships.find((m) => m.organizationId === organizationId);
+  return (
+    <nav className="orgbar" aria-label="Organization">
+      <label htmlFor="org-switch">Organization</label>
+      <select id="org-switch" value={organizationId} onChange={(e) => navigate(`/org/${e.target.value}/requests`)}>
+        {!current && <option value={organizationId}>…</option>}
+        {memberships.map((m) => (
+          <option key={m.organizationId} value={m.organizationId}>
+            {m.name}
+          </option>
+        ))}
+      </select>
+      <ul className="nav">
+        {(['requests', 'manifests', 'members', 'settings'] as const).map((p) => (
+          <li key={p}>
+            <Link to={`/org/${organizationId}/${p}`}>{p.charAt(0).toUpperCase() + p.slice(1)}</Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** A load's three states, shown the same on every page. */
+export type Load<T> =
+  { readonly kind: 'loading' } | { readonly kind: 'ready'; readonly value: T } | { readonly kind: 'failed'; readonly message: string };
+
+export function Loaded<T>({ load, children }: { readonly load: Load<T>; readonly children: (value: T) => ReactNode }) {
+  if (load.kind === 'loading') return <p aria-live="polite">Loading…</p>;
+  if (load.kind === 'failed')
+    return (
+      <p role="alert" className="error">
+        {load.message}
+      </p>
+    );
+  return <>{children(load.value)}</>;
+}

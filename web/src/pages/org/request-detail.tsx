@@ -1,0 +1,6 @@
+import type { OrgSession } from './org-session';
+import { NotYet } from '../stub';
+
+export function OrgRequestDetail(_props: { readonly org: OrgSession; readonly requestId?: string }) {
+  return <NotYet title="OrgRequestDetail" />;
+}

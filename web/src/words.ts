@@ -1,0 +1,74 @@
+/** What the service's states and policies mean, in words a person reads (contract §11). */
+
+/** A request's state (contract §5). */
+const STATES: Readonly<Record<string, string>> = {
+  pending: 'Waiting for your answer',
+  active: 'Shared: you accepted',
+  suspended: 'Paused by you',
+  revoked: 'Ended by you',
+  rejected_by_recipient: 'You said no',
+  rejected_by_sender: 'Withdrawn by the organization',
+  expired: 'Expired without an answer',
+};
+
+export const plainState = (state: string): string => STATES[state] ?? state.replace(/_/g, ' ');
+
+/** A request's state as the organization reads it. */
+const ORG_STATES: Readonly<Record<string, string>> = {
+  pending: 'Waiting for the person',
+  active: 'Active',
+  suspended: 'Paused by the person',
+  revoked: 'Revoked by the person',
+  rejected_by_recipient: 'Declined by the person',
+  rejected_by_sender: 'Withdrawn by you',
+  expired: 'Expired',
+};
+
+export const orgState = (state: string): string => ORG_STATES[state] ?? state.replace(/_/g, ' ');
+
+/** A slot's adoption policy, as the person reads it. */
+export const adoptionWords = (adoption: string): string =>
+  adoption === 'auto'
+    ? 'They keep a copy and get your updates automatically.'
+    : 'They keep a copy, and ask before taking an update you publish.';
+
+/** What a slot lets the organization do with what is shared (verbs fill, edit, keep). */
+export function verbWords(verbs: readonly string[]): string {
+  const parts: string[] = [];
+  if (verbs.includes('fill')) parts.push('you fill it in');
+  if (verbs.includes('edit')) parts.push('they may correct their copy');
+  if (verbs.includes('keep')) parts.push('they keep a copy');
+  return parts.length > 0 ? `${parts.join('; ')}.` : '';
+}
+
+/** A schema's name as words: "PersonAddress" → "Person address". */
+export function schemaWords(target: string): string {
+  const name =
+    target
+      .replace(/\.json$/, '')
+      .split('/')
+      .pop() ?? target;
+  const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
+  return (
+    words.charAt(0).toUpperCase() +
+    words
+      .slice(1)
+      .toLowerCase()
+      .replace(/\bubo\b/, 'UBO')
+  );
+}
+
+/** An ISO 8601 duration (the manifest's retention) in words: "P30D" → "30 days". */
+export function retentionWords(retention: string): string {
+  const m = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?$/.exec(retention);
+  if (!m) return retention;
+  const units = ['year', 'month', 'week', 'day'];
+  const parts = m
+    .slice(1)
+    .map((n, i) => (n ? `${n} ${units[i]}${n === '1' ? '' : 's'}` : null))
+    .filter((p): p is string => p !== null);
+  return parts.length > 0 ? parts.join(' and ') : retention;
+}
+
+export const when = (iso: string): string => new Date(iso).toLocaleString();
+export const day = (iso: string): string => new Date(iso).toLocaleDateString();
