@@ -252,7 +252,11 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
         ),
       );
       app.use(
-        graphqlRoute(auth, { identities, documents, entities, requests: requests.person, exports: exportLinks, erasure, now }, deps.logger),
+        graphqlRoute(
+          auth,
+          { identities, documents, files, entities, requests: requests.person, exports: exportLinks, erasure, now },
+          deps.logger,
+        ),
       );
     },
     close: async () => {

@@ -6,4 +6,5 @@ export const documentSql = {
   liveOfVaults: `SELECT ${columns} FROM rm.documents WHERE vault_id = ANY($1::uuid[]) AND deleted_at IS NULL
                  ORDER BY created_at DESC, resource_id`,
   liveById: `SELECT ${columns} FROM rm.documents WHERE resource_id = $1 AND deleted_at IS NULL`,
+  versionsOf: `SELECT version, published_at FROM rm.document_versions WHERE resource_id = $1 ORDER BY version`,
 };

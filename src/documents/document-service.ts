@@ -8,6 +8,7 @@ import { handle, type CommandDeps } from '../commands/shell.js';
 import { recallFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import { canonicalJson } from '../events/canonical-json.js';
+import { readDecoded } from '../events/decoder.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
 import { documentStreams as streams } from '../events/document-events.js';
 import { resourceStream } from '../events/resource-events.js';
@@ -42,6 +43,9 @@ export type DocumentView = {
   readonly createdAt: string;
   readonly updatedAt: string;
 };
+
+/** One published version of a document the caller read; its data is read from the log when asked (dataOf). */
+export type DocumentVersionView = { readonly documentId: string; readonly version: number; readonly publishedAt: string };
 
 export type DocumentDeps = CommandDeps & {
   readonly validator: SchemaValidator;
@@ -209,6 +213,25 @@ export class DocumentService {
     const row = (await this.deps.readModels.query<DocumentRow>(q.liveById, [resourceId])).rows[0];
     if (!row || !(await this.deps.access.canRead(caller, row.vault_id))) return null;
     return this.view(caller, row, await this.openerOf(row.vault_id));
+  }
+
+  /** The versions of a document that list or get gave the caller, oldest first. */
+  async versions(document: Pick<DocumentView, 'id'>): Promise<DocumentVersionView[]> {
+    const rows = (await this.deps.readModels.query<{ version: number; published_at: Date | string }>(q.versionsOf, [document.id])).rows;
+    return rows.map((r) => ({ documentId: document.id, version: r.version, publishedAt: new Date(r.published_at).toISOString() }));
+  }
+
+  /**
+   * A version's data, from its own event in the log (the read model holds only the newest data): version n
+   * is the stream's revision n - 1, as the deciders number them. Null once the vault's key was erased.
+   */
+  async dataOf({ documentId, version }: DocumentVersionView): Promise<JsonValue | null> {
+    const [event] = await readDecoded(this.deps.store, resourceStream(documentId), version - 1, 1);
+    if ((event?.type !== 'DocumentCreated' && event?.type !== 'DocumentUpdated') || event.data.version !== version) return null;
+    const open = await this.openerOf(event.data.vaultId);
+    if (!open) return null;
+    const plaintext = open(Buffer.from(event.data.sealedData, 'base64'), documentSealContext(documentId, version));
+    return JSON.parse(plaintext.toString('utf8')) as JsonValue;
   }
 
   /** null once the vault's key was erased: its documents no longer open. */

@@ -13,7 +13,7 @@ import { resourceStream } from '../events/resource-events.js';
 import { unlessErased, type VaultKeyring } from '../vaults/keyring.js';
 import type { VaultAccess } from '../vaults/vault-access.js';
 import type { BlobStore } from './blob-store.js';
-import { fileSql as q, type FileVersionRow } from './file-queries.js';
+import { fileSql as q, type FileRow, type FileVersionListRow, type FileVersionRow } from './file-queries.js';
 import { sealUpload, type SealedUpload, type UploadBody } from './sealed-upload.js';
 
 /** What each version keeps beside its bytes (validated at the edge). */
@@ -28,6 +28,18 @@ export type NewFile = FileMeta & {
 export type FileRef = { readonly fileId: string; readonly version: number };
 
 export type FileContent = FileMeta & { readonly version: number; readonly bytes: Buffer };
+
+/** A file as the caller's list shows it: what each version keeps beside its bytes, never the bytes. */
+export type FileView = {
+  readonly id: string;
+  readonly label: string | null;
+  /** The legal entity whose vault holds it; null for the caller's own vault. */
+  readonly owner: string | null;
+  readonly version: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly versions: readonly (FileMeta & { readonly version: number; readonly fileSize: number; readonly uploadedAt: string })[];
+};
 
 export type FileDeps = CommandDeps & {
   readonly keyring: VaultKeyring;
@@ -121,6 +133,40 @@ export class FileService {
     const bytes = await unlessErasedFile(this.deps.keyring.decrypt(row.vault_id, sealed, fileSealContext(fileId, row.version)));
     if (isRefusal(bytes)) return bytes;
     return { fileName: row.file_name, mimeType: row.mime_type, version: row.version, bytes };
+  }
+
+  /**
+   * Every file of every vault the caller may read, newest first, each with its versions oldest
+   * first: two queries whatever their number. (A vault whose key was erased belongs to a person
+   * who can no longer call.)
+   */
+  async list(caller: Caller): Promise<FileView[]> {
+    const vaults = await this.deps.access.readableVaults(caller);
+    const files = (await this.deps.readModels.query<FileRow>(q.ofVaults, [vaults])).rows;
+    if (files.length === 0) return [];
+    const versions = (await this.deps.readModels.query<FileVersionListRow>(q.versionsOf, [files.map((f) => f.resource_id)])).rows;
+    const iso = (t: Date | string) => new Date(t).toISOString();
+    const versionsOf = new Map<string, FileView['versions'][number][]>();
+    for (const v of versions) {
+      const list = versionsOf.get(v.resource_id) ?? [];
+      list.push({
+        version: v.version,
+        fileName: v.file_name,
+        mimeType: v.mime_type,
+        fileSize: v.file_size,
+        uploadedAt: iso(v.uploaded_at),
+      });
+      versionsOf.set(v.resource_id, list);
+    }
+    return files.map((f) => ({
+      id: f.resource_id,
+      label: f.label,
+      owner: f.vault_id === caller.identityId ? null : f.vault_id,
+      version: f.version,
+      createdAt: iso(f.created_at),
+      updatedAt: iso(f.updated_at),
+      versions: versionsOf.get(f.resource_id) ?? [],
+    }));
   }
 
   /**

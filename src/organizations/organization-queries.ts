@@ -6,6 +6,9 @@ export const organizationSql = {
   membershipId: `SELECT membership_id::text AS membership_id FROM rm.organization_members WHERE organization_id = $1 AND email = $2`,
   members: `SELECT email, permissions, added_at FROM rm.organization_members WHERE organization_id = $1
             ORDER BY added_at, email COLLATE "C"`,
+  /** The organization's apps, the earliest registered first (GET /org/v1/apps). */
+  apps: `SELECT client_id::text AS client_id, name, registered_at FROM rm.organization_apps WHERE organization_id = $1
+         ORDER BY registered_at, client_id`,
   key: `SELECT key_warm_until, key_warmed_at FROM rm.organizations WHERE organization_id = $1`,
   /** §11: the organizations an address is a member of, the earliest joined first. */
   membershipsOf: `SELECT o.organization_id::text AS organization_id, o.name, m.permissions, m.added_at
@@ -17,4 +20,5 @@ export type MemberRow = { email: string; permissions: string[]; added_at: Date |
 export type MembershipOfRow = { organization_id: string; name: string; permissions: string[]; added_at: Date | string };
 /** What the per-request check reads of a membership. */
 export type MembershipRow = Pick<MemberRow, 'permissions'>;
+export type AppRow = { client_id: string; name: string; registered_at: Date | string };
 export type KeyRow = { key_warm_until: Date | string | null; key_warmed_at: Date | string | null };

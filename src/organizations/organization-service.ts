@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import { MailUnavailableError, type Mailer } from '../mail/index.js';
 import { iso, type Member, type MemberView } from './member.js';
 import { memberAddedMail } from './member-mail.js';
-import { organizationSql as q, type MemberRow, type MembershipOfRow, type MembershipRow } from './organization-queries.js';
+import { organizationSql as q, type AppRow, type MemberRow, type MembershipOfRow, type MembershipRow } from './organization-queries.js';
 
 export type Membership = { readonly permissions: readonly Permission[] };
 
@@ -32,6 +32,9 @@ export type MembershipView = {
   readonly permissions: readonly Permission[];
   readonly joinedAt: string;
 };
+
+/** An app as GET /org/v1/apps lists it. */
+export type AppView = { readonly clientId: string; readonly name: string; readonly registeredAt: string };
 
 export type OrganizationDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
@@ -111,6 +114,11 @@ export class OrganizationService {
       { context },
     );
     return isRefusal(done) ? done : true;
+  }
+
+  async apps(organizationId: string): Promise<AppView[]> {
+    const rows = (await this.deps.readModels.query<AppRow>(q.apps, [organizationId])).rows;
+    return rows.map((r) => ({ clientId: r.client_id, name: r.name, registeredAt: iso(r.registered_at) }));
   }
 
   async registerApp(actor: Member, name: string, context: EventContext): Promise<{ clientId: string; name: string } | Refusal> {

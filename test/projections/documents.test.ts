@@ -124,6 +124,19 @@ describe('documents read model: every document of every vault, data sealed', () 
     ]);
   });
 
+  it('each version is listed with the time it was published; a deletion leaves the list as it was', () =>
+    given(
+      documentsProjector,
+      at('2026-07-01T12:00:00.000Z', created()),
+      at('2026-07-02T12:00:00.000Z', updated(2, 'Salary account', null, bankAccount)),
+      at('2026-07-03T12:00:00.000Z', updated(3, 'Main account', null, bankAccount)),
+      at('2026-07-09T08:00:00.000Z', deleted),
+    ).thenRows('SELECT resource_id, version, published_at FROM document_versions ORDER BY version', [
+      { resource_id: doc, version: 1, published_at: '2026-07-01T12:00:00.000Z' },
+      { resource_id: doc, version: 2, published_at: '2026-07-02T12:00:00.000Z' },
+      { resource_id: doc, version: 3, published_at: '2026-07-03T12:00:00.000Z' },
+    ]));
+
   it('events of one document leave every other document alone', () => {
     const other = created({ resourceId: uuid(3), name: 'Other', version: 1 });
     return given(documentsProjector, other, created(), updated(2, 'Renamed', null, bankAccount), deleted).thenRows(

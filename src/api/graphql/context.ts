@@ -5,6 +5,7 @@ import type { DocumentService } from '../../documents/document-service.js';
 import type { EntityService } from '../../entities/index.js';
 import type { EventContext } from '../../events/envelope.js';
 import type { ExportLinks } from '../../export/export-links.js';
+import type { FileService } from '../../files/index.js';
 import type { PersonRequests } from '../../requests/index.js';
 import { clientAddress, type ClientAddress } from '../../limits/client-address.js';
 import { eventContext } from '../request-context.js';
@@ -16,6 +17,7 @@ export type GraphqlContext = {
   readonly caller: Caller;
   readonly identities: IdentityService;
   readonly documents: DocumentService;
+  readonly files: Pick<FileService, 'list'>;
   readonly entities: EntityService;
   readonly requests: PersonRequests;
   readonly exports: Pick<ExportLinks, 'issue'>;
@@ -32,6 +34,7 @@ export type GraphqlContext = {
 export type GraphqlServices = {
   readonly identities: IdentityService;
   readonly documents: DocumentService;
+  readonly files: Pick<FileService, 'list'>;
   readonly entities: EntityService;
   readonly requests: PersonRequests;
   readonly exports: Pick<ExportLinks, 'issue'>;
@@ -46,6 +49,7 @@ export function graphqlContext(req: Request, caller: Caller, services: GraphqlSe
     caller,
     identities: services.identities,
     documents: services.documents,
+    files: services.files,
     entities: services.entities,
     requests: services.requests,
     exports: services.exports,

@@ -1,5 +1,5 @@
 import { GraphQLScalarType, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
-import type { DocumentInput, DocumentUpdateInput } from '../../documents/document-service.js';
+import type { DocumentInput, DocumentUpdateInput, DocumentVersionView, DocumentView } from '../../documents/document-service.js';
 import type { EntityRole } from '../../events/entity-events.js';
 import { parseGrant } from '../../requests/grant-check.js';
 import type { GraphqlContext } from './context.js';
@@ -67,6 +67,13 @@ export const resolvers: Record<string, Resolver> = {
   'UserQuery.document': async (_p, args, ctx) => {
     await ctx.requireRegistered();
     return ctx.documents.get(ctx.caller, String(args.id));
+  },
+  // A Document reached here was read by list or get, which checked the caller may read it.
+  'Document.versions': (parent, _a, ctx) => ctx.documents.versions(parent as DocumentView),
+  'DocumentVersion.data': (parent, _a, ctx) => ctx.documents.dataOf(parent as DocumentVersionView),
+  'UserQuery.files': async (_p, _a, ctx) => {
+    await ctx.requireRegistered();
+    return ctx.files.list(ctx.caller);
   },
 
   'UserMutation.entity': async (_p, _a, ctx) => {

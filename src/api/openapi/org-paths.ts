@@ -158,6 +158,26 @@ export const orgPaths = {
     },
   },
   '/org/v1/apps': {
+    get: {
+      summary: 'The apps, the earliest registered first',
+      security: asMember('member_manage'),
+      responses: {
+        '200': jsonAnswer(
+          'Apps',
+          object({
+            apps: {
+              type: 'array',
+              items: object({
+                clientId: { type: 'string' },
+                name: { type: 'string' },
+                registeredAt: { type: 'string', format: 'date-time' },
+              }),
+            },
+          }),
+        ),
+        ...memberErrors(),
+      },
+    },
     post: {
       summary: 'Register an app',
       security: asMember('member_manage'),

@@ -14,7 +14,7 @@ import { memberOf } from './org-access.js';
 const MAX_APP_NAME = 200;
 
 /**
- * The member routes: members, the key, apps (R-ORG-04, R-ORG-05, R-ORG-09 to R-ORG-12). Each
+ * The member routes: members, the key, apps (R-ORG-04, R-ORG-05, R-ORG-09 to R-ORG-13, R-WEB-44). Each
  * addresses the token's own organization only.
  */
 export function memberRoutes(
@@ -74,6 +74,14 @@ export function memberRoutes(
     ...access('member_manage'),
     knownInput(),
     answer(async (req, res) => whenDone(await key.seal(memberOf(res), context(req, res)), ok)),
+  );
+
+  // The settings page lists the apps, so a client ID is not lost once its registration answer is gone.
+  router.get(
+    '/org/v1/apps',
+    ...access('member_manage'),
+    knownInput(),
+    answer(async (_req, res) => ok({ apps: await organizations.apps(memberOf(res).organizationId) })),
   );
 
   router.post(

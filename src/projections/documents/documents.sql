@@ -15,3 +15,12 @@ CREATE TABLE IF NOT EXISTS documents (
   deleted_at        timestamptz
 );
 CREATE INDEX IF NOT EXISTS documents_vault ON documents (vault_id, created_at) WHERE deleted_at IS NULL;
+
+-- When each version was published: the person's list of versions. Their data stays in the log only,
+-- sealed in each version's event.
+CREATE TABLE IF NOT EXISTS document_versions (
+  resource_id   uuid        NOT NULL,
+  version       integer     NOT NULL,
+  published_at  timestamptz NOT NULL,
+  PRIMARY KEY (resource_id, version)
+);

@@ -19,6 +19,7 @@ const created = insertInto('documents', [
   'updated_at',
 ]);
 const updated = updateOf('documents', 'resource_id', ['name', 'description', 'version', 'sealed_data', 'updated_at']);
+const published = insertInto('document_versions', ['resource_id', 'version', 'published_at']);
 
 const createdRow = ({ data: d, metadata }: Recorded<DocumentCreated, UnpositionedEvent>): Row => ({
   resource_id: d.resourceId,
@@ -42,25 +43,33 @@ const updatedRow = ({ data: d, metadata }: Recorded<DocumentUpdated, Unpositione
   updated_at: metadata.occurredAt,
 });
 
+const publishedRow = ({ data: d, metadata }: Recorded<DocumentCreated | DocumentUpdated, UnpositionedEvent>): Row => ({
+  resource_id: d.resourceId,
+  version: d.version,
+  published_at: metadata.occurredAt,
+});
+
 /** A document's stream holds its creation before its updates, so a run's inserts go before its updates. */
 function runStatements(run: readonly Recorded<DocumentEvent>[]): Statement[] {
   const createdRows: Row[] = [];
   const updatedRows: Row[] = [];
+  const publishedRows: Row[] = [];
   for (const e of run) {
     if (e.type === 'DocumentCreated') createdRows.push(createdRow(e));
     else if (e.type === 'DocumentUpdated') updatedRows.push(updatedRow(e));
+    if (e.type !== 'DocumentDeleted') publishedRows.push(publishedRow(e));
   }
-  return [...created.many(createdRows), ...updated.many(updatedRows)];
+  return [...created.many(createdRows), ...updated.many(updatedRows), ...published.many(publishedRows)];
 }
 
 export const documentsProjector = projector({
   name: 'documents',
-  version: 1,
+  version: 2,
   schemaSql: readFileSync(new URL('./documents.sql', import.meta.url), 'utf8'),
   events: documentEvents,
   on: {
-    DocumentCreated: writes((e) => [created.one(createdRow(e))]),
-    DocumentUpdated: writes((e) => [updated.one(updatedRow(e))]),
+    DocumentCreated: writes((e) => [created.one(createdRow(e)), published.one(publishedRow(e))]),
+    DocumentUpdated: writes((e) => [updated.one(updatedRow(e)), published.one(publishedRow(e))]),
     DocumentDeleted: writes((e) => [
       [`UPDATE documents SET deleted_at = $2 WHERE resource_id = $1`, [e.data.resourceId, e.metadata.occurredAt]],
     ]),

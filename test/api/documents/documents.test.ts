@@ -135,6 +135,25 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
       expect((await gql(ann, DOCUMENT, { id })).data!.user.document.version).to.equal(2);
     });
 
+    it('Document.versions lists every published version, oldest first, with its time and its own data', async () => {
+      const id = (await create(ann, { name: 'acc', schemaRef: `${BASE}/PersonBankAccount.json`, data: bank })).data!.user.document.create
+        .id;
+      const moved = { ...bank, iban: 'FR7630006000011234567890189', country: 'FR' };
+      await gql(ann, UPDATE, { id, input: { data: moved } });
+      const VERSIONS = `query($id: ID!) { user { document(id: $id) { version versions { version publishedAt data } } } }`;
+      const doc = (await gql(ann, VERSIONS, { id })).data!.user.document;
+      expect(doc.version).to.equal(2);
+      expect(doc.versions.map((v: { version: number; data: unknown }) => [v.version, v.data])).to.deep.equal([
+        [1, bank],
+        [2, moved],
+      ]);
+      const [first, second] = doc.versions.map((v: { publishedAt: string }) => Date.parse(v.publishedAt));
+      expect(first).to.be.at.most(second);
+      const listed = (await gql(ann, `{ user { documents { id versions { version } } } }`)).data!.user.documents;
+      expect(listed.find((d: { id: string }) => d.id === id).versions).to.deep.equal([{ version: 1 }, { version: 2 }]);
+      expect((await gql(bob, VERSIONS, { id })).data!.user.document, 'another person reads no version').to.equal(null);
+    });
+
     it('delete makes the resource no longer resolve', async () => {
       const id = (await create(ann, { name: 'tmp', schemaRef: `${BASE}/PersonFullName.json`, data: { givenName: 'A', familyName: 'B' } }))
         .data!.user.document.create.id;

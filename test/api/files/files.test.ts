@@ -302,12 +302,51 @@ describe(`files (contract 6, issue 6; ${mainBackend})`, function () {
         `mutation { user { entity { setMember(entityId: "${entityId}", email: "${bob.email}", role: MEMBER) { entityId } } } }`,
       );
       expect((await files.download(bob.token, fileId)).bytes.toString()).to.equal('register extract');
+      const listed = (await api.graphql(bob.token, '{ user { files { id owner } } }')).body as { data: { user: { files: unknown[] } } };
+      expect(listed.data.user.files, "user.files shows the entity's file to its member").to.deep.include({ id: fileId, owner: entityId });
       expect((await files.addVersion(bob.token, fileId, { fileName: 'x' }, Buffer.from('x'))).status).to.equal(403);
       expect((await files.upload(bob.token, { fileName: 'x', owner: entityId }, Buffer.from('x'))).status).to.equal(403);
       expect((await files.addVersion(ann.token, fileId, { fileName: 'extract-2.pdf' }, Buffer.from('v2'))).json.version).to.equal(2);
       const outsider = await registered();
       expect((await files.download(outsider.token, fileId)).status).to.equal(404);
     });
+  });
+
+  it('user.files lists the files of every vault the caller reads, newest first, each with its versions', async () => {
+    const carol = await registered();
+    const first = await uploaded(carol, Buffer.from('scan'), { fileName: 'passport.pdf', label: 'Passport' }, 'application/pdf');
+    await files.addVersion(carol.token, first, { fileName: 'passport-2.png' }, Buffer.from('a new scan'), 'image/png');
+    const second = await uploaded(carol, Buffer.from('bill'), { fileName: 'bill.txt' }, 'text/plain');
+    const FILES = '{ user { files { id label owner version versions { version fileName mimeType fileSize uploadedAt } } } }';
+    const listed = (await api.graphql(carol.token, FILES)).body as { data: { user: { files: Array<Record<string, unknown>> } } };
+    const shown = listed.data.user.files.map((f) => ({
+      ...f,
+      versions: (f.versions as Array<Record<string, unknown>>).map(({ uploadedAt, ...v }) => {
+        expect(Date.parse(String(uploadedAt))).to.be.greaterThan(0);
+        return v;
+      }),
+    }));
+    expect(shown).to.deep.equal([
+      {
+        id: second,
+        label: null,
+        owner: null,
+        version: 1,
+        versions: [{ version: 1, fileName: 'bill.txt', mimeType: 'text/plain', fileSize: 4 }],
+      },
+      {
+        id: first,
+        label: 'Passport',
+        owner: null,
+        version: 2,
+        versions: [
+          { version: 1, fileName: 'passport.pdf', mimeType: 'application/pdf', fileSize: 4 },
+          { version: 2, fileName: 'passport-2.png', mimeType: 'image/png', fileSize: 10 },
+        ],
+      },
+    ]);
+    const others = (await api.graphql(bob.token, '{ user { files { id } } }')).body as { data: { user: { files: Array<{ id: string }> } } };
+    expect(others.data.user.files.map((f) => f.id)).to.not.include.members([first, second]);
   });
 
   it('concurrent new versions of one file each get their own version number and bytes', async () => {
