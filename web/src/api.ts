@@ -81,13 +81,31 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
   return answer.data;
 }
 
-/** A file's bytes and name, fetched with the cookie (and the organization's, when named). */
-export async function download(path: string, organizationId?: string): Promise<{ blob: Blob; name: string }> {
+/** Bytes received so far, and how many are coming when the service said (a streamed archive does not). */
+export type OnBytes = (received: number, total: number | null) => void;
+
+/** A file's bytes and name, fetched with the cookie (and the organization's, when named); `onBytes` hears them arrive. */
+export async function download(path: string, organizationId?: string, onBytes?: OnBytes): Promise<{ blob: Blob; name: string }> {
   const res = await fetch(path, { credentials: 'same-origin', headers: organizationId ? { 'x-organization': organizationId } : {} });
   if (!res.ok) throw await refusalOf(res);
   const disposition = res.headers.get('content-disposition') ?? '';
   const name = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1] ?? /filename="([^"]+)"/i.exec(disposition)?.[1] ?? 'download';
-  return { blob: await res.blob(), name: decodeURIComponent(name) };
+  return { blob: await bodyOf(res, onBytes), name: decodeURIComponent(name) };
+}
+
+/** The body as a blob, read chunk by chunk when someone counts the bytes (fetch reports no progress itself). */
+async function bodyOf(res: Response, onBytes?: OnBytes): Promise<Blob> {
+  if (!onBytes || !res.body) return res.blob();
+  const total = Number(res.headers.get('content-length')) || null;
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let received = 0;
+  const reader = res.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    chunks.push(read.value);
+    received += read.value.byteLength;
+    onBytes(received, total);
+  }
+  return new Blob(chunks, { type: res.headers.get('content-type') ?? '' });
 }
 
 /** Hands a downloaded blob to the browser as a file to save. */

@@ -26,19 +26,20 @@ const ORG_STATES: Readonly<Record<string, string>> = {
 
 export const orgState = (state: string): string => ORG_STATES[state] ?? state.replace(/_/g, ' ');
 
-/** A slot's adoption policy, as the person reads it. */
-export const adoptionWords = (adoption: string): string =>
-  adoption === 'auto'
+/** A slot's adoption policy, as the person reads it; a slot without the keep verb keeps no copy. */
+export function adoptionWords(adoption: string, verbs: readonly string[] = ['keep']): string {
+  if (!verbs.includes('keep')) return 'They can see it while you share it, and keep no copy.';
+  return adoption === 'auto'
     ? 'They keep a copy and get your updates automatically.'
     : 'They keep a copy, and ask before taking an update you publish.';
+}
 
-/** What a slot lets the organization do with what is shared (verbs fill, edit, keep). */
+/** What else a slot lets happen (contract §3: fill and edit; keep is said by adoptionWords), as sentences. */
 export function verbWords(verbs: readonly string[]): string {
   const parts: string[] = [];
-  if (verbs.includes('fill')) parts.push('you fill it in');
-  if (verbs.includes('edit')) parts.push('they may correct their copy');
-  if (verbs.includes('keep')) parts.push('they keep a copy');
-  return parts.length > 0 ? `${parts.join('; ')}.` : '';
+  if (verbs.includes('fill')) parts.push('You may fill it in as you answer.');
+  if (verbs.includes('edit')) parts.push('Your later versions reach them.');
+  return parts.join(' ');
 }
 
 /** A schema's name as words: "PersonAddress" → "Person address". */
@@ -49,13 +50,8 @@ export function schemaWords(target: string): string {
       .split('/')
       .pop() ?? target;
   const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
-  return (
-    words.charAt(0).toUpperCase() +
-    words
-      .slice(1)
-      .toLowerCase()
-      .replace(/\bubo\b/, 'UBO')
-  );
+  // Sentence case, but for the one acronym among the built-ins' names (UBOStructure).
+  return (words.charAt(0).toUpperCase() + words.slice(1).toLowerCase()).replace(/^Ubo\b/, 'UBO');
 }
 
 /** An ISO 8601 duration (the manifest's retention) in words: "P30D" → "30 days". */
@@ -72,3 +68,19 @@ export function retentionWords(retention: string): string {
 
 export const when = (iso: string): string => new Date(iso).toLocaleString();
 export const day = (iso: string): string => new Date(iso).toLocaleDateString();
+
+/** Why a record of a request is unavailable to the organization, or a keep skipped it (service spec §3.3). */
+const UNAVAILABLE: Readonly<Record<string, string>> = {
+  connection_inactive: 'the connection is no longer active (revoked by the person, or past its retention)',
+  participant_ineligible: 'the person may no longer answer for this party',
+  source_unavailable: 'the person’s record no longer exists or can no longer be read',
+};
+
+export const unavailableWords = (reason: string): string => UNAVAILABLE[reason] ?? reason.replace(/_/g, ' ');
+
+/** A size in bytes as a person reads it: "512 bytes", "4.2 KB", "1.5 MB". */
+export function sizeWords(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

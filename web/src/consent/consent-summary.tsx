@@ -15,13 +15,15 @@ export type SlotView = {
   readonly required: boolean;
 };
 
-export type ConsentSummaryProps = {
+export type ConsentSummaryProps<S extends SlotView = SlotView> = {
   readonly organizationName: string;
   readonly purpose: string;
   readonly retention: string;
-  readonly slots: readonly SlotView[];
-  /** What to show under each slot (the person's choice of what to share), by the slot's index. */
-  readonly renderSlot?: (slot: SlotView, index: number) => ReactNode;
+  readonly slots: readonly S[];
+  /** What to show under each slot (the person's choice of what to share), given the slot as passed in and its index. */
+  readonly renderSlot?: (slot: S, index: number) => ReactNode;
+  /** The line above the facts; by default that the organization asks, as an invitation reads. */
+  readonly lead?: ReactNode;
 };
 
 /**
@@ -29,11 +31,22 @@ export type ConsentSummaryProps = {
  * what data, required or not, and what happens to updates. The person's request page, the
  * organization's manifest preview and the hosted consent page all show it through this component.
  */
-export function ConsentSummary({ organizationName, purpose, retention, slots, renderSlot }: ConsentSummaryProps) {
+export function ConsentSummary<S extends SlotView>({
+  organizationName,
+  purpose,
+  retention,
+  slots,
+  renderSlot,
+  lead,
+}: ConsentSummaryProps<S>) {
   return (
     <section className="consent" aria-label={`What ${organizationName} asks for`}>
       <p className="lead">
-        <strong>{organizationName}</strong> asks you to share:
+        {lead ?? (
+          <>
+            <strong>{organizationName}</strong> asks you to share:
+          </>
+        )}
       </p>
       <dl className="facts">
         <dt>Why</dt>
@@ -53,7 +66,7 @@ export function ConsentSummary({ organizationName, purpose, retention, slots, re
               {slot.multiple ? ' (one or more)' : ''}
             </p>
             <p className="meta">
-              {adoptionWords(slot.adoption)} {verbWords(slot.verbs)}
+              {adoptionWords(slot.adoption, slot.verbs)} {verbWords(slot.verbs)}
             </p>
             {renderSlot?.(slot, index)}
           </li>

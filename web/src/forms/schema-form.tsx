@@ -1,22 +1,10 @@
-import Form from '@rjsf/core';
+// The form alone: the package's index also names a test registry built on a validator the pages do not use.
+import Form from '@rjsf/core/lib/components/Form.js';
 import type { ErrorSchema, UiSchema } from '@rjsf/utils';
-import { customizeValidator } from '@rjsf/validator-ajv8';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { useMemo, useState, type ReactNode } from 'react';
-import { FORMATS } from '../../../src/schemas/formats/index';
 import { Refused } from '../api';
 import type { JsonSchema } from './schemas';
-
-/**
- * The pages' validator: Ajv's 2020-12 dialect with the service's own format checks (src/schemas/formats),
- * so a form says what the service will say. The service's verdict on submit is still the truth.
- */
-const validator = customizeValidator({
-  AjvClass: Ajv2020,
-  ajvFormatOptions: false,
-  customFormats: Object.fromEntries([...FORMATS].map(([name, check]) => [name, check])),
-  ajvOptionsOverrides: { strict: false, allErrors: true },
-});
+import { serviceValidator as validator } from './service-validator';
 
 /** One error of the service's validation (R-SCH-*): where in the data, and what is wrong. */
 type DataError = { readonly instancePath: string; readonly message: string };

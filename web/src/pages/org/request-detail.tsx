@@ -1,6 +1,76 @@
+import { useCallback, useEffect, useState } from 'react';
+import { messageOf, Refused } from '../../api';
+import { Loaded, type Load } from '../../layout';
+import { Link } from '../../navigation';
+import { day, orgState, when } from '../../words';
 import type { OrgSession } from './org-session';
-import { NotYet } from '../stub';
+import { Copies } from './request/copies';
+import { History } from './request/history';
+import { Items } from './request/items';
+import { readRequest, type RequestView } from './request/model';
+import { Proposals } from './request/proposals';
 
-export function OrgRequestDetail(_props: { readonly org: OrgSession; readonly requestId?: string }) {
-  return <NotYet title="OrgRequestDetail" />;
+/**
+ * Contract §11 /org/{organizationId}/requests/{requestId}: one request as the member may see it:
+ * what was asked and shared, the kept copies and their chains, open proposals and the history;
+ * Keep, Correct, Adopt and Dismiss only with request_manage. Another organization's request is not found.
+ */
+export function OrgRequestDetail({ org, requestId = '' }: { readonly org: OrgSession; readonly requestId?: string }) {
+  const [load, setLoad] = useState<Load<RequestView>>({ kind: 'loading' });
+  const manages = org.can('request_manage');
+  const reload = useCallback(async () => {
+    const view = await readRequest(org.api, requestId, manages);
+    setLoad({ kind: 'ready', value: view });
+    return view;
+  }, [org.api, requestId, manages]);
+
+  useEffect(() => {
+    reload().catch((e: unknown) =>
+      setLoad({ kind: 'failed', message: e instanceof Refused && e.status === 404 ? 'This request was not found.' : messageOf(e) }),
+    );
+  }, [reload]);
+
+  return (
+    <>
+      <p>
+        <Link to={`/org/${org.organizationId}/requests`}>All requests</Link>
+      </p>
+      <Loaded load={load}>
+        {(view) => (
+          <>
+            <Summary view={view} />
+            <Items org={org} view={view} reload={reload} />
+            {view.copies && <Copies org={org} view={view} reload={reload} />}
+            <Proposals org={org} view={view} reload={reload} />
+            <History history={view.history} items={view.detail.items} />
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+function Summary({ view }: { readonly view: RequestView }) {
+  const r = view.detail.request;
+  return (
+    <>
+      <h1 className="request-title">
+        {view.detail.manifestName} to {r.recipientEmail}
+      </h1>
+      <dl className="facts">
+        <dt>State</dt>
+        <dd>{orgState(r.state)}</dd>
+        <dt>Sent</dt>
+        <dd>{when(r.createdAt)}</dd>
+        {r.state === 'pending' && (
+          <>
+            <dt>The invitation ends</dt>
+            <dd>{day(r.invitationExpiresAt)}</dd>
+          </>
+        )}
+        <dt>Manifest version</dt>
+        <dd>{r.manifestVersion}</dd>
+      </dl>
+    </>
+  );
 }

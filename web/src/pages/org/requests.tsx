@@ -1,6 +1,128 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { messageOf } from '../../api';
+import { Link } from '../../navigation';
+import { day, orgState } from '../../words';
 import type { OrgSession } from './org-session';
-import { NotYet } from '../stub';
+import { Failure } from './request/action';
+import type { RequestSummary } from './request/model';
+import { SendInvitation } from './request/send-invitation';
 
-export function OrgRequests(_props: { readonly org: OrgSession; readonly requestId?: string }) {
-  return <NotYet title="OrgRequests" />;
+/** How many requests a page of the list asks for (§10.6: the route pages them, newest first). */
+const PAGE = 20;
+const STATES = ['pending', 'active', 'suspended', 'revoked', 'rejected_by_recipient', 'rejected_by_sender', 'expired'] as const;
+
+type Listed = { readonly requests: readonly RequestSummary[]; readonly nextCursor: string | null };
+
+/**
+ * Contract §11 /org/{organizationId}/requests: the organization's requests, newest first, a page at
+ * a time (the route's cursor), to one address (the route's email filter) and in one state (among
+ * the pages loaded: the route has no state filter); Send invitation with request_manage.
+ */
+export function OrgRequests({ org }: { readonly org: OrgSession; readonly requestId?: string }) {
+  const [email, setEmail] = useState('');
+  const [state, setState] = useState('');
+  const [applied, setApplied] = useState({ email: '', state: '' });
+  const [listed, setListed] = useState<Listed | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const page = useCallback(
+    async (cursor: string | null): Promise<Listed> => {
+      const query = new URLSearchParams({ limit: String(PAGE) });
+      if (applied.email) query.set('email', applied.email);
+      if (cursor) query.set('cursor', cursor);
+      return org.api.get<Listed>(`/org/v1/requests?${query.toString()}`);
+    },
+    [org.api, applied.email],
+  );
+  const load = useCallback(
+    async (more: Listed | null) => {
+      setBusy(true);
+      setError(null);
+      try {
+        const next = await page(more?.nextCursor ?? null);
+        setListed({ requests: [...(more?.requests ?? []), ...next.requests], nextCursor: next.nextCursor });
+      } catch (e) {
+        setError(messageOf(e));
+      } finally {
+        setBusy(false);
+      }
+    },
+    [page],
+  );
+  useEffect(() => {
+    void load(null);
+  }, [load]);
+
+  const filter = (e: FormEvent) => {
+    e.preventDefault();
+    setApplied({ email: email.trim(), state });
+  };
+  const shown = (listed?.requests ?? []).filter((r) => applied.state === '' || r.state === applied.state);
+
+  return (
+    <>
+      <h1>Requests</h1>
+      {org.can('request_manage') && <SendInvitation org={org} onSent={() => void load(null)} />}
+      <form className="filters" onSubmit={filter} aria-label="Filter the requests">
+        <div>
+          <label htmlFor="filter-state">State</label>
+          <select id="filter-state" value={state} onChange={(e) => setState(e.target.value)}>
+            <option value="">Any state</option>
+            {STATES.map((s) => (
+              <option key={s} value={s}>
+                {orgState(s)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="filter-email">Recipient’s email</label>
+          <input id="filter-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        </div>
+        <div className="actions">
+          <button type="submit" className="secondary">
+            Filter
+          </button>
+        </div>
+      </form>
+      <Failure error={error} />
+      {listed && (
+        <>
+          <p className="meta" aria-live="polite">
+            {applied.state
+              ? `${shown.length} of the ${listed.requests.length} requests loaded are ${orgState(applied.state).toLowerCase()}.`
+              : `${listed.requests.length} requests${listed.nextCursor ? ' so far' : ''}.`}
+          </p>
+          <ul className="requests">
+            {shown.map((r) => (
+              <li key={r.requestId}>
+                <h2>
+                  <Link to={`/org/${org.organizationId}/requests/${r.requestId}`}>{r.recipientEmail}</Link>
+                </h2>
+                <p>
+                  {r.manifestName} (version {r.manifestVersion})
+                </p>
+                <p>
+                  State: <strong>{orgState(r.state)}</strong>
+                </p>
+                <p className="meta">
+                  Sent {day(r.createdAt)}
+                  {r.state === 'pending' ? `; the invitation ends ${day(r.invitationExpiresAt)}` : ''}
+                </p>
+              </li>
+            ))}
+          </ul>
+          {listed.nextCursor && (
+            <div className="actions">
+              <button type="button" className="secondary" disabled={busy} onClick={() => void load(listed)}>
+                Show more requests
+              </button>
+            </div>
+          )}
+        </>
+      )}
+      {!listed && !error && <p aria-live="polite">Loading…</p>}
+    </>
+  );
 }

@@ -1,6 +1,139 @@
+import { useState, type FormEvent } from 'react';
+import { Loaded } from '../../layout';
+import { day, when } from '../../words';
 import type { OrgSession } from './org-session';
-import { NotYet } from '../stub';
+import { Outcome, useAction, useLoad } from './admin/load';
 
-export function Settings(_props: { readonly org: OrgSession; readonly requestId?: string }) {
-  return <NotYet title="Settings" />;
+type KeyState = { readonly state: 'warm' | 'cold'; readonly warmUntil?: string };
+type App = { readonly clientId: string; readonly name: string; readonly registeredAt: string };
+
+/** /org/{id}/settings (contract §11): the organization key's warmth and sealing it, and the apps. */
+export function Settings({ org }: { readonly org: OrgSession; readonly requestId?: string }) {
+  return (
+    <>
+      <h1>Settings</h1>
+      <KeySection org={org} />
+      <AppsSection org={org} />
+    </>
+  );
+}
+
+function KeySection({ org }: { readonly org: OrgSession }) {
+  const [load, reload] = useLoad(() => org.api.get<KeyState>('/org/v1/key'));
+  const action = useAction();
+  const seal = () =>
+    void action.run(async () => {
+      await org.api.post('/org/v1/key/seal');
+      reload();
+      return 'Sealed: the key is cold.';
+    });
+  return (
+    <section className="card" aria-labelledby="key-title">
+      <h2 id="key-title">The organization key</h2>
+      <p>
+        The key opens the copies you keep of what people share. A member signing in makes it warm for some hours: while it is warm, copies
+        can be read and automatic updates are kept as they arrive. While it is cold nothing can be opened, and updates wait as pending until
+        a member signs in again.
+      </p>
+      <Loaded load={load}>
+        {(key) => (
+          <p>
+            <strong>{key.state === 'warm' ? 'Warm' : 'Cold'}</strong>
+            {key.state === 'warm' && key.warmUntil ? ` until ${when(key.warmUntil)}.` : '.'}
+          </p>
+        )}
+      </Loaded>
+      {org.can('member_manage') && (
+        <>
+          <p className="note">
+            Sealing makes it cold at once, for instance when a device may be lost. It stays cold until a member signs in again; opening
+            these pages again signs you in.
+          </p>
+          <Outcome action={action} />
+          <div className="actions">
+            <button type="button" className="danger" disabled={action.busy} onClick={seal}>
+              Seal the key
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function AppsSection({ org }: { readonly org: OrgSession }) {
+  return (
+    <section className="card" aria-labelledby="apps-title">
+      <h2 id="apps-title">Apps</h2>
+      <p>
+        An app lets a person start sharing with you from your own website or app: it opens a request from one of your manifests in the
+        person’s name, and names itself by its client ID.
+      </p>
+      {org.can('member_manage') ? (
+        <AppAdmin org={org} />
+      ) : (
+        <p className="note">Only a member who may manage members sees and registers apps.</p>
+      )}
+    </section>
+  );
+}
+
+function AppAdmin({ org }: { readonly org: OrgSession }) {
+  const [load, reload] = useLoad(() => org.api.get<{ apps: App[] }>('/org/v1/apps').then((l) => l.apps));
+  const [name, setName] = useState('');
+  const action = useAction();
+  const register = (e: FormEvent) => {
+    e.preventDefault();
+    void action.run(async () => {
+      const app = await org.api.post<{ clientId: string; name: string }>('/org/v1/apps', { name: name.trim() });
+      setName('');
+      reload();
+      return `Registered ${app.name}. Its client ID is ${app.clientId}.`;
+    });
+  };
+  return (
+    <>
+      <Loaded load={load}>
+        {(apps) =>
+          apps.length === 0 ? (
+            <p>No app is registered yet.</p>
+          ) : (
+            <div className="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">App</th>
+                    <th scope="col">Client ID</th>
+                    <th scope="col">Registered</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {apps.map((a) => (
+                    <tr key={a.clientId}>
+                      <td>{a.name}</td>
+                      <td>
+                        <code>{a.clientId}</code>
+                      </td>
+                      <td>{day(a.registeredAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Loaded>
+      <h3>Register an app</h3>
+      <form onSubmit={register}>
+        <label htmlFor="app-name">Name of the app</label>
+        <input id="app-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+        <Outcome action={action} />
+        <div className="actions">
+          <button type="submit" disabled={action.busy}>
+            Register app
+          </button>
+        </div>
+      </form>
+    </>
+  );
 }

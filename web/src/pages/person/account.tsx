@@ -1,10 +1,16 @@
 import { Shell } from '../../layout';
-import { NotYet } from '../stub';
+import { Erasure } from './account/erasure';
+import { Export } from './account/export';
+import { Sessions } from './account/sessions';
 
-export function Account(_props: { readonly requestId?: string }) {
+/** Contract §11 /account: where the person is signed in, the export of everything held about them, and erasure. */
+export function Account() {
   return (
     <Shell>
-      <NotYet title="Account" />
+      <h1>Your account</h1>
+      <Sessions />
+      <Export />
+      <Erasure />
     </Shell>
   );
 }

@@ -1,10 +1,205 @@
-import { Shell } from '../../layout';
-import { NotYet } from '../stub';
+import { useCallback, useEffect, useState } from 'react';
+import { messageOf, Refused } from '../../api';
+import { ConsentSummary } from '../../consent/consent-summary';
+import { Loaded, Shell, type Load } from '../../layout';
+import { Link } from '../../navigation';
+import { day, plainState } from '../../words';
+import { ConnectionActions } from './request/connection-actions';
+import type { HistoryEntry } from './request/history-words';
+import { isLive, personQuery, REQUEST_FIELDS, type PersonRequest, type Receipt, type RequestItem } from './request/person-data';
+import { SlotAnswer } from './request/slot-answer';
+import { DONE, sendVerb, share, withdraw, type Verb } from './request/verbs';
+import { recordNameIn, VAULT_FIELDS, vaultOf, type Vault } from './request/vault-records';
+import { WhoHoldsWhat } from './request/who-holds-what';
 
-export function RequestDetail(_props: { readonly requestId?: string }) {
+type Detail = {
+  readonly request: PersonRequest;
+  readonly vault: Vault;
+  readonly history: readonly HistoryEntry[];
+  readonly receipts: readonly Receipt[];
+};
+
+const DETAIL = `query($r: ID!) { user {
+  requests { ${REQUEST_FIELDS} }
+  ${VAULT_FIELDS}
+  receipts { resourceId version organizationId readAt }
+  requestHistory(requestId: $r) { position type occurredAt actor versions } } }`;
+
+async function detailOf(requestId: string): Promise<Detail> {
+  type Answer = Omit<Vault, 'builtInNames'> & { requests: PersonRequest[]; receipts: Receipt[]; requestHistory: HistoryEntry[] };
+  const { user } = await personQuery<{ user: Answer }>(DETAIL, { r: requestId });
+  const request = user.requests.find((r) => r.requestId === requestId);
+  if (!request) throw new Refused(404, 'not_found', 'There is no such request among yours.');
+  return { request, vault: await vaultOf(user), history: user.requestHistory, receipts: user.receipts };
+}
+
+type Outcome = { readonly ok: boolean; readonly text: string };
+/** The records chosen per slot (slotId → resource ids), not yet shared. */
+type Choices = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * Contract §11 /requests/{requestId}: which organization asks, why and for how long; each slot in
+ * words with the person's choice of what to share; the request's verbs; and who holds what.
+ */
+export function RequestDetail({ requestId = '' }: { readonly requestId?: string }) {
+  const [load, setLoad] = useState<Load<Detail>>({ kind: 'loading' });
+  const [chosen, setChosen] = useState<Choices>({});
+  const [notice, setNotice] = useState<Outcome | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const reload = useCallback(
+    () =>
+      detailOf(requestId).then(
+        (value) => setLoad({ kind: 'ready', value }),
+        (e: unknown) => setLoad({ kind: 'failed', message: messageOf(e) }),
+      ),
+    [requestId],
+  );
+  useEffect(() => void reload(), [reload]);
+
+  /** Runs one call, then shows the request as it now stands and what came of the call; `clears`: the slots it answered. */
+  const act = async (call: () => Promise<unknown>, done: string, clears: readonly string[]) => {
+    setBusy(true);
+    setNotice(null);
+    let outcome: Outcome;
+    try {
+      await call();
+      outcome = { ok: true, text: done };
+    } catch (e) {
+      outcome = { ok: false, text: messageOf(e) };
+    }
+    await reload();
+    if (outcome.ok) setChosen((c) => Object.fromEntries(Object.entries(c).filter(([slotId]) => !clears.includes(slotId))));
+    setNotice(outcome);
+    setBusy(false);
+  };
+
+  /** A record just added for a slot: the vault is read again and the record joins the slot's choice (replaces it, for one). */
+  const added = async (slot: RequestItem, resourceId: string) => {
+    await reload();
+    setChosen((c) => ({ ...c, [slot.slotId]: slot.multiple ? [...(c[slot.slotId] ?? []), resourceId] : [resourceId] }));
+    setNotice({ ok: true, text: `Added to your vault and chosen for ${slot.label}.` });
+  };
+
+  const answering = (detail: Detail): Answering => {
+    const org = detail.request.organizationName;
+    const grants = Object.entries(chosen)
+      .filter(([, ids]) => ids.length > 0)
+      .map(([slotId, resourceIds]) => ({ slotId, resourceIds }));
+    return {
+      chosen,
+      busy,
+      choose: (slot, resourceIds) => setChosen((c) => ({ ...c, [slot.slotId]: resourceIds })),
+      added,
+      verb: (verb) => void act(() => sendVerb(requestId, verb, grants), DONE[verb](org), verb === 'accept' ? Object.keys(chosen) : []),
+      share: (slot) => {
+        const resourceIds = chosen[slot.slotId] ?? [];
+        if (resourceIds.length === 0) setNotice({ ok: false, text: `Choose what to share as ${slot.label} first.` });
+        else void act(() => share(requestId, { slotId: slot.slotId, resourceIds }), `You now share ${slot.label}.`, [slot.slotId]);
+      },
+      withdraw: (slot) => void act(() => withdraw(requestId, slot.slotId), `You withdrew ${slot.label}.`, []),
+    };
+  };
+
   return (
     <Shell>
-      <NotYet title="RequestDetail" />
+      <p>
+        <Link to="/requests">All your requests</Link>
+      </p>
+      <Loaded load={load}>
+        {(detail) => (
+          <>
+            <RequestHeading request={detail.request} />
+            <p role="status" className={notice?.ok === false ? 'error' : 'ok'}>
+              {notice?.text}
+            </p>
+            <Consent detail={detail} answering={answering(detail)} />
+            <WhoHoldsWhat
+              organizationId={detail.request.organizationId}
+              names={{
+                organization: detail.request.organizationName,
+                slotLabel: (slotId) => detail.request.items.find((i) => i.slotId === slotId)?.label,
+                recordName: recordNameIn(detail.vault),
+              }}
+              history={detail.history}
+              receipts={detail.receipts}
+            />
+          </>
+        )}
+      </Loaded>
     </Shell>
+  );
+}
+
+function RequestHeading({ request }: { readonly request: PersonRequest }) {
+  return (
+    <>
+      <h1>
+        {request.organizationName}: {request.manifestName}
+      </h1>
+      <p>
+        <strong>{plainState(request.state)}</strong>
+        <span className="meta">
+          {' '}
+          · asked {day(request.createdAt)}
+          {request.state === 'pending' && request.invitationExpiresAt ? ` · answer by ${day(request.invitationExpiresAt)}` : ''}
+        </span>
+      </p>
+    </>
+  );
+}
+
+/** What the person does on the page: choose records per slot, add one, share or withdraw a slot, send a verb. */
+type Answering = {
+  readonly chosen: Choices;
+  readonly busy: boolean;
+  readonly choose: (slot: RequestItem, resourceIds: readonly string[]) => void;
+  readonly added: (slot: RequestItem, resourceId: string) => Promise<void>;
+  readonly verb: (verb: Verb) => void;
+  readonly share: (slot: RequestItem) => void;
+  readonly withdraw: (slot: RequestItem) => void;
+};
+
+/** The consent summary's heading and first line: an invitation asks, a connection was agreed to, an ended one asked. */
+const headingOf = (r: PersonRequest): string =>
+  r.state === 'pending'
+    ? `What ${r.organizationName} asks for`
+    : isLive(r.state)
+      ? 'What you agreed to'
+      : `What ${r.organizationName} asked for`;
+const leadOf = (r: PersonRequest): string | undefined =>
+  r.state === 'pending'
+    ? undefined
+    : isLive(r.state)
+      ? `You agreed to share with ${r.organizationName}:`
+      : `${r.organizationName} asked you to share:`;
+
+/** What is asked, each slot with the person's answer under it, and the request's verbs. */
+function Consent({ detail: { request, vault }, answering: a }: { readonly detail: Detail; readonly answering: Answering }) {
+  return (
+    <>
+      <h2>{headingOf(request)}</h2>
+      <ConsentSummary
+        organizationName={request.organizationName}
+        purpose={request.purpose}
+        retention={request.retention}
+        slots={request.items}
+        lead={leadOf(request)}
+        renderSlot={(item) => (
+          <SlotAnswer
+            slot={item}
+            state={request.state}
+            vault={vault}
+            chosen={a.chosen[item.slotId] ?? []}
+            onChoose={(ids) => a.choose(item, ids)}
+            onAdded={(id) => a.added(item, id)}
+            onShare={() => a.share(item)}
+            onWithdraw={() => a.withdraw(item)}
+            busy={a.busy}
+          />
+        )}
+      />
+      <ConnectionActions organization={request.organizationName} state={request.state} busy={a.busy} onVerb={a.verb} />
+    </>
   );
 }

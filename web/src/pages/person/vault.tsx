@@ -1,10 +1,16 @@
 import { Shell } from '../../layout';
-import { NotYet } from '../stub';
+import { Documents } from './vault/documents';
+import { Entities } from './vault/entities';
+import { Files } from './vault/files';
 
-export function Vault(_props: { readonly requestId?: string }) {
+/** Contract §11 /vault: the person's documents and files, each with its versions, and the legal entities they act for. */
+export function Vault() {
   return (
     <Shell>
-      <NotYet title="Vault" />
+      <h1>Your vault</h1>
+      <Documents />
+      <Files />
+      <Entities />
     </Shell>
   );
 }

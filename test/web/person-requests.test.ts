@@ -1,0 +1,277 @@
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { driver, MANUAL_NAME_SLOT, type User } from '../api/support/driver.js';
+import { openWorkerQueue, startWorkers } from '../support/copy-workers.js';
+import { mainBackend } from '../support/databases.js';
+import type { CopyWorkers } from '../../src/workers/copy-workers.js';
+import type { JobQueue } from '../../src/workers/queue/queue.js';
+import {
+  overflowsSideways,
+  reachByKeyboard,
+  seriousViolations,
+  signInThroughThePages,
+  startWebService,
+  type WebService,
+} from './support/web-service.js';
+
+const NAME_SLOT = { ...MANUAL_NAME_SLOT, required: true };
+const BIRTH_SLOT = {
+  label: 'Birth',
+  group: 'KYC',
+  multiple: false,
+  kind: 'schema',
+  target: 'PersonBirth',
+  verbs: ['keep'],
+  adoption: 'auto',
+} as const;
+
+type Item = { slotId: string; status: string; records: Array<{ resourceId: string }> };
+
+describe(`§11 the person’s request pages in a browser (R-WEB-30 to R-WEB-36; ${mainBackend})`, function () {
+  this.timeout(90_000);
+  let web: WebService;
+  /** The copy workers: they keep the automatic slot's record, and open a proposal for an update on the manual one. */
+  let queue: JobQueue;
+  let workers: CopyWorkers;
+  let page: Page;
+  let member: string;
+  let ann: User;
+  let founderEmail: string;
+  let nameSlot: string;
+  let birthSlot: string;
+  /** Ann's invitation from Acme Bank, answered on the pages; another she rejects; a third left pending for the keyboard. */
+  let requestId: string;
+  let toReject: string;
+  let toLeave: string;
+  /** Her name, in her vault before she opens the request. */
+  let nameDoc: string;
+  const d = driver({ api: () => web.api, member: () => member });
+
+  before(async function () {
+    web = await startWebService(this);
+    queue = await openWorkerQueue(web.service);
+    workers = await startWorkers(web.service, queue);
+    const founder = await web.api.user();
+    founderEmail = founder.email;
+    member = await web.api.signIn(founder.token, await web.api.organization(founder.token, 'Acme Bank'));
+    const manifest = await d.manifest([NAME_SLOT, BIRTH_SLOT], 'P90D', { name: 'Open an account' });
+    [nameSlot, birthSlot] = manifest.slots.map((s) => s.slotId) as [string, string];
+    ann = await web.api.user();
+    nameDoc = await d.createDoc(ann, {
+      name: 'My passport name',
+      schemaRef: `${web.base}/schemas/core/PersonFullName.json`,
+      data: { givenName: 'Ann', familyName: 'Lee' },
+    });
+    requestId = await d.send(manifest.manifestId, ann.email);
+    toReject = await d.send(manifest.manifestId, ann.email);
+    toLeave = await d.send(manifest.manifestId, ann.email);
+    page = await web.browser.context.newPage();
+  });
+  after(async () => {
+    await workers?.stop();
+    await queue?.close();
+    await web?.close();
+  });
+  /** Asks until `probe` answers something truthy (the workers act in the background). */
+  const eventually = async <T>(probe: () => Promise<T>, what: string): Promise<T> => {
+    for (let i = 0; i < 200; i++) {
+      const found = await probe();
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return expect.fail(`${what} did not happen`);
+  };
+
+  const open = async (id: string) => {
+    await page.goto(`${web.base}/requests/${id}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+  };
+  const status = () => page.getByRole('status');
+  const orgView = async (id: string) => (await d.detail(id)) as { request: { state: string }; items: Item[] };
+  const slotCard = (label: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: label, level: 3 }) });
+
+  it('a person who opens /requests/{id} signed out signs in and lands back on the request', async () => {
+    await signInThroughThePages(web, page, ann.email, `/requests/${requestId}`);
+    await page.getByRole('heading', { level: 1, name: 'Acme Bank: Open an account' }).waitFor();
+  });
+
+  it('the consent screen shows the organization, why, for how long in words, and each slot: required or optional, and what happens to updates', async () => {
+    const consent = page.getByRole('region', { name: 'What Acme Bank asks for' });
+    const text = await consent.innerText();
+    expect(text).to.contain('Acme Bank').and.contain('To check who you are').and.contain('90 days');
+    const name = await slotCard('Name').innerText();
+    expect(name).to.contain('Required').and.contain('Person full name').and.contain('ask before taking an update');
+    const birth = await slotCard('Birth').innerText();
+    expect(birth).to.contain('Optional').and.contain('Person birth').and.contain('get your updates automatically');
+    expect(name, 'her own document fits the name slot').to.contain('My passport name');
+    expect(birth, 'and not the birth slot').to.not.contain('My passport name');
+  });
+
+  it('Accept without a required slot shows the service’s refusal, and the request stays pending', async () => {
+    await page.getByRole('button', { name: 'Accept' }).click();
+    await status().filter({ hasText: 'required slot' }).waitFor();
+    expect(await status().innerText()).to.contain('"Name"');
+    expect((await orgView(requestId)).request.state).to.equal('pending');
+  });
+
+  it('shares a document of the vault and one made on the spot from the slot’s schema; Accept makes the request active with both', async () => {
+    await page.getByLabel('My passport name').check();
+    await page.getByRole('button', { name: 'Add a new person birth for Birth' }).click();
+    await page.getByLabel('birthDate').fill('1990-04-01');
+    await page.getByRole('button', { name: 'Save and choose for Birth' }).click();
+    await status().filter({ hasText: 'chosen for Birth' }).waitFor();
+    expect(
+      await slotCard('Birth')
+        .getByRole('radio', { name: /Person birth/ })
+        .isChecked(),
+    ).to.equal(true);
+    await page.getByRole('button', { name: 'Accept' }).click();
+    await status().filter({ hasText: 'You accepted' }).waitFor();
+    expect(await page.getByText('Shared: you accepted').count()).to.be.greaterThan(0);
+
+    const detail = await orgView(requestId);
+    expect(detail.request.state).to.equal('active');
+    const records = Object.fromEntries(detail.items.map((i) => [i.slotId, i.records.map((r) => r.resourceId)]));
+    expect(records[nameSlot]).to.deep.equal([nameDoc]);
+    expect(records[birthSlot]).to.have.length(1);
+    expect(await slotCard('Name').innerText()).to.contain('You share: My passport name');
+  });
+
+  it('after the organization keeps a copy, Who holds what shows it newest first with its version, by member pseudonym or automatically, never an address', async () => {
+    await eventually(async () => (await d.copies(requestId)).length === 1, 'the automatic keep of Birth');
+    expect((await d.keep(requestId, nameSlot)).status).to.equal(200);
+    await d.updateDoc(ann, nameDoc, { givenName: 'Ann', familyName: 'Lee-Smith' });
+    await eventually(async () => (await d.proposals(requestId)).length === 1, 'the proposal of version 2');
+    await open(requestId);
+    const section = page.getByRole('region', { name: 'Who holds what' });
+    const copy = section.getByRole('listitem').filter({ hasText: /^A copy of “My passport name”/ });
+    await copy.waitFor();
+    expect(await copy.innerText())
+      .to.contain('your version 1')
+      .and.match(/by member:[A-Za-z0-9_-]{16,}/);
+    const automatic = await section
+      .getByRole('listitem')
+      .filter({ hasText: /^A copy of “Person birth”/ })
+      .innerText();
+    expect(automatic).to.contain('your version 1').and.contain('automatically');
+    const waiting = await section.getByRole('list').nth(1).innerText();
+    expect(waiting).to.contain('You published version 2 of “My passport name”');
+    const timeline = await section.getByRole('list').last().getByRole('listitem').allInnerTexts();
+    expect(timeline[0], 'the newest first').to.contain('You published version 2');
+    expect(timeline[1]).to.contain('Acme Bank kept a copy of “My passport name”').and.contain('your version 1');
+    expect(timeline.at(-1)).to.contain('Acme Bank sent you this request');
+    expect(await section.innerText()).to.not.contain(founderEmail);
+  });
+
+  it('Withdraw, Share again, Suspend, Resume and Revoke each show on the page and in the organization’s API', async () => {
+    const nameRecords = async () => (await orgView(requestId)).items.find((i) => i.slotId === nameSlot)!;
+
+    await page.getByRole('button', { name: 'Withdraw Name' }).click();
+    await status().filter({ hasText: 'You withdrew Name' }).waitFor();
+    expect(await slotCard('Name').innerText()).to.contain('You share nothing here');
+    expect((await nameRecords()).status).to.equal('pending');
+
+    await slotCard('Name').getByLabel('My passport name').check();
+    await page.getByRole('button', { name: 'Share Name' }).click();
+    await status().filter({ hasText: 'You now share Name' }).waitFor();
+    expect((await nameRecords()).records.map((r) => r.resourceId)).to.deep.equal([nameDoc]);
+
+    await page.getByRole('button', { name: 'Suspend' }).click();
+    await status().filter({ hasText: 'Paused' }).waitFor();
+    await page.getByText('Paused by you').first().waitFor();
+    expect((await orgView(requestId)).request.state).to.equal('suspended');
+
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await status().filter({ hasText: 'Resumed' }).waitFor();
+    expect((await orgView(requestId)).request.state).to.equal('active');
+
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    expect((await orgView(requestId)).request.state, 'revoke asks first').to.equal('active');
+    await page.getByRole('button', { name: 'Yes, revoke' }).click();
+    await status().filter({ hasText: 'has ended' }).waitFor();
+    await page.getByText('Ended by you').first().waitFor();
+    expect((await orgView(requestId)).request.state).to.equal('revoked');
+    expect(await page.getByRole('button', { name: /Share|Withdraw|Suspend|Revoke/ }).count()).to.equal(0);
+  });
+
+  it('Reject of another invitation ends it, on the page and in the organization’s API', async () => {
+    await open(toReject);
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await status().filter({ hasText: 'You said no' }).waitFor();
+    expect((await orgView(toReject)).request.state).to.equal('rejected_by_recipient');
+    expect(await page.getByRole('button', { name: 'Accept' }).count()).to.equal(0);
+  });
+
+  it('a file slot offers the person’s files and takes one uploaded there, chosen at once; Accept shares it', async () => {
+    const passport = {
+      label: 'Passport',
+      group: 'KYC',
+      multiple: false,
+      kind: 'file',
+      target: 'PassportScan',
+      verbs: ['keep'],
+      adoption: 'manual',
+    };
+    const id = await d.send((await d.manifest([passport], 'P30D', { name: 'Passport check' })).manifestId, ann.email);
+    await open(id);
+    await page.getByRole('button', { name: 'Add a new file for Passport' }).click();
+    const scan = { name: 'passport.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 a scan') };
+    await page.getByLabel('Upload a file for Passport').setInputFiles(scan);
+    await status().filter({ hasText: 'chosen for Passport' }).waitFor();
+    expect(
+      await slotCard('Passport')
+        .getByRole('radio', { name: /passport\.pdf/ })
+        .isChecked(),
+    ).to.equal(true);
+    await page.getByRole('button', { name: 'Accept' }).click();
+    await status().filter({ hasText: 'You accepted' }).waitFor();
+    expect((await orgView(id)).items[0]!.records).to.have.length(1);
+    expect(await slotCard('Passport').innerText()).to.contain('You share: passport.pdf');
+  });
+
+  it('/requests lists invitations and connections in plain words, each linking to its page, and shows one organization’s together', async () => {
+    const other = await web.api.user();
+    const otherMember = await web.api.signIn(other.token, await web.api.organization(other.token, 'Beta Insurance'));
+    const betaManifest = await d.manifest([MANUAL_NAME_SLOT], 'P30D', { as: otherMember, name: 'Get a quote' });
+    await d.send(betaManifest.manifestId, ann.email, { as: otherMember });
+
+    await page.goto(`${web.base}/requests`);
+    const invitations = page.getByRole('region', { name: 'Invitations' });
+    await invitations.getByRole('link', { name: 'Get a quote' }).waitFor();
+    expect(await invitations.getByRole('listitem').filter({ hasText: 'Acme Bank' }).innerText()).to.contain('Waiting for your answer');
+    const connections = await page.getByRole('region', { name: 'Your connections' }).innerText();
+    expect(connections).to.contain('Ended by you').and.contain('You said no');
+    const holds = await page.getByRole('region', { name: 'Who holds what' }).innerText();
+    expect(holds).to.contain('Acme Bank').and.not.contain('Beta Insurance');
+    expect(holds).to.contain('A copy of “My passport name” (shared as Name), your version 1');
+
+    await page.getByLabel('Show requests from').selectOption({ label: 'Beta Insurance' });
+    expect(page.url()).to.match(/\?organization=/);
+    expect(await page.getByRole('link', { name: 'Open an account' }).count()).to.equal(0);
+    await page.getByLabel('Show requests from').selectOption({ label: 'Acme Bank' });
+    expect(await page.getByRole('link', { name: 'Open an account' }).count(), 'all three of Acme’s requests').to.equal(3);
+    await page.getByRole('link', { name: 'Open an account' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Acme Bank: Open an account' }).waitFor();
+    expect(page.url()).to.match(/\/requests\/[0-9a-f-]{36}$/);
+  });
+
+  it('axe finds no serious violation on /requests and /requests/{id}; neither scrolls sideways at 375 px; Accept, Share and Revoke are reached by keyboard', async () => {
+    const manifest = await d.manifest([NAME_SLOT, BIRTH_SLOT], 'P30D');
+    const active = await d.connected(manifest.manifestId, ann, { [manifest.slots[0]!.slotId]: [nameDoc] });
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const path of ['/requests', `/requests/${toLeave}`, `/requests/${active}`, `/requests/${requestId}`]) {
+      await page.goto(`${web.base}${path}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.getByRole('heading', { level: 2 }).first().waitFor();
+      expect(await seriousViolations(page), path).to.deep.equal([]);
+      expect(await overflowsSideways(page), path).to.equal(false);
+    }
+    await open(toLeave);
+    await reachByKeyboard(page, 'button', 'Accept');
+    await open(active);
+    await reachByKeyboard(page, 'button', 'Share Birth');
+    await reachByKeyboard(page, 'button', 'Revoke');
+    await page.keyboard.press('Enter');
+    await reachByKeyboard(page, 'button', 'Yes, revoke');
+  });
+});

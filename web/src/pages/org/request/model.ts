@@ -1,0 +1,168 @@
+import type { OrgApi } from '../../../api';
+
+/** What the organization plane answers about a request (service spec §2, src/api/openapi/request-paths.ts). */
+
+/** A party other than the recipient a record answers for, by its pairwise alias; null is the recipient's own. */
+export type Participant = { readonly subjectId: string; readonly type: string; readonly alias: string } | null;
+
+export type RequestSummary = {
+  readonly requestId: string;
+  readonly manifestId: string;
+  readonly manifestName: string;
+  readonly manifestVersion: number;
+  readonly recipientEmail: string;
+  readonly state: string;
+  readonly invitationExpiresAt: string;
+  readonly createdAt: string;
+};
+
+export type RecordEntry = {
+  readonly resourceId: string;
+  readonly participant: Participant;
+  readonly sourceVersion?: number;
+  readonly status: 'available' | 'unavailable';
+  readonly reason?: string;
+};
+
+export type Item = {
+  readonly slotId: string;
+  readonly label: string;
+  readonly group: string;
+  readonly subject?: string;
+  readonly kind: string;
+  readonly target: string;
+  readonly verbs: readonly string[];
+  readonly adoption: 'manual' | 'auto';
+  readonly status: 'granted' | 'pending';
+  readonly records: readonly RecordEntry[];
+};
+
+export type Adoption = {
+  readonly adoptionId: string;
+  readonly slotId: string;
+  readonly sourceResourceId: string;
+  readonly sourceVersion: number;
+  readonly orgResourceId?: string;
+  readonly orgVersion?: number;
+  readonly resourceType: string;
+  readonly state: 'materialized' | 'pending';
+  readonly adoptedAt: string;
+  readonly participant: Participant;
+};
+
+export type ProposalSummary = {
+  readonly proposalId: string;
+  readonly slotId: string;
+  readonly resourceId: string;
+  readonly newVersion: number;
+  readonly proposedAt: string;
+  readonly participant: Participant;
+};
+
+export type Detail = {
+  readonly request: RequestSummary;
+  readonly manifestName: string;
+  readonly items: readonly Item[];
+  readonly adoptions: readonly Adoption[];
+  readonly proposals: readonly ProposalSummary[];
+};
+
+/** A materialized keep with its content, and the head of its chain (no currentData for a file). */
+export type Copy = {
+  readonly adoption: Adoption;
+  readonly resourceId: string;
+  readonly name: string;
+  readonly schemaRef: string | null;
+  readonly data: unknown;
+  readonly orgVersion: number;
+  readonly currentOrgVersion: number;
+  readonly currentOrigin: 'copy' | 'correction';
+  readonly currentData?: unknown;
+};
+
+export type HistoryEntry = {
+  readonly position: string;
+  readonly type: string;
+  readonly occurredAt: string;
+  readonly actor: string;
+  readonly versions: Readonly<Record<string, string | number>>;
+};
+
+export type Skipped = { readonly resourceId: string; readonly participant: Participant; readonly reason: string; readonly message: string };
+export type KeepAnswer = { readonly adoptions: readonly Adoption[]; readonly skipped: readonly Skipped[] };
+
+export type Candidate = { readonly version: number; readonly name: string; readonly schemaRef: string | null; readonly data: unknown };
+
+/** Everything the detail page shows; copies only for a member who may manage requests (the route needs request_manage). */
+export type RequestView = {
+  readonly detail: Detail;
+  readonly copies: readonly Copy[] | null;
+  /** Newest first. */
+  readonly history: readonly HistoryEntry[];
+};
+
+export const requestPath = (requestId: string, rest = '') => `/org/v1/requests/${encodeURIComponent(requestId)}${rest}`;
+
+/** The whole audit history, page after page (§10.6, oldest first as served), turned newest first. */
+async function historyOf(api: OrgApi, requestId: string): Promise<HistoryEntry[]> {
+  const entries: HistoryEntry[] = [];
+  let after: string | null = null;
+  do {
+    const query: string = after === null ? '' : `?after=${encodeURIComponent(after)}`;
+    const page: { history: HistoryEntry[]; nextAfter: string | null } = await api.get(requestPath(requestId, `/history${query}`));
+    entries.push(...page.history);
+    after = page.nextAfter;
+  } while (after !== null);
+  return entries.reverse();
+}
+
+export async function readRequest(api: OrgApi, requestId: string, manages: boolean): Promise<RequestView> {
+  const [detail, copies, history] = await Promise.all([
+    api.get<Detail>(requestPath(requestId)),
+    manages ? api.get<{ copies: Copy[] }>(requestPath(requestId, '/copies')).then((c) => c.copies) : Promise.resolve(null),
+    historyOf(api, requestId),
+  ]);
+  return { detail, copies, history };
+}
+
+/** One chain of copies: a record of one slot (and participant) under the request, kept version after version. */
+export type Chain = {
+  readonly slotId: string;
+  readonly sourceResourceId: string;
+  readonly orgResourceId: string;
+  readonly participant: Participant;
+  /** Its kept versions, oldest first: the last is the newest keep, whose head is what the organization uses today. */
+  readonly copies: readonly Copy[];
+};
+
+/** The copies route's entries grouped by chain (spec §2.6, chain rules). */
+export function chainsOf(copies: readonly Copy[]): Chain[] {
+  const chains = new Map<string, Copy[]>();
+  for (const copy of copies) {
+    const list = chains.get(copy.resourceId) ?? [];
+    list.push(copy);
+    chains.set(copy.resourceId, list);
+  }
+  return [...chains.entries()].map(([orgResourceId, list]) => {
+    const sorted = list.sort((a, b) => a.orgVersion - b.orgVersion);
+    const first = sorted[0]!.adoption;
+    return {
+      slotId: first.slotId,
+      sourceResourceId: first.sourceResourceId,
+      orgResourceId,
+      participant: first.participant,
+      copies: sorted,
+    };
+  });
+}
+
+/** The newest keep of a chain, whose head the correct route addresses. */
+export const newestOf = (chain: Chain): Copy => chain.copies.at(-1)!;
+
+/** A slot's record named as the member reads it: the slot's label, and the party when it is not the recipient. */
+export const recordName = (label: string, participant: Participant): string =>
+  participant === null ? label : `${label} for ${participant.alias}`;
+
+/** Whose record it is: the recipient's own, or the party its alias names. */
+export const partyWords = (participant: Participant): string =>
+  participant === null ? 'The person’s own record' : `For ${participant.alias}`;

@@ -1,0 +1,80 @@
+import { graphql } from '../../../api';
+import { schemaWords } from '../../../words';
+
+/** A document as the vault page reads it (GraphQL `Document`, with its versions). */
+export type VaultDocument = {
+  readonly id: string;
+  readonly name: string;
+  readonly owner: string | null;
+  readonly schemaRef: string | null;
+  readonly documentSchema: unknown;
+  readonly version: number;
+  readonly data: unknown;
+  readonly versions: readonly { readonly version: number; readonly publishedAt: string }[];
+};
+
+export type FileVersion = {
+  readonly version: number;
+  readonly fileName: string;
+  readonly mimeType: string;
+  readonly fileSize: number;
+  readonly uploadedAt: string;
+};
+
+/** A file as the vault page reads it (GraphQL `VaultFile`). */
+export type VaultFile = {
+  readonly id: string;
+  readonly label: string | null;
+  readonly owner: string | null;
+  readonly version: number;
+  readonly versions: readonly FileVersion[];
+};
+
+export type EntityRole = 'MANAGER' | 'MEMBER';
+
+/** A legal entity the person belongs to; `role` is their own. */
+export type Entity = {
+  readonly entityId: string;
+  readonly name: string;
+  readonly role: EntityRole;
+  readonly members: readonly { readonly email: string; readonly role: EntityRole }[];
+};
+
+const ENTITY_FIELDS = 'entities { entityId name role members { email role } }';
+
+export type Documents = { readonly documents: readonly VaultDocument[]; readonly entities: readonly Entity[] };
+export const loadDocuments = async (): Promise<Documents> =>
+  (
+    await graphql<{ user: Documents }>(`{ user {
+      documents { id name owner schemaRef documentSchema version data versions { version publishedAt } }
+      ${ENTITY_FIELDS} } }`)
+  ).user;
+
+export type Files = { readonly files: readonly VaultFile[]; readonly entities: readonly Entity[] };
+export const loadFiles = async (): Promise<Files> =>
+  (
+    await graphql<{ user: Files }>(`{ user {
+      files { id label owner version versions { version fileName mimeType fileSize uploadedAt } }
+      ${ENTITY_FIELDS} } }`)
+  ).user;
+
+export const loadEntities = async (): Promise<readonly Entity[]> =>
+  (await graphql<{ user: { entities: Entity[] } }>(`{ user { ${ENTITY_FIELDS} } }`)).user.entities;
+
+/** Whose a record is, in words: nothing for the person's own, else the legal entity's name. */
+export function ownerWords(owner: string | null, entities: readonly Entity[]): string | null {
+  if (owner === null) return null;
+  return `Belongs to ${entities.find((e) => e.entityId === owner)?.name ?? 'a legal entity'}`;
+}
+
+export const roleWords = (role: EntityRole): string => (role === 'MANAGER' ? 'Manager' : 'Member');
+
+/** The documents in groups by schema: a built-in's words, and one group for those with a schema of their own. */
+export function bySchema(documents: readonly VaultDocument[]): { readonly title: string; readonly documents: VaultDocument[] }[] {
+  const groups = new Map<string, VaultDocument[]>();
+  for (const d of documents) {
+    const title = d.schemaRef ? schemaWords(d.schemaRef) : 'With a schema of their own';
+    groups.set(title, [...(groups.get(title) ?? []), d]);
+  }
+  return [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([title, docs]) => ({ title, documents: docs }));
+}
