@@ -1,10 +1,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { driver, MANUAL_NAME_SLOT, type User } from '../api/support/driver.js';
-import { openWorkerQueue, startWorkers } from '../support/copy-workers.js';
+import { driver, MANUAL_NAME_SLOT, PASSPORT_SLOT, type User } from '../api/support/driver.js';
 import { mainBackend } from '../support/databases.js';
-import type { CopyWorkers } from '../../src/workers/copy-workers.js';
-import type { JobQueue } from '../../src/workers/queue/queue.js';
 import {
   overflowsSideways,
   reachByKeyboard,
@@ -30,9 +27,6 @@ type Item = { slotId: string; status: string; records: Array<{ resourceId: strin
 describe(`§11 the person’s request pages in a browser (R-WEB-30 to R-WEB-36; ${mainBackend})`, function () {
   this.timeout(90_000);
   let web: WebService;
-  /** The copy workers: they keep the automatic slot's record, and open a proposal for an update on the manual one. */
-  let queue: JobQueue;
-  let workers: CopyWorkers;
   let page: Page;
   let member: string;
   let ann: User;
@@ -48,9 +42,8 @@ describe(`§11 the person’s request pages in a browser (R-WEB-30 to R-WEB-36; 
   const d = driver({ api: () => web.api, member: () => member });
 
   before(async function () {
-    web = await startWebService(this);
-    queue = await openWorkerQueue(web.service);
-    workers = await startWorkers(web.service, queue);
+    // The copy workers keep the automatic slot's record, and open a proposal for an update on the manual one.
+    web = await startWebService(this, { workers: true });
     const founder = await web.api.user();
     founderEmail = founder.email;
     member = await web.api.signIn(founder.token, await web.api.organization(founder.token, 'Acme Bank'));
@@ -67,20 +60,7 @@ describe(`§11 the person’s request pages in a browser (R-WEB-30 to R-WEB-36; 
     toLeave = await d.send(manifest.manifestId, ann.email);
     page = await web.browser.context.newPage();
   });
-  after(async () => {
-    await workers?.stop();
-    await queue?.close();
-    await web?.close();
-  });
-  /** Asks until `probe` answers something truthy (the workers act in the background). */
-  const eventually = async <T>(probe: () => Promise<T>, what: string): Promise<T> => {
-    for (let i = 0; i < 200; i++) {
-      const found = await probe();
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return expect.fail(`${what} did not happen`);
-  };
+  after(() => web?.close());
 
   const open = async (id: string) => {
     await page.goto(`${web.base}/requests/${id}`);
@@ -117,7 +97,7 @@ describe(`§11 the person’s request pages in a browser (R-WEB-30 to R-WEB-36; 
   it('shares a document of the vault and one made on the spot from the slot’s schema; Accept makes the request active with both', async () => {
     await page.getByLabel('My passport name').check();
     await page.getByRole('button', { name: 'Add a new person birth for Birth' }).click();
-    await page.getByLabel('birthDate').fill('1990-04-01');
+    await page.getByLabel('Birth date').fill('1990-04-01');
     await page.getByRole('button', { name: 'Save and choose for Birth' }).click();
     await status().filter({ hasText: 'chosen for Birth' }).waitFor();
     expect(
@@ -138,10 +118,10 @@ describe(`§11 the person’s request pages in a browser (R-WEB-30 to R-WEB-36; 
   });
 
   it('after the organization keeps a copy, Who holds what shows it newest first with its version, by member pseudonym or automatically, never an address', async () => {
-    await eventually(async () => (await d.copies(requestId)).length === 1, 'the automatic keep of Birth');
+    await web.eventually(async () => (await d.copies(requestId)).length === 1, 'the automatic keep of Birth');
     expect((await d.keep(requestId, nameSlot)).status).to.equal(200);
     await d.updateDoc(ann, nameDoc, { givenName: 'Ann', familyName: 'Lee-Smith' });
-    await eventually(async () => (await d.proposals(requestId)).length === 1, 'the proposal of version 2');
+    await web.eventually(async () => (await d.proposals(requestId)).length === 1, 'the proposal of version 2');
     await open(requestId);
     const section = page.getByRole('region', { name: 'Who holds what' });
     const copy = section.getByRole('listitem').filter({ hasText: /^A copy of “My passport name”/ });
@@ -203,16 +183,7 @@ describe(`§11 the person’s request pages in a browser (R-WEB-30 to R-WEB-36; 
   });
 
   it('a file slot offers the person’s files and takes one uploaded there, chosen at once; Accept shares it', async () => {
-    const passport = {
-      label: 'Passport',
-      group: 'KYC',
-      multiple: false,
-      kind: 'file',
-      target: 'PassportScan',
-      verbs: ['keep'],
-      adoption: 'manual',
-    };
-    const id = await d.send((await d.manifest([passport], 'P30D', { name: 'Passport check' })).manifestId, ann.email);
+    const id = await d.send((await d.manifest([PASSPORT_SLOT], 'P30D', { name: 'Passport check' })).manifestId, ann.email);
     await open(id);
     await page.getByRole('button', { name: 'Add a new file for Passport' }).click();
     const scan = { name: 'passport.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 a scan') };

@@ -88,15 +88,15 @@ describe(`§11 the vault in a browser (R-WEB-20 to R-WEB-25; ${mainBackend})`, f
     await page.getByLabel('Kind of document').selectOption({ label: 'Person full name' });
     await page.getByLabel('Name', { exact: true }).fill('My legal name');
     const form = page.locator('#new-document');
-    await form.getByLabel('givenName').fill('Ann');
-    await form.getByLabel('familyName').fill('Example');
+    await form.getByLabel('Given name').fill('Ann');
+    await form.getByLabel('Family name').fill('Example');
     await form.getByRole('button', { name: 'Publish', exact: true }).click();
     await announced('Published My legal name, version 1.', form);
     const mine = card('My legal name');
     expect(await mine.getByRole('list', { name: 'Versions of My legal name' }).innerText()).to.match(/^Version 1, published/);
 
     await mine.getByRole('button', { name: 'Publish a new version' }).click();
-    await mine.getByLabel('familyName').fill('Example-Smith');
+    await mine.getByLabel('Family name').fill('Example-Smith');
     await mine.getByRole('button', { name: 'Publish', exact: true }).click();
     await announced('Published version 2 of My legal name.', mine);
     await mine.getByText('Version 2, published').waitFor();
@@ -110,7 +110,7 @@ describe(`§11 the vault in a browser (R-WEB-20 to R-WEB-25; ${mainBackend})`, f
     await page.goto(`${web.base}/vault`);
     const account = card('Sample PersonBankAccount');
     await account.getByRole('button', { name: 'Publish a new version' }).click();
-    await account.getByLabel('bankName').fill('Muster Bank');
+    await account.getByLabel('Bank name').fill('Muster Bank');
     // The page judged what was typed and sends it; on the way the IBAN goes bad, so only the service can refuse it.
     await page.route('**/graphql', async (route) => {
       const body = route.request().postDataJSON() as { query: string; variables: { input?: { data?: Record<string, unknown> } } };
@@ -125,7 +125,7 @@ describe(`§11 the vault in a browser (R-WEB-20 to R-WEB-25; ${mainBackend})`, f
       await page.unroute('**/graphql');
     }
     await account.getByRole('alert').filter({ hasText: 'data invalid at /iban' }).waitFor();
-    const iban = account.getByLabel(/^iban/);
+    const iban = account.getByLabel(/^IBAN/);
     const error = account.locator(`[id="${await iban.getAttribute('id')}__error"]`);
     expect(await error.innerText(), 'the error is the field’s own, which its aria-describedby names').to.contain('must match pattern');
     expect(await iban.getAttribute('aria-describedby')).to.contain(`${await iban.getAttribute('id')}__error`);
@@ -168,6 +168,8 @@ describe(`§11 the vault in a browser (R-WEB-20 to R-WEB-25; ${mainBackend})`, f
     await scan.getByLabel('The new version').setInputFiles({ name: 'scan-2.txt', mimeType: 'text/plain', buffer: second });
     await scan.getByRole('button', { name: 'Upload version' }).click();
     await announced('Uploaded version 2 of Passport scan.', scan);
+    // The list is read again after the announcement: wait for its new version.
+    await scan.getByText(/Version 2: scan-2\.txt/).waitFor();
     expect(await scan.getByRole('list', { name: 'Versions of Passport scan' }).innerText()).to.match(
       /Version 1: scan\.bin, 1\.5 MB[\s\S]*Version 2: scan-2\.txt, 19 bytes/,
     );
@@ -216,7 +218,7 @@ describe(`§11 the vault in a browser (R-WEB-20 to R-WEB-25; ${mainBackend})`, f
   it('axe-core finds no serious or critical violation on /vault with documents, files, entities and a form shown', async () => {
     await page.goto(`${web.base}/vault`);
     await card('My legal name').getByRole('button', { name: 'Publish a new version' }).click();
-    await card('My legal name').getByLabel('givenName').waitFor();
+    await card('My legal name').getByLabel('Given name').waitFor();
     await page.getByRole('button', { name: 'New document' }).click();
     await page.getByLabel('Kind of document').selectOption({ label: 'UBO structure' });
     await page.locator('#new-document').getByRole('button', { name: 'Publish', exact: true }).waitFor();

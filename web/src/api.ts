@@ -21,6 +21,13 @@ export class Refused extends Error {
 /** What a person reads when a call fails: the service's own words, or that it could not be reached. */
 export const messageOf = (e: unknown): string => (e instanceof Refused ? e.message : 'The service could not be reached. Try again.');
 
+/** For a load's catch: a 404 told in the page's own words ("This request was not found."). */
+export const notFoundAs =
+  (words: string) =>
+  (e: unknown): never => {
+    throw e instanceof Refused && e.status === 404 ? new Refused(404, e.code, words, e.details) : e;
+  };
+
 async function refusalOf(res: Response): Promise<Refused> {
   const body = (await res.json().catch(() => ({}))) as Record<string, unknown> & { detail?: string; code?: string };
   return new Refused(res.status, body.code ?? 'error', body.detail ?? `the service answered ${res.status}`, body);

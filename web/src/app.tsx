@@ -1,18 +1,23 @@
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { navigate, usePath } from './navigation';
 import { OrgPage } from './pages/org/org-session';
-import { Manifests } from './pages/org/manifests';
-import { Members } from './pages/org/members';
-import { Organizations } from './pages/org/organizations';
-import { OrgRequestDetail } from './pages/org/request-detail';
-import { OrgRequests } from './pages/org/requests';
-import { Settings } from './pages/org/settings';
-import { Account } from './pages/person/account';
-import { RequestDetail } from './pages/person/request-detail';
 import { Requests } from './pages/person/requests';
-import { Vault } from './pages/person/vault';
 import { SignIn } from './pages/sign-in';
 import { Shell } from './layout';
+
+/** A page loaded when first opened: the forms' code (react-jsonschema-form) stays out of sign-in and the lists. */
+const later = <P,>(load: () => Promise<Record<string, ComponentType<P>>>, name: string) =>
+  lazy(async () => ({ default: (await load())[name]! }));
+
+const Manifests = later(() => import('./pages/org/manifests'), 'Manifests');
+const Members = later(() => import('./pages/org/members'), 'Members');
+const Organizations = later(() => import('./pages/org/organizations'), 'Organizations');
+const OrgRequestDetail = later(() => import('./pages/org/request-detail'), 'OrgRequestDetail');
+const OrgRequests = later(() => import('./pages/org/requests'), 'OrgRequests');
+const Settings = later(() => import('./pages/org/settings'), 'Settings');
+const Account = later(() => import('./pages/person/account'), 'Account');
+const RequestDetail = later(() => import('./pages/person/request-detail'), 'RequestDetail');
+const Vault = later(() => import('./pages/person/vault'), 'Vault');
 
 type Route = { readonly title: string; readonly page: ReactNode };
 
@@ -69,7 +74,7 @@ export function App() {
     // A page change moves focus to the new page's content, as a full load would for a screen reader.
     document.getElementById('content')?.focus({ preventScroll: true });
   }, [path, title]);
-  return page;
+  return <Suspense fallback={<p aria-live="polite">Loading…</p>}>{page}</Suspense>;
 }
 
 function NotFound({ path }: { readonly path: string }) {

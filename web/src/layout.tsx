@@ -16,6 +16,14 @@ export function useMemberships(): readonly Membership[] {
   return memberships;
 }
 
+/** The person's places (contract §11), in the header of every page. */
+const PLACES = [
+  ['/requests', 'Requests'],
+  ['/vault', 'Vault'],
+  ['/account', 'Account'],
+  ['/organizations', 'Organizations'],
+] as const;
+
 /**
  * Every signed-in page's frame: a skip link, the header with the person's places and their
  * organizations, Sign out, and the page's own content in <main>.
@@ -38,18 +46,11 @@ export function Shell({ children, organizationId }: { readonly children: ReactNo
         <span className="brand">Data sharing</span>
         <nav aria-label="Main">
           <ul className="nav">
-            <li>
-              <Link to="/requests">Requests</Link>
-            </li>
-            <li>
-              <Link to="/vault">Vault</Link>
-            </li>
-            <li>
-              <Link to="/account">Account</Link>
-            </li>
-            <li>
-              <Link to="/organizations">Organizations</Link>
-            </li>
+            {PLACES.map(([to, name]) => (
+              <li key={to}>
+                <Link to={to}>{name}</Link>
+              </li>
+            ))}
           </ul>
         </nav>
         <button type="button" className="secondary" onClick={() => void signOut()}>
@@ -87,19 +88,4 @@ function OrgNav({ organizationId, memberships }: { readonly organizationId: stri
       </ul>
     </nav>
   );
-}
-
-/** A load's three states, shown the same on every page. */
-export type Load<T> =
-  { readonly kind: 'loading' } | { readonly kind: 'ready'; readonly value: T } | { readonly kind: 'failed'; readonly message: string };
-
-export function Loaded<T>({ load, children }: { readonly load: Load<T>; readonly children: (value: T) => ReactNode }) {
-  if (load.kind === 'loading') return <p aria-live="polite">Loading…</p>;
-  if (load.kind === 'failed')
-    return (
-      <p role="alert" className="error">
-        {load.message}
-      </p>
-    );
-  return <>{children(load.value)}</>;
 }

@@ -31,7 +31,8 @@ export function Link({ to, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & 
 /** Sends a signed-out visitor to sign in, and back to this page afterwards. */
 export function toSignIn(): void {
   const here = window.location.pathname;
-  navigate(here === '/sign-in' ? here : `/sign-in?next=${encodeURIComponent(here)}`, true);
+  // Already there (a second refusal, or the sign-in page's own): the way back in ?next stays.
+  if (here !== '/sign-in') navigate(`/sign-in?next=${encodeURIComponent(here)}`, true);
 }
 
 /** Where to go after signing in: the page that sent the visitor, if it is one of ours, else their requests. */

@@ -84,3 +84,18 @@ export function sizeWords(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
+
+/** Letters read as one word that stay upper case in a field's name. */
+const ACRONYMS: ReadonlySet<string> = new Set(['iban', 'bic', 'lei', 'vat', 'tin', 'id', 'url', 'uri', 'pep', 'ubo', 'isin', 'iso']);
+
+/** A data field's name in words when its schema gives it no title: "givenName" → "Given name", "iban" → "IBAN". */
+export function fieldWords(key: string): string {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase()
+    .split(' ')
+    .map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w));
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

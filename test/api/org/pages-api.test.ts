@@ -1,21 +1,12 @@
 import { expect } from 'chai';
 import { mainBackend } from '../../support/databases.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
-import { driver, MANUAL_NAME_SLOT, type User } from '../support/driver.js';
+import { driver, MANUAL_NAME_SLOT, PASSPORT_SLOT, type User } from '../support/driver.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { claimsOf, orgClient, problem, type OrgClient } from './org-client.js';
 
 /** The test service's BASE_URL (test/api/support/service.ts). */
 const BASE_URL = 'http://service.test';
-const PASSPORT_SLOT = {
-  label: 'Passport',
-  group: 'KYC',
-  multiple: false,
-  kind: 'file',
-  target: 'PassportScan',
-  verbs: ['keep'],
-  adoption: 'manual',
-};
 const REQUESTS = `query { user { requests { requestId purpose retention items { slotId label required } } } }`;
 const ACCEPT = 'mutation($r: ID!, $g: [GrantInput!]!) { user { request { accept(requestId: $r, grants: $g) { state } } } }';
 

@@ -72,6 +72,17 @@ export const MANUAL_NAME_SLOT = {
   adoption: 'manual',
 } as const;
 
+/** A file slot, kept by hand: a scan of the person's passport. */
+export const PASSPORT_SLOT = {
+  label: 'Passport',
+  group: 'KYC',
+  multiple: false,
+  kind: 'file',
+  target: 'PassportScan',
+  verbs: ['keep'],
+  adoption: 'manual',
+} as const;
+
 const CREATE_DOCUMENT = 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id } } } }';
 const UPDATE_DOCUMENT = 'mutation($id: ID!, $i: DocumentUpdateInput!) { user { document { update(id: $id, input: $i) { version } } } }';
 const DELETE_DOCUMENT = 'mutation($id: ID!) { user { document { delete(id: $id) } } }';

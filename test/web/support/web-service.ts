@@ -12,6 +12,7 @@ import { outboxMailer, type MailMessage } from '../../../src/mail/index.js';
 import { startTestService, type TestService } from '../../api/support/service.js';
 import { orgClient, type OrgClient } from '../../api/org/org-client.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
+import { openWorkerQueue, startWorkers } from '../../support/copy-workers.js';
 import { builtPages } from './built-pages.js';
 import { CHROMIUM, hasChromium, openBrowser, type Browser } from './browser.js';
 
@@ -49,14 +50,16 @@ export type WebService = {
   readonly browser: Browser;
   /** Content-Security-Policy errors the browser reported so far. */
   readonly cspErrors: string[];
+  /** Asks until `probe` answers something truthy (workers act in the background), or fails naming `what`. */
+  eventually(probe: () => Promise<unknown>, what: string): Promise<void>;
   close(): Promise<void>;
 };
 
 /**
- * Starts the service and the browser for a browser suite: call it from `before` with the suite's
- * `this`; where Chromium is missing the suite is skipped and says so.
+ * Starts the service (with the copy workers when asked) and the browser for a browser suite: call it
+ * from `before` with the suite's `this`; where Chromium is missing the suite is skipped and says so.
  */
-export async function startWebService(suite: Mocha.Context): Promise<WebService> {
+export async function startWebService(suite: Mocha.Context, options: { readonly workers?: boolean } = {}): Promise<WebService> {
   if (!hasChromium()) {
     console.log(`    skipped: ${CHROMIUM} is missing (apt-get install chromium); the browser suites need it`);
     suite.skip();
@@ -68,6 +71,9 @@ export async function startWebService(suite: Mocha.Context): Promise<WebService>
   const dataDir = await mkdtemp(join(tmpdir(), 'dss-web-'));
   const mailer = new OutboxAndRecord(outboxMailer({ dataDir, logger: createLogger('silent') }));
   const service = await startTestService({ port, domain: { mailer, env: { BASE_URL: base, DATA_DIR: dataDir } } });
+  // The copy workers keep automatic slots and open proposals, as `npm start` runs them.
+  const queue = options.workers ? await openWorkerQueue(service) : null;
+  const workers = queue ? await startWorkers(service, queue) : null;
   const browser = await openBrowser();
   const cspErrors: string[] = [];
   browser.context.on('console', (m) => {
@@ -80,7 +86,16 @@ export async function startWebService(suite: Mocha.Context): Promise<WebService>
     api: orgClient(service.url, mailer),
     browser,
     cspErrors,
+    eventually: async (probe, what) => {
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
+        if (await probe()) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect.fail(`${what} did not happen`);
+    },
     close: async () => {
+      await workers?.stop();
+      await queue?.close();
       await browser.close();
       await service.close();
       await rm(dataDir, { recursive: true, force: true });

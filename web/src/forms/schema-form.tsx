@@ -2,9 +2,11 @@
 import Form from '@rjsf/core/lib/components/Form.js';
 import type { ErrorSchema, UiSchema } from '@rjsf/utils';
 import { useMemo, useState, type ReactNode } from 'react';
+import { Failure, useAction } from '../actions';
 import { Refused } from '../api';
 import type { JsonSchema } from './schemas';
 import { serviceValidator as validator } from './service-validator';
+import { withTitles } from './titles';
 
 /** One error of the service's validation (R-SCH-*): where in the data, and what is wrong. */
 type DataError = { readonly instancePath: string; readonly message: string };
@@ -48,37 +50,30 @@ export type SchemaFormProps = {
 export function SchemaForm({ schema, initial, submitLabel, onSubmit, idPrefix = 'doc', children }: SchemaFormProps) {
   const [data, setData] = useState<unknown>(initial);
   const [serverErrors, setServerErrors] = useState<ErrorSchema | undefined>(undefined);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
+  const shown = useMemo(() => withTitles(schema), [schema]);
   const uiSchema = useMemo<UiSchema>(
     () => ({ 'ui:submitButtonOptions': { submitText: submitLabel, props: { disabled: busy } } }),
     [submitLabel, busy],
   );
 
-  const submit = async (value: unknown) => {
-    setBusy(true);
-    setFailure(null);
-    setServerErrors(undefined);
-    try {
-      await onSubmit(value);
-    } catch (e) {
-      const errors = dataErrorsOf(e);
-      if (errors.length > 0) setServerErrors(errorTree(errors));
-      setFailure(e instanceof Refused ? e.message : 'The service could not be reached. Try again.');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = (value: unknown) =>
+    run(async () => {
+      setServerErrors(undefined);
+      try {
+        await onSubmit(value);
+      } catch (e) {
+        const errors = dataErrorsOf(e);
+        if (errors.length > 0) setServerErrors(errorTree(errors));
+        throw e;
+      }
+    });
 
   return (
     <div className="schema-form">
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
+      <Failure error={error} />
       <Form
-        schema={schema}
+        schema={shown}
         uiSchema={uiSchema}
         validator={validator}
         formData={data}

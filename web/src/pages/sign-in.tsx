@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { graphql, hasMailbox, post, Refused } from '../api';
+import { Failure, useAction } from '../actions';
+import { graphql, hasMailbox, post } from '../api';
 import { afterSignIn, navigate } from '../navigation';
 
 type Step = { readonly kind: 'email' } | { readonly kind: 'code'; readonly email: string };
@@ -13,25 +14,12 @@ export function SignIn() {
   const [step, setStep] = useState<Step>({ kind: 'email' });
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const [mailbox, setMailbox] = useState(false);
 
   useEffect(() => {
     void hasMailbox().then(setMailbox);
   }, []);
-
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-    } catch (e) {
-      setError(e instanceof Refused ? e.message : 'The service could not be reached. Try again.');
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const sendCode = (e: FormEvent) => {
     e.preventDefault();
@@ -83,11 +71,7 @@ export function SignIn() {
           </button>
         </form>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <Failure error={error} />
       {mailbox && (
         <p className="note">
           Running on the embedded default: mails are not sent but kept in the{' '}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Loaded, useMemberships } from '../../layout';
+import { Loaded, useLoad } from '../../actions';
+import { useMemberships } from '../../layout';
 import type { OrgSession } from './org-session';
-import { useLoad } from './admin/load';
 import type { Manifest } from './manifest/drafts';
 import { ManifestCard } from './manifest/manifest-card';
 import { ManifestEditor } from './manifest/manifest-editor';
@@ -27,7 +27,7 @@ export function Manifests({ org }: { readonly org: OrgSession; readonly requestI
   const done = (m: Manifest) => {
     setEditing(null);
     setPublished(`Published version ${m.version} of ${m.name}.`);
-    reload();
+    void reload();
   };
 
   return (

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Loaded } from '../../layout';
+import { Loaded, Outcome, useAction, useLoad } from '../../actions';
 import { day } from '../../words';
 import type { OrgSession } from './org-session';
-import { Outcome, useAction, useLoad } from './admin/load';
 import { PermissionBoxes, permissionWords, type Permission } from './admin/permissions';
 
 type Member = { readonly email: string; readonly permissions: readonly Permission[]; readonly addedAt: string };
@@ -45,10 +44,12 @@ function MemberAdmin({ org }: { readonly org: OrgSession }) {
   );
 }
 
-function AddMember({ org, known, onAdded }: { readonly org: OrgSession; readonly known: readonly Member[]; readonly onAdded: () => void }) {
+type Changed = () => Promise<unknown>;
+
+function AddMember({ org, known, onAdded }: { readonly org: OrgSession; readonly known: readonly Member[]; readonly onAdded: Changed }) {
   const [email, setEmail] = useState('');
   const [permissions, setPermissions] = useState<Permission[]>(['request_read']);
-  const action = useAction();
+  const action = useAction(onAdded);
   const add = (e: FormEvent) => {
     e.preventDefault();
     const address = email.trim();
@@ -60,11 +61,7 @@ function AddMember({ org, known, onAdded }: { readonly org: OrgSession; readonly
           ? `${address} was a member already: their permissions are changed.`
           : `Added ${address}. A mail is on its way to them.`;
       })
-      .then((ok) => {
-        if (!ok) return;
-        setEmail('');
-        onAdded();
-      });
+      .then((ok) => ok && setEmail(''));
   };
   return (
     <section className="card" aria-labelledby="add-title">
@@ -85,21 +82,19 @@ function AddMember({ org, known, onAdded }: { readonly org: OrgSession; readonly
   );
 }
 
-function MemberCard({ org, member, onChanged }: { readonly org: OrgSession; readonly member: Member; readonly onChanged: () => void }) {
+function MemberCard({ org, member, onChanged }: { readonly org: OrgSession; readonly member: Member; readonly onChanged: Changed }) {
   const [permissions, setPermissions] = useState<Permission[]>([...member.permissions]);
   const [confirming, setConfirming] = useState(false);
-  const action = useAction();
+  const action = useAction(onChanged);
   const unchanged = permissions.length === member.permissions.length && permissions.every((p) => member.permissions.includes(p));
   const save = () =>
     void action.run(async () => {
       await org.api.put(memberPath(member.email), { permissions });
-      onChanged();
       return 'Saved.';
     });
   const remove = () =>
     void action.run(async () => {
       await org.api.del(memberPath(member.email));
-      onChanged();
       return 'Removed.';
     });
   return (

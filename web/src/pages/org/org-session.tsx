@@ -1,7 +1,7 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { messageOf, orgApi, post, Refused, type OrgApi } from '../../api';
-import { Loaded, Shell, type Load } from '../../layout';
-import { toSignIn } from '../../navigation';
+import type { ReactNode } from 'react';
+import { Loaded, RefusalWords, useLoad } from '../../actions';
+import { messageOf, notFoundAs, orgApi, post, Refused, type OrgApi } from '../../api';
+import { Shell } from '../../layout';
 
 /** A member signed in to one organization through its member cookie (R-WEB-08), and what they may do. */
 export type OrgSession = {
@@ -12,6 +12,10 @@ export type OrgSession = {
 };
 
 type MemberToken = { readonly organizationId: string; readonly permissions: string[]; readonly expiresAt: string };
+
+/** A refusal in the member's words: a 403 means their permissions leave this out, not that something broke. */
+const memberWords = (e: unknown): string =>
+  e instanceof Refused && e.status === 403 ? 'Your permissions in this organization do not include this.' : messageOf(e);
 
 /**
  * Signs in as a member of `organizationId` (POST /org/v1/token through the session's cookie: the
@@ -25,30 +29,16 @@ export function OrgPage({
   readonly organizationId: string;
   readonly children: (org: OrgSession) => ReactNode;
 }) {
-  const [load, setLoad] = useState<Load<OrgSession>>({ kind: 'loading' });
-  useEffect(() => {
-    setLoad({ kind: 'loading' });
+  // The router keys this page by organizationId: another organization is another page.
+  const [load] = useLoad(() =>
     post<MemberToken>('/org/v1/token', { organizationId }).then(
-      (t) => {
-        const permissions = t.permissions;
-        setLoad({
-          kind: 'ready',
-          value: { api: orgApi(organizationId), organizationId, permissions, can: (p) => permissions.includes(p) },
-        });
-      },
-      (e: unknown) => {
-        if (e instanceof Refused && e.status === 401) toSignIn();
-        else
-          setLoad({
-            kind: 'failed',
-            message: e instanceof Refused && e.status === 404 ? 'This organization was not found.' : messageOf(e),
-          });
-      },
-    );
-  }, [organizationId]);
+      ({ permissions }): OrgSession => ({ api: orgApi(organizationId), organizationId, permissions, can: (p) => permissions.includes(p) }),
+      notFoundAs('This organization was not found.'),
+    ),
+  );
   return (
     <Shell organizationId={organizationId}>
-      <Loaded load={load}>{(org) => children(org)}</Loaded>
+      <Loaded load={load}>{(org) => <RefusalWords value={memberWords}>{children(org)}</RefusalWords>}</Loaded>
     </Shell>
   );
 }

@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { Loaded, Outcome, useAction, useLoad } from '../../actions';
 import { get, post } from '../../api';
-import { Loaded, Shell } from '../../layout';
+import { NameForm } from '../../forms/name-form';
+import { Shell } from '../../layout';
 import { Link, navigate } from '../../navigation';
 import { day } from '../../words';
-import { Outcome, useAction, useLoad } from './admin/load';
 import { permissionWords } from './admin/permissions';
 
 type Membership = {
@@ -43,30 +43,18 @@ function MembershipList({ organizations }: { readonly organizations: readonly Me
 }
 
 function CreateOrganization() {
-  const [name, setName] = useState('');
   const action = useAction();
-  const create = (e: FormEvent) => {
-    e.preventDefault();
-    void action.run(async () => {
-      const { organization } = await post<{ organization: { organizationId: string } }>('/org/v1/organizations', { name: name.trim() });
-      navigate(`/org/${organization.organizationId}/requests`);
-      return '';
-    });
+  const create = async (name: string) => {
+    const { organization } = await post<{ organization: { organizationId: string } }>('/org/v1/organizations', { name });
+    navigate(`/org/${organization.organizationId}/requests`);
   };
   return (
     <section className="card" aria-labelledby="create-title">
       <h2 id="create-title">Create an organization</h2>
       <p className="note">You become its first member, with every permission. People see its name on every request and mail it sends.</p>
-      <form onSubmit={create}>
-        <label htmlFor="org-name">Name of the organization</label>
-        <input id="org-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+      <NameForm id="org-name" label="Name of the organization" submitLabel="Create organization" action={action} onName={create}>
         <Outcome action={action} />
-        <div className="actions">
-          <button type="submit" disabled={action.busy}>
-            Create organization
-          </button>
-        </div>
-      </form>
+      </NameForm>
     </section>
   );
 }

@@ -1,6 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
-import { messageOf, Refused } from '../../api';
-import { Loaded, type Load } from '../../layout';
+import { Loaded, useLoad } from '../../actions';
+import { notFoundAs } from '../../api';
 import { Link } from '../../navigation';
 import { day, orgState, when } from '../../words';
 import type { OrgSession } from './org-session';
@@ -16,19 +15,9 @@ import { Proposals } from './request/proposals';
  * Keep, Correct, Adopt and Dismiss only with request_manage. Another organization's request is not found.
  */
 export function OrgRequestDetail({ org, requestId = '' }: { readonly org: OrgSession; readonly requestId?: string }) {
-  const [load, setLoad] = useState<Load<RequestView>>({ kind: 'loading' });
-  const manages = org.can('request_manage');
-  const reload = useCallback(async () => {
-    const view = await readRequest(org.api, requestId, manages);
-    setLoad({ kind: 'ready', value: view });
-    return view;
-  }, [org.api, requestId, manages]);
-
-  useEffect(() => {
-    reload().catch((e: unknown) =>
-      setLoad({ kind: 'failed', message: e instanceof Refused && e.status === 404 ? 'This request was not found.' : messageOf(e) }),
-    );
-  }, [reload]);
+  const [load, reload] = useLoad(() =>
+    readRequest(org.api, requestId, org.can('request_manage')).catch(notFoundAs('This request was not found.')),
+  );
 
   return (
     <>

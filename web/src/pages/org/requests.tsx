@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { messageOf } from '../../api';
+import { Failure, useAction } from '../../actions';
 import { Link } from '../../navigation';
 import { day, orgState } from '../../words';
 import type { OrgSession } from './org-session';
-import { Failure } from './request/action';
 import type { RequestSummary } from './request/model';
 import { SendInvitation } from './request/send-invitation';
 
@@ -23,8 +22,7 @@ export function OrgRequests({ org }: { readonly org: OrgSession; readonly reques
   const [state, setState] = useState('');
   const [applied, setApplied] = useState({ email: '', state: '' });
   const [listed, setListed] = useState<Listed | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
 
   const page = useCallback(
     async (cursor: string | null): Promise<Listed> => {
@@ -36,19 +34,12 @@ export function OrgRequests({ org }: { readonly org: OrgSession; readonly reques
     [org.api, applied.email],
   );
   const load = useCallback(
-    async (more: Listed | null) => {
-      setBusy(true);
-      setError(null);
-      try {
+    (more: Listed | null) =>
+      run(async () => {
         const next = await page(more?.nextCursor ?? null);
         setListed({ requests: [...(more?.requests ?? []), ...next.requests], nextCursor: next.nextCursor });
-      } catch (e) {
-        setError(messageOf(e));
-      } finally {
-        setBusy(false);
-      }
-    },
-    [page],
+      }),
+    [page, run],
   );
   useEffect(() => {
     void load(null);

@@ -1,8 +1,7 @@
-import { useState, type FormEvent } from 'react';
-import { Loaded } from '../../layout';
+import { Loaded, Outcome, useAction, useLoad } from '../../actions';
+import { NameForm } from '../../forms/name-form';
 import { day, when } from '../../words';
 import type { OrgSession } from './org-session';
-import { Outcome, useAction, useLoad } from './admin/load';
 
 type KeyState = { readonly state: 'warm' | 'cold'; readonly warmUntil?: string };
 type App = { readonly clientId: string; readonly name: string; readonly registeredAt: string };
@@ -20,11 +19,10 @@ export function Settings({ org }: { readonly org: OrgSession; readonly requestId
 
 function KeySection({ org }: { readonly org: OrgSession }) {
   const [load, reload] = useLoad(() => org.api.get<KeyState>('/org/v1/key'));
-  const action = useAction();
+  const action = useAction(reload);
   const seal = () =>
     void action.run(async () => {
       await org.api.post('/org/v1/key/seal');
-      reload();
       return 'Sealed: the key is cold.';
     });
   return (
@@ -80,16 +78,10 @@ function AppsSection({ org }: { readonly org: OrgSession }) {
 
 function AppAdmin({ org }: { readonly org: OrgSession }) {
   const [load, reload] = useLoad(() => org.api.get<{ apps: App[] }>('/org/v1/apps').then((l) => l.apps));
-  const [name, setName] = useState('');
-  const action = useAction();
-  const register = (e: FormEvent) => {
-    e.preventDefault();
-    void action.run(async () => {
-      const app = await org.api.post<{ clientId: string; name: string }>('/org/v1/apps', { name: name.trim() });
-      setName('');
-      reload();
-      return `Registered ${app.name}. Its client ID is ${app.clientId}.`;
-    });
+  const action = useAction(reload);
+  const register = async (name: string) => {
+    const app = await org.api.post<{ clientId: string; name: string }>('/org/v1/apps', { name });
+    return `Registered ${app.name}. Its client ID is ${app.clientId}.`;
   };
   return (
     <>
@@ -124,16 +116,9 @@ function AppAdmin({ org }: { readonly org: OrgSession }) {
         }
       </Loaded>
       <h3>Register an app</h3>
-      <form onSubmit={register}>
-        <label htmlFor="app-name">Name of the app</label>
-        <input id="app-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+      <NameForm id="app-name" label="Name of the app" submitLabel="Register app" action={action} onName={register}>
         <Outcome action={action} />
-        <div className="actions">
-          <button type="submit" disabled={action.busy}>
-            Register app
-          </button>
-        </div>
-      </form>
+      </NameForm>
     </>
   );
 }

@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { Loaded, useLoad } from '../../actions';
 import { messageOf, Refused } from '../../api';
 import { ConsentSummary } from '../../consent/consent-summary';
-import { Loaded, Shell, type Load } from '../../layout';
+import { HISTORY_FIELDS, type HistoryEntry } from '../../history';
+import { Shell } from '../../layout';
 import { Link } from '../../navigation';
 import { day, plainState } from '../../words';
 import { ConnectionActions } from './request/connection-actions';
-import type { HistoryEntry } from './request/history-words';
 import { isLive, personQuery, REQUEST_FIELDS, type PersonRequest, type Receipt, type RequestItem } from './request/person-data';
 import { SlotAnswer } from './request/slot-answer';
 import { DONE, sendVerb, share, withdraw, type Verb } from './request/verbs';
@@ -23,7 +24,7 @@ const DETAIL = `query($r: ID!) { user {
   requests { ${REQUEST_FIELDS} }
   ${VAULT_FIELDS}
   receipts { resourceId version organizationId readAt }
-  requestHistory(requestId: $r) { position type occurredAt actor versions } } }`;
+  requestHistory(requestId: $r) { ${HISTORY_FIELDS} } } }`;
 
 async function detailOf(requestId: string): Promise<Detail> {
   type Answer = Omit<Vault, 'builtInNames'> & { requests: PersonRequest[]; receipts: Receipt[]; requestHistory: HistoryEntry[] };
@@ -42,20 +43,10 @@ type Choices = Readonly<Record<string, readonly string[]>>;
  * words with the person's choice of what to share; the request's verbs; and who holds what.
  */
 export function RequestDetail({ requestId = '' }: { readonly requestId?: string }) {
-  const [load, setLoad] = useState<Load<Detail>>({ kind: 'loading' });
+  const [load, reload] = useLoad(() => detailOf(requestId));
   const [chosen, setChosen] = useState<Choices>({});
   const [notice, setNotice] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
-
-  const reload = useCallback(
-    () =>
-      detailOf(requestId).then(
-        (value) => setLoad({ kind: 'ready', value }),
-        (e: unknown) => setLoad({ kind: 'failed', message: messageOf(e) }),
-      ),
-    [requestId],
-  );
-  useEffect(() => void reload(), [reload]);
 
   /** Runs one call, then shows the request as it now stands and what came of the call; `clears`: the slots it answered. */
   const act = async (call: () => Promise<unknown>, done: string, clears: readonly string[]) => {

@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'react';
-import { Loaded, Shell, type Load } from '../../layout';
+import { useState } from 'react';
+import { Loaded, useLoad } from '../../actions';
+import { Shell } from '../../layout';
 import { Link } from '../../navigation';
 import { day, plainState } from '../../words';
-import { holdingSentences, holdingsOf, readsWords, type HistoryEntry } from './request/history-words';
-import { isInvitation, isLive, loadOrMessage, personQuery, REQUEST_FIELDS, type PersonRequest, type Receipt } from './request/person-data';
+import { HISTORY_FIELDS, type HistoryEntry } from '../../history';
+import { holdingSentences, holdingsOf, readsWords } from './request/history-words';
+import { isInvitation, isLive, personQuery, REQUEST_FIELDS, type PersonRequest, type Receipt } from './request/person-data';
 import { RECORD_NAME_FIELDS, recordNameIn, type RecordNames } from './request/vault-records';
 
 type Overview = {
@@ -24,14 +26,13 @@ const wasAccepted = (r: PersonRequest): boolean =>
 async function overview(): Promise<Overview> {
   const { user } = await personQuery<{ user: Omit<Overview, 'histories' | 'records'> & RecordNames }>(OVERVIEW);
   const accepted = user.requests.filter(wasAccepted);
-  const fields = 'position type occurredAt actor versions';
   const histories =
     accepted.length === 0
       ? {}
       : (
           await personQuery<{ user: Record<string, HistoryEntry[]> }>(
             `query(${accepted.map((_, i) => `$r${i}: ID!`).join(', ')}) { user { ${accepted
-              .map((_, i) => `h${i}: requestHistory(requestId: $r${i}) { ${fields} }`)
+              .map((_, i) => `h${i}: requestHistory(requestId: $r${i}) { ${HISTORY_FIELDS} }`)
               .join(' ')} } }`,
             Object.fromEntries(accepted.map((r, i) => [`r${i}`, r.requestId])),
           )
@@ -59,12 +60,8 @@ function useOrganizationFilter(): [string, (organizationId: string) => void] {
  * who holds what by organization; each entry links to the request's own page.
  */
 export function Requests() {
-  const [load, setLoad] = useState<Load<Overview>>({ kind: 'loading' });
+  const [load] = useLoad(overview);
   const [organizationId, setOrganizationId] = useOrganizationFilter();
-
-  useEffect(() => {
-    void loadOrMessage(overview).then(setLoad);
-  }, []);
 
   return (
     <Shell>

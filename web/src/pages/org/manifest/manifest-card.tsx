@@ -1,9 +1,8 @@
 import { useState } from 'react';
+import { Loaded, useLoad } from '../../../actions';
 import { ConsentSummary } from '../../../consent/consent-summary';
-import { Loaded } from '../../../layout';
 import { retentionWords, when } from '../../../words';
 import type { OrgSession } from '../org-session';
-import { useLoad } from '../admin/load';
 import type { Manifest } from './drafts';
 
 type Props = {

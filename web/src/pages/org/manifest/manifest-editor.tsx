@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Outcome, useAction } from '../../../actions';
 import { ConsentSummary } from '../../../consent/consent-summary';
 import { builtIns as listBuiltIns, type BuiltIn } from '../../../forms/schemas';
 import type { OrgSession } from '../org-session';
-import { Outcome, useAction } from '../admin/load';
 import { blankSlot, draftOf, moved, slotInput, type Manifest, type SlotDraft } from './drafts';
 import { RetentionField } from './retention-field';
 import { SlotEditor } from './slot-editor';

@@ -3,9 +3,9 @@ import { schemaWords } from '../../../words';
 import { changed, VERBS, type Adoption, type SlotDraft, type SlotKind, type Verb } from './drafts';
 
 const VERB_LABELS: Readonly<Record<Verb, string>> = {
-  fill: 'Fill: the person fills it in for you',
-  edit: 'Edit: you may correct your copy',
-  keep: 'Keep: you keep a copy',
+  fill: 'Fill: the person may make it as they answer',
+  edit: 'Edit: the person’s later versions reach you',
+  keep: 'Keep: you keep a copy, and may correct it',
 };
 
 const ADOPTIONS: ReadonlyArray<readonly [Adoption, string]> = [

@@ -1,23 +1,14 @@
 import { saveBlob } from '../../../api';
+import type { HistoryEntry } from '../../../history';
 import { when } from '../../../words';
 import type { OrgSession } from '../org-session';
-import { Failure, useAction } from './action';
+import { Failure, useAction } from '../../../actions';
 import { CorrectCopy } from './correct';
 import { actorWords } from './history';
-import {
-  chainsOf,
-  newestOf,
-  recordName,
-  requestPath,
-  type Chain,
-  type Copy,
-  type HistoryEntry,
-  type Item,
-  type RequestView,
-} from './model';
-import { SchemaData, useSchema } from './schema-data';
+import { chainsOf, newestOf, recordName, requestPath, type Chain, type Copy, type Item, type Reload, type RequestView } from './model';
+import { SchemaData, useSchema } from '../../../forms/schema-data';
 
-type Props = { readonly org: OrgSession; readonly view: RequestView; readonly reload: () => Promise<RequestView> };
+type Props = { readonly org: OrgSession; readonly view: RequestView; readonly reload: Reload };
 
 /** The kept copies, a chain per record: what the organization uses today, shown through its schema, and every version. */
 export function Copies({ org, view, reload }: Props) {
@@ -42,7 +33,7 @@ type ChainProps = {
   readonly view: RequestView;
   readonly item: Item;
   readonly chain: Chain;
-  readonly reload: () => Promise<RequestView>;
+  readonly reload: Reload;
 };
 
 function ChainCard({ org, view, item, chain, reload }: ChainProps) {

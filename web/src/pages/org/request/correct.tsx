@@ -3,8 +3,8 @@ import { Refused } from '../../../api';
 import { SchemaForm } from '../../../forms/schema-form';
 import type { JsonSchema } from '../../../forms/schemas';
 import type { OrgSession } from '../org-session';
-import { chainsOf, newestOf, recordName, requestPath, type Chain, type Item, type RequestView } from './model';
-import { SchemaData } from './schema-data';
+import { chainsOf, newestOf, recordName, requestPath, type Chain, type Item, type Reload, type RequestView } from './model';
+import { SchemaData } from '../../../forms/schema-data';
 
 /** What a correction says it corrects (spec §4.3, rules for correct 3): the newest keep of the record and the head of its chain. */
 type Base = { readonly sourceResourceId: string; readonly expectedSourceVersion: number; readonly expectedOrgVersion: number };
@@ -49,7 +49,7 @@ type Props = {
   readonly item: Item;
   readonly chain: Chain;
   readonly schema: JsonSchema | undefined;
-  readonly reload: () => Promise<RequestView>;
+  readonly reload: Reload;
 };
 
 /**
@@ -89,6 +89,7 @@ export function CorrectCopy({ org, view, item, chain, schema, reload }: Props) {
     } catch (e) {
       if (!(e instanceof Refused && e.status === 409)) throw e;
       const now = await reload();
+      if (!now) return;
       const found = conflictOf(now, now.detail.items.find((i) => i.slotId === item.slotId) ?? item, base, chain.orgResourceId);
       setConflict(found);
       if (found.chain) setBase(baseOf(found.chain));

@@ -1,5 +1,6 @@
 import { unavailableWords, when } from '../../../words';
-import type { HistoryEntry, Item } from './model';
+import type { HistoryEntry } from '../../../history';
+import type { Item } from './model';
 
 /** Who acted, as the history names them: a member by their address, the person, or the service. */
 export function actorWords(actor: string): string {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { schemaWords, unavailableWords, when } from '../../../words';
 import type { OrgSession } from '../org-session';
-import { Failure, useAction } from './action';
+import { Failure, useAction } from '../../../actions';
 import {
   partyWords,
   recordName,
@@ -10,10 +10,11 @@ import {
   type Item,
   type KeepAnswer,
   type RecordEntry,
+  type Reload,
   type RequestView,
 } from './model';
 
-type Props = { readonly org: OrgSession; readonly view: RequestView; readonly reload: () => Promise<RequestView> };
+type Props = { readonly org: OrgSession; readonly view: RequestView; readonly reload: Reload };
 
 /** What the request asks, what the person shares (each record available or not, and why), what is kept; Keep and drain. */
 export function Items({ org, view, reload }: Props) {
@@ -158,22 +159,13 @@ function KeepOutcome({ label, answer }: { readonly label: string; readonly answe
 }
 
 /** Keeps the copies that waited for a warm organization key (spec §3.4). */
-function Drain({
-  org,
-  requestId,
-  reload,
-}: {
-  readonly org: OrgSession;
-  readonly requestId: string;
-  readonly reload: () => Promise<RequestView>;
-}) {
-  const { busy, error, run } = useAction();
-  const [done, setDone] = useState<string | null>(null);
+function Drain({ org, requestId, reload }: { readonly org: OrgSession; readonly requestId: string; readonly reload: Reload }) {
+  const { busy, error, done, run } = useAction();
   const drain = () =>
     run(async () => {
       const r = await org.api.post<{ materialized: number; stillPending: number }>(requestPath(requestId, '/adoptions/drain'));
-      setDone(`${r.materialized} kept, ${r.stillPending} still waiting.`);
       await reload();
+      return `${r.materialized} kept, ${r.stillPending} still waiting.`;
     });
   return (
     <div className="actions">

@@ -1,4 +1,5 @@
 import type { OrgApi } from '../../../api';
+import type { HistoryEntry } from '../../../history';
 
 /** What the organization plane answers about a request (service spec §2, src/api/openapi/request-paths.ts). */
 
@@ -80,14 +81,6 @@ export type Copy = {
   readonly currentData?: unknown;
 };
 
-export type HistoryEntry = {
-  readonly position: string;
-  readonly type: string;
-  readonly occurredAt: string;
-  readonly actor: string;
-  readonly versions: Readonly<Record<string, string | number>>;
-};
-
 export type Skipped = { readonly resourceId: string; readonly participant: Participant; readonly reason: string; readonly message: string };
 export type KeepAnswer = { readonly adoptions: readonly Adoption[]; readonly skipped: readonly Skipped[] };
 
@@ -100,6 +93,9 @@ export type RequestView = {
   /** Newest first. */
   readonly history: readonly HistoryEntry[];
 };
+
+/** Reads the request again and shows it: its new view, or undefined when that failed (the page then says why). */
+export type Reload = () => Promise<RequestView | undefined>;
 
 export const requestPath = (requestId: string, rest = '') => `/org/v1/requests/${encodeURIComponent(requestId)}${rest}`;
 

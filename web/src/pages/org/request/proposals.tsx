@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { when } from '../../../words';
 import type { OrgSession } from '../org-session';
-import { Failure, useAction } from './action';
+import { Failure, useAction } from '../../../actions';
 import {
   chainsOf,
   newestOf,
@@ -12,11 +12,12 @@ import {
   type Chain,
   type Item,
   type ProposalSummary,
+  type Reload,
   type RequestView,
 } from './model';
-import { SchemaData, useSchema } from './schema-data';
+import { SchemaData, useSchema } from '../../../forms/schema-data';
 
-type Props = { readonly org: OrgSession; readonly view: RequestView; readonly reload: () => Promise<RequestView> };
+type Props = { readonly org: OrgSession; readonly view: RequestView; readonly reload: Reload };
 
 /** The open proposals (spec §2.7, §3.5): a newer version the person published on a slot kept by hand, to adopt or dismiss. */
 export function Proposals({ org, view, reload }: Props) {
@@ -47,7 +48,7 @@ type CardProps = {
   readonly proposal: ProposalSummary;
   readonly item: Item;
   readonly chain: Chain | undefined;
-  readonly reload: () => Promise<RequestView>;
+  readonly reload: Reload;
   readonly onDone: (words: string) => void;
 };
 

@@ -1,8 +1,7 @@
+import { Loaded, Outcome, useAction, useLoad } from '../../../actions';
 import { graphql } from '../../../api';
-import { Loaded } from '../../../layout';
 import { navigate } from '../../../navigation';
 import { when } from '../../../words';
-import { Outcome, useAction, useLoad } from '../../org/admin/load';
 
 type Session = { readonly sessionId: string; readonly createdAt: string; readonly expiresAt: string; readonly current: boolean };
 
@@ -29,7 +28,7 @@ export function Sessions() {
         navigate('/sign-in');
         return 'You are signed out.';
       }
-      reload();
+      await reload();
       return `The session signed in ${when(s.createdAt)} has ended.`;
     });
   return (

@@ -1,14 +1,5 @@
+import type { HistoryEntry } from '../../../history';
 import { day } from '../../../words';
-
-/** One entry of `user.requestHistory` (R-HIST-01): an event of the request or of one of its copy chains. */
-export type HistoryEntry = {
-  readonly position: string;
-  readonly type: string;
-  readonly occurredAt: string;
-  /** member:<pseudonym>, recipient or system (R-HIST-03). */
-  readonly actor: string;
-  readonly versions: Readonly<Record<string, string | number>>;
-};
 
 /** What the sentences name: the organization, the request's slots and the person's own records, by id. */
 export type HistoryNames = {

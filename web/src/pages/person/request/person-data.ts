@@ -1,4 +1,4 @@
-import { graphql, messageOf, Refused } from '../../../api';
+import { graphql, Refused } from '../../../api';
 import { toSignIn } from '../../../navigation';
 import type { SlotView } from '../../../consent/consent-summary';
 
@@ -38,14 +38,5 @@ export async function personQuery<T>(query: string, variables: Record<string, un
   } catch (e) {
     if (e instanceof Refused && e.status === 401) toSignIn();
     throw e;
-  }
-}
-
-/** Runs a load for a page: its value, or the message to show in its place. */
-export async function loadOrMessage<T>(load: () => Promise<T>): Promise<{ kind: 'ready'; value: T } | { kind: 'failed'; message: string }> {
-  try {
-    return { kind: 'ready', value: await load() };
-  } catch (e) {
-    return { kind: 'failed', message: messageOf(e) };
   }
 }

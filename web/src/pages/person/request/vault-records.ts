@@ -1,4 +1,5 @@
 import { builtInOf } from '../../../forms/schemas';
+import { fileTitle } from '../vault/vault-data';
 import type { RequestItem } from './person-data';
 
 /** The person's documents and files as the request page offers them for a slot. */
@@ -43,8 +44,6 @@ export async function vaultOf(raw: Omit<Vault, 'builtInNames'>): Promise<Vault> 
   return { ...raw, builtInNames: new Map(named.filter((n): n is readonly [string, string] => n[1] !== null)) };
 }
 
-const fileName = (f: Pick<VaultFile, 'label' | 'versions'>): string => f.label ?? f.versions.at(-1)?.fileName ?? 'A file';
-
 /** Whose the record is, as the slot needs it: the person's own, or a legal entity's they manage (R-REQ-22). */
 function ownerFits(slot: RequestItem, owner: string | null): boolean {
   return slot.subject ? owner !== null : owner === null;
@@ -59,7 +58,7 @@ export function candidatesFor(slot: RequestItem, vault: Vault): Candidate[] {
   if (slot.kind === 'file')
     return vault.files
       .filter((f) => ownerFits(slot, f.owner))
-      .map((f) => ({ id: f.id, name: fileName(f), detail: `version ${f.version}${whose(f.owner)}` }));
+      .map((f) => ({ id: f.id, name: fileTitle(f), detail: `version ${f.version}${whose(f.owner)}` }));
   return vault.documents
     .filter((d) => ownerFits(slot, d.owner) && vault.builtInNames.get(d.id) === builtInName(slot.target))
     .map((d) => ({ id: d.id, name: d.name, detail: `version ${d.version}${whose(d.owner)}` }));
@@ -78,6 +77,6 @@ export function recordNameIn(vault: RecordNames): (resourceId: string) => string
     const document = vault.documents.find((d) => d.id === resourceId);
     if (document) return document.name;
     const file = vault.files.find((f) => f.id === resourceId);
-    return file ? fileName(file) : undefined;
+    return file ? fileTitle(file) : undefined;
   };
 }

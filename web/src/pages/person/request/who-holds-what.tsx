@@ -1,16 +1,8 @@
+import type { HistoryEntry } from '../../../history';
 import { Link } from '../../../navigation';
 import { when } from '../../../words';
 import type { Receipt } from './person-data';
-import {
-  actorWords,
-  historySentence,
-  holdingSentences,
-  holdingsOf,
-  readsWords,
-  stillWaiting,
-  type HistoryEntry,
-  type HistoryNames,
-} from './history-words';
+import { actorWords, historySentence, holdingSentences, holdingsOf, readsWords, stillWaiting, type HistoryNames } from './history-words';
 
 type Props = {
   readonly organizationId: string;

@@ -1,85 +1,61 @@
 import { useState } from 'react';
-import { graphql, messageOf } from '../../../api';
-import { Loaded } from '../../../layout';
+import { Failure, useAction } from '../../../actions';
+import { graphql } from '../../../api';
+import { Disclosure } from '../../../disclosure';
+import { SchemaData } from '../../../forms/schema-data';
 import { when } from '../../../words';
-import { useLoad } from '../../org/admin/load';
-import { DataView } from './data-view';
 import { NewDocument } from './new-document';
 import { PublishVersion } from './publish-version';
-import { bySchema, loadDocuments, ownerWords, type Entity, type VaultDocument } from './vault-data';
+import { bySchema, loadDocuments, mayChange, ownerWords, type Entity, type VaultDocument } from './vault-data';
+import { VaultSection } from './vault-section';
 
 /** The vault's documents, grouped by schema, each with its versions; a new one, or a new version of one. */
 export function Documents() {
-  const [load, reload] = useLoad(loadDocuments);
-  const [notice, setNotice] = useState<string | null>(null);
-  const published = (message: string) => {
-    setNotice(message);
-    reload();
-  };
   return (
-    <section aria-labelledby="documents">
-      <h2 id="documents">Documents</h2>
-      <p role="status" className="ok">
-        {notice}
-      </p>
-      <Loaded load={load}>
-        {({ documents, entities }) => (
-          <>
-            <NewDocument entities={entities} onPublished={published} />
-            {documents.length === 0 && <p>No documents yet.</p>}
-            {bySchema(documents).map((group) => (
-              <section key={group.title} aria-label={group.title}>
-                <h3>{group.title}</h3>
-                {group.documents.map((d) => (
-                  <DocumentCard key={d.id} doc={d} entities={entities} onPublished={published} />
-                ))}
-              </section>
-            ))}
-          </>
-        )}
-      </Loaded>
-    </section>
+    <VaultSection id="documents" title="Documents" fetch={loadDocuments}>
+      {({ documents, entities }, published) => (
+        <>
+          <NewDocument entities={entities} onPublished={published} />
+          {documents.length === 0 && <p>No documents yet.</p>}
+          {bySchema(documents).map((group) => (
+            <section key={group.title} aria-label={group.title}>
+              <h3>{group.title}</h3>
+              {group.documents.map((d) => (
+                <DocumentCard key={d.id} doc={d} entities={entities} onPublished={published} />
+              ))}
+            </section>
+          ))}
+        </>
+      )}
+    </VaultSection>
   );
 }
 
 type CardProps = { readonly doc: VaultDocument; readonly entities: readonly Entity[]; readonly onPublished: (message: string) => void };
 
 function DocumentCard({ doc, entities, onPublished }: CardProps) {
-  const [publishing, setPublishing] = useState(false);
   const owner = ownerWords(doc.owner, entities);
-  // A member of a legal entity reads its documents; only its managers publish them.
-  const mayPublish = doc.owner === null || entities.some((e) => e.entityId === doc.owner && e.role === 'MANAGER');
-  const formId = `publish-${doc.id}`;
   return (
     <article className="card" aria-labelledby={`doc-${doc.id}`}>
       <h4 id={`doc-${doc.id}`}>{doc.name}</h4>
       {owner && <p className="meta">{owner}</p>}
       <details>
         <summary>What it holds</summary>
-        <DataView data={doc.data} />
+        <SchemaData data={doc.data} />
       </details>
       <Versions doc={doc} />
-      {mayPublish && (
-        <button
-          type="button"
-          className="secondary"
-          aria-expanded={publishing}
-          aria-controls={formId}
-          onClick={() => setPublishing(!publishing)}
-        >
-          Publish a new version
-        </button>
-      )}
-      {publishing && (
-        <div id={formId}>
-          <PublishVersion
-            doc={doc}
-            onPublished={(version) => {
-              setPublishing(false);
-              onPublished(`Published version ${version} of ${doc.name}.`);
-            }}
-          />
-        </div>
+      {mayChange(doc.owner, entities) && (
+        <Disclosure id={`publish-${doc.id}`} label="Publish a new version">
+          {(close) => (
+            <PublishVersion
+              doc={doc}
+              onPublished={(version) => {
+                close();
+                onPublished(`Published version ${version} of ${doc.name}.`);
+              }}
+            />
+          )}
+        </Disclosure>
       )}
     </article>
   );
@@ -87,25 +63,18 @@ function DocumentCard({ doc, entities, onPublished }: CardProps) {
 
 const VERSIONS_DATA = 'query($id: ID!) { user { document(id: $id) { versions { version data } } } }';
 
+type Shown = { readonly version: number; readonly data: unknown };
+
+async function versionOf(documentId: string, version: number): Promise<Shown | null> {
+  const read = await graphql<{ user: { document: { versions: Shown[] } | null } }>(VERSIONS_DATA, { id: documentId });
+  return read.user.document?.versions.find((v) => v.version === version) ?? null;
+}
+
 /** Every version of a document; an earlier one's data shown on asking, read from the service then. */
 function Versions({ doc }: { readonly doc: VaultDocument }) {
-  const [shown, setShown] = useState<{ readonly version: number; readonly data: unknown } | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const toggle = async (version: number) => {
-    setFailure(null);
-    if (shown?.version === version) {
-      setShown(null);
-      return;
-    }
-    try {
-      const read = await graphql<{ user: { document: { versions: { version: number; data: unknown }[] } | null } }>(VERSIONS_DATA, {
-        id: doc.id,
-      });
-      setShown(read.user.document?.versions.find((v) => v.version === version) ?? null);
-    } catch (e) {
-      setFailure(messageOf(e));
-    }
-  };
+  const [shown, setShown] = useState<Shown | null>(null);
+  const { error, run } = useAction();
+  const toggle = (version: number) => run(async () => setShown(shown?.version === version ? null : await versionOf(doc.id, version)));
   return (
     <>
       <ol className="person-versions" aria-label={`Versions of ${doc.name}`}>
@@ -128,14 +97,10 @@ function Versions({ doc }: { readonly doc: VaultDocument }) {
           </li>
         ))}
       </ol>
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
+      <Failure error={error} />
       {shown && (
         <div className="person-earlier" aria-label={`Version ${shown.version} of ${doc.name}`} role="group">
-          <DataView data={shown.data} />
+          <SchemaData data={shown.data} />
         </div>
       )}
     </>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
+import { Loaded, Outcome, useAction, useLoad, type Action } from '../../../actions';
 import { graphql } from '../../../api';
-import { Loaded } from '../../../layout';
-import { Outcome, useAction, useLoad, type Action } from '../../org/admin/load';
+import { NameForm } from '../../../forms/name-form';
 import { loadEntities, roleWords, type Entity, type EntityRole } from './vault-data';
 
 const CREATE = 'mutation($name: String!) { user { entity { create(name: $name) { entityId } } } }';
@@ -13,14 +13,8 @@ const REMOVE_MEMBER = `mutation($entityId: ID!, $email: String!) {
 /** The legal entities the person acts for, their members and roles; managers add, change and remove members. */
 export function Entities() {
   const [load, reload] = useLoad(loadEntities);
-  const action = useAction();
-  /** Runs a change, then shows the entities as they now stand. */
-  const change = (act: () => Promise<string>) =>
-    action.run(async () => {
-      const done = await act();
-      reload();
-      return done;
-    });
+  // Each change shows the entities as they now stand.
+  const action = useAction(reload);
   return (
     <section aria-labelledby="entities">
       <h2 id="entities">Legal entities</h2>
@@ -28,14 +22,23 @@ export function Entities() {
         Companies and other legal entities you act for, each with a vault of its own. Members read its documents and files; managers also
         publish them and choose its members.
       </p>
-      <CreateEntity action={action} change={change} />
+      <NameForm
+        id="entity-name"
+        label="Name of a new legal entity"
+        submitLabel="Create legal entity"
+        action={action}
+        onName={async (name) => {
+          await graphql(CREATE, { name });
+          return `Created ${name}; you manage it.`;
+        }}
+      />
       <Outcome action={action} />
       <Loaded load={load}>
         {(entities) => (
           <>
             {entities.length === 0 && <p>You belong to no legal entity yet.</p>}
             {entities.map((e) => (
-              <EntityCard key={e.entityId} entity={e} action={action} change={change} />
+              <EntityCard key={e.entityId} entity={e} action={action} />
             ))}
           </>
         )}
@@ -44,34 +47,9 @@ export function Entities() {
   );
 }
 
-type Change = (act: () => Promise<string>) => Promise<boolean>;
+type CardProps = { readonly entity: Entity; readonly action: Action };
 
-function CreateEntity({ action, change }: { readonly action: Action; readonly change: Change }) {
-  const [name, setName] = useState('');
-  const create = async (e: FormEvent) => {
-    e.preventDefault();
-    const made = await change(async () => {
-      await graphql(CREATE, { name: name.trim() });
-      return `Created ${name.trim()}; you manage it.`;
-    });
-    if (made) setName('');
-  };
-  return (
-    <form onSubmit={(e) => void create(e)}>
-      <label htmlFor="entity-name">Name of a new legal entity</label>
-      <input id="entity-name" value={name} required maxLength={200} onChange={(e) => setName(e.target.value)} />
-      <div className="actions">
-        <button type="submit" disabled={action.busy}>
-          Create legal entity
-        </button>
-      </div>
-    </form>
-  );
-}
-
-type CardProps = { readonly entity: Entity; readonly action: Action; readonly change: Change };
-
-function EntityCard({ entity, action, change }: CardProps) {
+function EntityCard({ entity, action }: CardProps) {
   const manages = entity.role === 'MANAGER';
   return (
     <article className="card" aria-labelledby={`entity-${entity.entityId}`}>
@@ -81,11 +59,11 @@ function EntityCard({ entity, action, change }: CardProps) {
         {entity.members.map((m) => (
           <li key={m.email}>
             <span className="person-who">{m.email}</span>
-            {manages ? <MemberControls entity={entity} member={m} action={action} change={change} /> : <span>{roleWords(m.role)}</span>}
+            {manages ? <MemberControls entity={entity} member={m} action={action} /> : <span>{roleWords(m.role)}</span>}
           </li>
         ))}
       </ul>
-      {manages && <AddMember entity={entity} action={action} change={change} />}
+      {manages && <AddMember entity={entity} action={action} />}
     </article>
   );
 }
@@ -104,16 +82,16 @@ function RoleSelect({ id, label, value, onChange }: { id: string; label: string;
 
 type MemberProps = CardProps & { readonly member: Entity['members'][number] };
 
-function MemberControls({ entity, member, action, change }: MemberProps) {
+function MemberControls({ entity, member, action }: MemberProps) {
   const [role, setRole] = useState<EntityRole>(member.role);
   const key = `${entity.entityId}-${member.email}`;
   const setMember = () =>
-    change(async () => {
+    action.run(async () => {
       await graphql(SET_MEMBER, { entityId: entity.entityId, email: member.email, role });
       return `${member.email} is now ${roleWords(role).toLowerCase()} of ${entity.name}.`;
     });
   const remove = () =>
-    change(async () => {
+    action.run(async () => {
       await graphql(REMOVE_MEMBER, { entityId: entity.entityId, email: member.email });
       return `Removed ${member.email} from ${entity.name}.`;
     });
@@ -130,12 +108,12 @@ function MemberControls({ entity, member, action, change }: MemberProps) {
   );
 }
 
-function AddMember({ entity, action, change }: CardProps) {
+function AddMember({ entity, action }: CardProps) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<EntityRole>('MEMBER');
   const add = async (e: FormEvent) => {
     e.preventDefault();
-    const added = await change(async () => {
+    const added = await action.run(async () => {
       await graphql(SET_MEMBER, { entityId: entity.entityId, email: email.trim(), role });
       return `Added ${email.trim()} to ${entity.name} as ${roleWords(role).toLowerCase()}.`;
     });

@@ -1,61 +1,36 @@
 import { useState, type FormEvent } from 'react';
-import { download, messageOf, Refused, saveBlob, upload } from '../../../api';
-import { Loaded } from '../../../layout';
-import { toSignIn } from '../../../navigation';
+import { Failure, useAction } from '../../../actions';
+import { download, Refused, saveBlob } from '../../../api';
+import { Disclosure } from '../../../disclosure';
 import { sizeWords, when } from '../../../words';
-import { useLoad } from '../../org/admin/load';
-import { loadFiles, ownerWords, type Entity, type VaultFile } from './vault-data';
+import { fileTitle, loadFiles, mayChange, ownerWords, sendFile, type Entity, type VaultFile } from './vault-data';
+import { VaultSection } from './vault-section';
 
 /** The vault's files, each with its versions to download; a new file, or a new version of one. */
 export function Files() {
-  const [load, reload] = useLoad(loadFiles);
-  const [notice, setNotice] = useState<string | null>(null);
-  const uploaded = (message: string) => {
-    setNotice(message);
-    reload();
-  };
   return (
-    <section aria-labelledby="files">
-      <h2 id="files">Files</h2>
-      <p role="status" className="ok">
-        {notice}
-      </p>
-      <UploadForm title="Upload a file" onUploaded={(_v, name) => uploaded(`Uploaded ${name}.`)} />
-      <Loaded load={load}>
-        {({ files, entities }) => (
-          <>
-            {files.length === 0 && <p>No files yet.</p>}
-            {files.map((f) => (
-              <FileCard key={f.id} file={f} entities={entities} onUploaded={uploaded} />
-            ))}
-          </>
-        )}
-      </Loaded>
-    </section>
+    <VaultSection id="files" title="Files" fetch={loadFiles}>
+      {({ files, entities }, uploaded) => (
+        <>
+          <UploadForm title="Upload a file" onUploaded={(_v, name) => uploaded(`Uploaded ${name}.`)} />
+          {files.length === 0 && <p>No files yet.</p>}
+          {files.map((f) => (
+            <FileCard key={f.id} file={f} entities={entities} onUploaded={uploaded} />
+          ))}
+        </>
+      )}
+    </VaultSection>
   );
 }
-
-const titleOf = (f: VaultFile): string => f.label ?? f.versions.at(-1)?.fileName ?? 'A file';
 
 type CardProps = { readonly file: VaultFile; readonly entities: readonly Entity[]; readonly onUploaded: (message: string) => void };
 
 function FileCard({ file, entities, onUploaded }: CardProps) {
-  const [adding, setAdding] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const title = titleOf(file);
+  const { error, run } = useAction();
+  const title = fileTitle(file);
   const owner = ownerWords(file.owner, entities);
-  // A member of a legal entity reads its files; only its managers add versions.
-  const mayChange = file.owner === null || entities.some((e) => e.entityId === file.owner && e.role === 'MANAGER');
-  const save = async (version: number) => {
-    setFailure(null);
-    try {
-      saveBlob(await download(`/vault/files/${encodeURIComponent(file.id)}?version=${version}`));
-    } catch (e) {
-      if (e instanceof Refused && e.status === 401) toSignIn();
-      setFailure(messageOf(e));
-    }
-  };
-  const formId = `new-version-${file.id}`;
+  const save = (version: number) =>
+    run(async () => saveBlob(await download(`/vault/files/${encodeURIComponent(file.id)}?version=${version}`)));
   return (
     <article className="card" aria-labelledby={`file-${file.id}`}>
       <h3 id={`file-${file.id}`}>{title}</h3>
@@ -70,27 +45,20 @@ function FileCard({ file, entities, onUploaded }: CardProps) {
           </li>
         ))}
       </ol>
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
-      {mayChange && (
-        <button type="button" className="secondary" aria-expanded={adding} aria-controls={formId} onClick={() => setAdding(!adding)}>
-          Upload a new version
-        </button>
-      )}
-      {adding && (
-        <div id={formId}>
-          <UploadForm
-            title={`New version of ${title}`}
-            fileId={file.id}
-            onUploaded={(version) => {
-              setAdding(false);
-              onUploaded(`Uploaded version ${version} of ${title}.`);
-            }}
-          />
-        </div>
+      <Failure error={error} />
+      {mayChange(file.owner, entities) && (
+        <Disclosure id={`new-version-${file.id}`} label="Upload a new version">
+          {(close) => (
+            <UploadForm
+              title={`New version of ${title}`}
+              fileId={file.id}
+              onUploaded={(version) => {
+                close();
+                onUploaded(`Uploaded version ${version} of ${title}.`);
+              }}
+            />
+          )}
+        </Disclosure>
       )}
     </article>
   );
@@ -108,36 +76,29 @@ function UploadForm({ title, fileId, onUploaded }: UploadProps) {
   const [file, setFile] = useState<File | null>(null);
   const [label, setLabel] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { error, run } = useAction();
   const id = fileId ? `upload-${fileId}` : 'upload-new';
   const sending = progress !== null && progress < 1;
 
-  const send = async (e: FormEvent<HTMLFormElement>) => {
+  const send = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
-    if (!file) {
-      setFailure('Choose a file first.');
-      return;
-    }
-    setFailure(null);
-    setProgress(0);
-    const query = new URLSearchParams({ fileName: file.name, ...(label.trim() && !fileId ? { label: label.trim() } : {}) });
-    const path = fileId ? `/vault/files/${encodeURIComponent(fileId)}/versions?${query}` : `/vault/files?${query}`;
-    try {
-      const made = await upload<{ version: number }>(path, file, { 'content-type': file.type || 'application/octet-stream' }, setProgress);
+    void run(async () => {
+      if (!file) throw new Refused(400, 'invalid_request', 'Choose a file first.');
+      setProgress(0);
+      const made = await sendFile(file, fileId ? { fileId } : { label: label.trim() }, setProgress).catch((err: unknown) => {
+        setProgress(null);
+        throw err;
+      });
       form.reset();
       setFile(null);
       setLabel('');
       onUploaded(made.version, file.name);
-    } catch (err) {
-      if (err instanceof Refused && err.status === 401) toSignIn();
-      setProgress(null);
-      setFailure(messageOf(err));
-    }
+    });
   };
 
   return (
-    <form aria-label={title} onSubmit={(e) => void send(e)}>
+    <form aria-label={title} onSubmit={send}>
       {!fileId && <h3>{title}</h3>}
       <label htmlFor={`${id}-file`}>{fileId ? 'The new version' : 'File'}</label>
       <input
@@ -165,11 +126,7 @@ function UploadForm({ title, fileId, onUploaded }: UploadProps) {
           <span aria-live="polite">{progress < 1 ? `${Math.round(progress * 100)}% sent` : 'Sent'}</span>
         </p>
       )}
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
+      <Failure error={error} />
     </form>
   );
 }

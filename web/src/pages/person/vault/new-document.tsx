@@ -3,7 +3,9 @@ import { graphql, Refused } from '../../../api';
 import { SchemaForm } from '../../../forms/schema-form';
 import { builtIns, type BuiltIn } from '../../../forms/schemas';
 import { schemaWords } from '../../../words';
-import { SchemaPending, useSchemaOf } from './publish-version';
+import { SchemaPending, useSchemaOf } from '../../../forms/use-schema';
+import { Disclosure } from '../../../disclosure';
+import { managedOf, OwnerSelect } from './owner-select';
 import type { Entity } from './vault-data';
 
 const CREATE = 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id version } } } }';
@@ -12,24 +14,18 @@ type Props = { readonly entities: readonly Entity[]; readonly onPublished: (mess
 
 /** A new document: one of the built-in schemas, a name, then the form of that schema. */
 export function NewDocument(props: Props) {
-  const [open, setOpen] = useState(false);
   return (
-    <>
-      <button type="button" className="secondary" aria-expanded={open} aria-controls="new-document" onClick={() => setOpen(!open)}>
-        New document
-      </button>
-      {open && (
-        <div id="new-document" className="card">
-          <NewDocumentForm
-            {...props}
-            onPublished={(message) => {
-              setOpen(false);
-              props.onPublished(message);
-            }}
-          />
-        </div>
+    <Disclosure id="new-document" label="New document" className="card">
+      {(close) => (
+        <NewDocumentForm
+          {...props}
+          onPublished={(message) => {
+            close();
+            props.onPublished(message);
+          }}
+        />
       )}
-    </>
+    </Disclosure>
   );
 }
 
@@ -40,7 +36,6 @@ function NewDocumentForm({ entities, onPublished }: Props) {
   const [named, setNamed] = useState(false);
   const [owner, setOwner] = useState('');
   const schema = useSchemaOf(schemaRef ? { schemaRef } : null);
-  const managed = entities.filter((e) => e.role === 'MANAGER');
   useEffect(() => {
     builtIns().then(setKinds, () => setKinds([]));
   }, []);
@@ -85,19 +80,8 @@ function NewDocumentForm({ entities, onPublished }: Props) {
           }}
         />
       </p>
-      {managed.length > 0 && (
-        <p>
-          <label htmlFor="new-owner">Whose it is</label>
-          <br />
-          <select id="new-owner" value={owner} onChange={(e) => setOwner(e.target.value)}>
-            <option value="">Yours</option>
-            {managed.map((e) => (
-              <option key={e.entityId} value={e.entityId}>
-                {e.name}
-              </option>
-            ))}
-          </select>
-        </p>
+      {managedOf(entities).length > 0 && (
+        <OwnerSelect id="new-owner" label="Whose it is" entities={entities} value={owner} onChange={setOwner} yours />
       )}
       {schemaRef &&
         (schema === null || 'failed' in schema ? (

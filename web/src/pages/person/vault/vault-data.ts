@@ -1,4 +1,4 @@
-import { graphql } from '../../../api';
+import { graphql, upload } from '../../../api';
 import { schemaWords } from '../../../words';
 
 /** A document as the vault page reads it (GraphQL `Document`, with its versions). */
@@ -65,6 +65,28 @@ export const loadEntities = async (): Promise<readonly Entity[]> =>
 export function ownerWords(owner: string | null, entities: readonly Entity[]): string | null {
   if (owner === null) return null;
   return `Belongs to ${entities.find((e) => e.entityId === owner)?.name ?? 'a legal entity'}`;
+}
+
+/** A file by the name the person gave it, else the name of its newest version. */
+export const fileTitle = (f: { readonly label: string | null; readonly versions: readonly { readonly fileName: string }[] }): string =>
+  f.label ?? f.versions.at(-1)?.fileName ?? 'A file';
+
+/** Whether the person may change a record: their own, or a legal entity's they manage (its members only read it). */
+export const mayChange = (owner: string | null, entities: readonly Entity[]): boolean =>
+  owner === null || entities.some((e) => e.entityId === owner && e.role === 'MANAGER');
+
+/** Where a file goes: a new file (with what it is, and whose), or a new version of `fileId`. */
+export type FileTarget = { readonly fileId?: string; readonly label?: string; readonly owner?: string };
+
+/** Sends a file's bytes to the vault (POST /vault/files, or a file's versions); `onProgress` hears how much has gone. */
+export function sendFile(file: File, to: FileTarget, onProgress: (fraction: number) => void): Promise<{ fileId: string; version: number }> {
+  const query = new URLSearchParams({
+    fileName: file.name,
+    ...(to.label ? { label: to.label } : {}),
+    ...(to.owner ? { owner: to.owner } : {}),
+  });
+  const path = to.fileId ? `/vault/files/${encodeURIComponent(to.fileId)}/versions?${query}` : `/vault/files?${query}`;
+  return upload(path, file, { 'content-type': file.type || 'application/octet-stream' }, onProgress);
 }
 
 export const roleWords = (role: EntityRole): string => (role === 'MANAGER' ? 'Manager' : 'Member');

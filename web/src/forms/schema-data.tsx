@@ -1,15 +1,10 @@
-import { useEffect, useState } from 'react';
-import { builtInSchema, type JsonSchema } from '../../../forms/schemas';
+import { fieldWords } from '../words';
+import type { JsonSchema } from './schemas';
+import { useSchemaOf } from './use-schema';
 
 type Node = { readonly [key: string]: unknown };
 
 const isObject = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A property's name as words when the schema gives it no title: "givenName" → "Given name". */
-function words(key: string): string {
-  const spaced = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ');
-  return spaced.charAt(0).toUpperCase() + spaced.slice(1).toLowerCase();
-}
 
 function leaf(value: unknown): string {
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
@@ -21,7 +16,7 @@ function leaf(value: unknown): string {
 function fields(schema: Node | undefined, data: Node): Array<[string, Node | undefined]> {
   const properties = isObject(schema?.properties) ? schema.properties : {};
   const keys = [...Object.keys(properties), ...Object.keys(data).filter((k) => !(k in properties))];
-  return keys.filter((k) => data[k] !== undefined).map((k) => [k, isObject(properties[k]) ? properties[k] : undefined]);
+  return keys.filter((k) => data[k] !== undefined && data[k] !== null).map((k) => [k, isObject(properties[k]) ? properties[k] : undefined]);
 }
 
 /**
@@ -59,7 +54,7 @@ export function SchemaData({
       {entries.map(([key, sub]) => (
         <div key={key}>
           <dt>
-            {typeof sub?.title === 'string' ? sub.title : words(key)}
+            {typeof sub?.title === 'string' ? sub.title : fieldWords(key)}
             {compareTo !== undefined && JSON.stringify(other?.[key]) !== JSON.stringify(data[key]) && (
               <>
                 {' '}
@@ -81,16 +76,6 @@ export function SchemaData({
  * there is none (the data then shows under its own names).
  */
 export function useSchema(ref: string): JsonSchema | undefined {
-  const [schema, setSchema] = useState<JsonSchema | undefined>(undefined);
-  useEffect(() => {
-    let current = true;
-    builtInSchema(ref).then(
-      (s) => current && setSchema(s),
-      () => current && setSchema(undefined),
-    );
-    return () => {
-      current = false;
-    };
-  }, [ref]);
-  return schema;
+  const schema = useSchemaOf({ schemaRef: ref });
+  return schema && 'schema' in schema ? schema.schema : undefined;
 }
