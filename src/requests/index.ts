@@ -17,6 +17,7 @@ export type { HistoryEntry } from './history-entry.js';
 export type { Page, RequestDetail, SendInput } from './org-requests.js';
 export type { StateChange } from './person-requests.js';
 export type { PersonRequest, RequestSummary } from './request-view.js';
+export { isRequestState, REQUEST_STATES, type RequestStateName } from './request-status.js';
 export { OrgRequests, ParticipantAliases, PersonRequests };
 
 export type RequestPlaneDeps = CommandDeps & {

@@ -21,6 +21,7 @@ import type { HistoryEntry } from './history-entry.js';
 import type { RequestHistory } from './request-history.js';
 import type { RequestReads } from './request-reads.js';
 import type { RecordReader, RecordEntry } from './request-records.js';
+import type { RequestStateName } from './request-status.js';
 import { slotFields, slotsOf, stateOf, summaryOf, type RequestSummary } from './request-view.js';
 
 export type SendInput = {
@@ -123,18 +124,22 @@ export class OrgRequests {
     return row ? summaryOf(row, this.deps.now()) : noSuchRequest();
   }
 
-  /** R-REQ-06, §10.6: a page of the organization's requests, newest first, and the cursor of the next (null on the last). */
+  /**
+   * R-REQ-06, R-REQ-32, §10.6: a page of the organization's requests, newest first, to `email` and in
+   * one of `states` when given, and the cursor of the next (null on the last).
+   */
   async list(
     organizationId: string,
-    email: string | null,
+    { email, states }: { readonly email: string | null; readonly states: readonly RequestStateName[] | null },
     page: Page,
   ): Promise<{ requests: RequestSummary[]; nextCursor: string | null } | Refusal> {
     const normalized = email === null ? null : normalizeEmail(email);
     if (isRefusal(normalized)) return normalized;
     const after = page.from === null ? null : requestIdOf(page.from);
     if (page.from !== null && after === null) return refuse('invalid_request', 'cursor is not one a page of this list gave');
-    const rows = await this.deps.reads.ofOrganization(organizationId, normalized, after, page.limit + 1);
+    // One clock for the filter and the summaries, so every request answered is in a state asked for.
     const now = this.deps.now();
+    const rows = await this.deps.reads.ofOrganization(organizationId, { email: normalized, states, now }, after, page.limit + 1);
     const shown = rows.slice(0, page.limit);
     return {
       requests: shown.map((row) => summaryOf(row, now)),

@@ -1,3 +1,5 @@
+import type { RequestStateName } from './request-status.js';
+
 const summary = `r.request_id::text AS request_id, r.organization_id::text AS organization_id, o.name AS organization_name,
   r.manifest_id::text AS manifest_id, v.name AS manifest_name, r.manifest_version, r.recipient_email, r.initiated_by,
   r.initiating_client_id, r.invitation_expires_at, r.created_at, r.phase, r.accepted_at, r.retention_ms, v.purpose, v.retention, v.slots,
@@ -23,20 +25,49 @@ const grant = `SELECT g.request_id::text AS request_id, g.slot_id::text AS slot_
   LEFT JOIN rm.files f ON f.resource_id = g.resource_id`;
 const newestFirst = `ORDER BY r.created_at DESC, r.sent_commit DESC, r.sent_prepare DESC`;
 /**
- * §10.6: the rows after request `$n` in newestFirst's order, compared on the order's own keys (the
- * log position makes them unique); a request not of the same organization joins nothing.
+ * §10.6: the rows after request `id` (a placeholder) in newestFirst's order, compared on the order's
+ * own keys (the log position makes them unique); a request not of the same organization joins nothing.
  */
-const after = (n: number) => `JOIN rm.requests c ON c.request_id = $${n}::uuid AND c.organization_id = r.organization_id
+const after = (id: string) => `JOIN rm.requests c ON c.request_id = ${id}::uuid AND c.organization_id = r.organization_id
   AND r.created_at <= c.created_at AND (r.created_at, r.sent_commit, r.sent_prepare) < (c.created_at, c.sent_commit, c.sent_prepare)`;
+/**
+ * R-REQ-11 in SQL, the state evaluateState (request-status.ts) reads at `now` (a placeholder): a pending
+ * invitation at or past its window's end is expired, and so is an active or suspended connection at or
+ * past the accepted retention; a null acceptance or retention compares to null, so the phase stands.
+ */
+const stateAt = (now: string) => `CASE r.phase
+    WHEN 'pending' THEN CASE WHEN r.invitation_expires_at <= ${now} THEN 'expired' ELSE 'pending' END
+    WHEN 'cancelled' THEN 'rejected_by_sender'
+    WHEN 'rejected' THEN 'rejected_by_recipient'
+    WHEN 'revoked' THEN 'revoked'
+    ELSE CASE WHEN r.accepted_at + r.retention_ms * interval '1 millisecond' <= ${now} THEN 'expired' ELSE r.phase END
+  END`;
+
+/** What narrows the organization's list (R-REQ-28, R-REQ-32); null narrows nothing. */
+export type ListFilter = {
+  readonly email: string | null;
+  readonly states: readonly RequestStateName[] | null;
+  /** The clock the states are read at: the one the answered summaries are read at too. */
+  readonly now: Date;
+};
+
+/**
+ * A page of the organization's requests (§10.6): the WHERE holds only the filters given, each a plain
+ * comparison, so the owner's or the recipient's index serves it as it would a query written for it alone.
+ */
+export function organizationPage(organizationId: string, filter: ListFilter, afterId: string | null, limit: number): [string, unknown[]] {
+  const params: unknown[] = [organizationId];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const where = ['r.organization_id = $1'];
+  if (filter.email !== null) where.push(`r.recipient_email = ${param(filter.email)}`);
+  if (filter.states !== null)
+    where.push(`${stateAt(`${param(filter.now.toISOString())}::timestamptz`)} = ANY(${param([...filter.states])}::text[])`);
+  const start = afterId === null ? '' : after(param(afterId));
+  return [`SELECT ${summary} FROM ${from} ${start} WHERE ${where.join(' AND ')} ${newestFirst} LIMIT ${param(limit)}`, params];
+}
 
 /** Read-model queries of the requests projector; each names its owner (organization or recipient), so a foreign id finds nothing. */
 export const requestSql = {
-  /** A page of the organization's requests (§10.6): the first, or the one after a request; each for one address too. */
-  ofOrganization: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 ${newestFirst} LIMIT $2`,
-  ofOrganizationAfter: `SELECT ${summary} FROM ${from} ${after(2)} WHERE r.organization_id = $1 ${newestFirst} LIMIT $3`,
-  ofOrganizationFor: `SELECT ${summary} FROM ${from} WHERE r.organization_id = $1 AND r.recipient_email = $2 ${newestFirst} LIMIT $3`,
-  ofOrganizationForAfter: `SELECT ${summary} FROM ${from} ${after(3)}
-    WHERE r.organization_id = $1 AND r.recipient_email = $2 ${newestFirst} LIMIT $4`,
   /**
    * One request of its owner: found by its id, then checked against the owner. IS NOT DISTINCT FROM
    * (the same test for these non-null values) is never an index condition, so the lookup always

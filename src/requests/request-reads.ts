@@ -1,22 +1,15 @@
 import { refuse, type Refusal } from '../commands/refusal.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { RequestId } from '../ids.js';
-import { requestSql as q, type GrantRow, type RequestRow } from './request-queries.js';
+import { organizationPage, requestSql as q, type GrantRow, type ListFilter, type RequestRow } from './request-queries.js';
 
 /** Reads of the requests read model; they never append, so reading writes no receipt (R-REQ-08). */
 export class RequestReads {
   constructor(private readonly readModels: SqlExecutor) {}
 
-  /** At most `limit` of the organization's requests (to `email` only, when given), newest first, after request `after` when given. */
-  async ofOrganization(organizationId: string, email: string | null, after: string | null, limit: number): Promise<RequestRow[]> {
-    const [sql, params] =
-      email === null
-        ? after === null
-          ? [q.ofOrganization, [organizationId, limit]]
-          : [q.ofOrganizationAfter, [organizationId, after, limit]]
-        : after === null
-          ? [q.ofOrganizationFor, [organizationId, email, limit]]
-          : [q.ofOrganizationForAfter, [organizationId, email, after, limit]];
+  /** At most `limit` of the organization's requests the filter lets through, newest first, after request `after` when given. */
+  async ofOrganization(organizationId: string, filter: ListFilter, after: string | null, limit: number): Promise<RequestRow[]> {
+    const [sql, params] = organizationPage(organizationId, filter, after, limit);
     return (await this.readModels.query<RequestRow>(sql, params)).rows;
   }
 

@@ -3,7 +3,17 @@
  * past its window reads expired; an active or suspended connection past the retention of the
  * accepted terms reads expired; a revoked one stays revoked.
  */
-export type RequestStateName = 'pending' | 'active' | 'rejected_by_sender' | 'rejected_by_recipient' | 'expired' | 'revoked' | 'suspended';
+export const REQUEST_STATES = [
+  'pending',
+  'active',
+  'suspended',
+  'revoked',
+  'rejected_by_recipient',
+  'rejected_by_sender',
+  'expired',
+] as const;
+export type RequestStateName = (typeof REQUEST_STATES)[number];
+export const isRequestState = (name: string): name is RequestStateName => (REQUEST_STATES as readonly string[]).includes(name);
 
 export type StoredPhase = 'pending' | 'cancelled' | 'rejected' | 'active' | 'suspended' | 'revoked';
 

@@ -1,3 +1,4 @@
+import { REQUEST_STATES } from '../../requests/request-status.js';
 import {
   asMember,
   bytesRequest,
@@ -18,6 +19,16 @@ const requestId = pathParam('requestId', 'A request of the token’s organizatio
 const slotId = pathParam('slotId', 'A slot of the request’s manifest version');
 const adoptionId = pathParam('adoptionId', 'A kept copy of the request');
 const proposalId = pathParam('proposalId', 'A proposal on the request');
+const aState = `(${REQUEST_STATES.join('|')})`;
+/** R-REQ-32: any of the states a member sees, comma-separated. */
+const stateQuery = queryParam(
+  'state',
+  `Only the requests in one of these states as each reads now, comma-separated: ${REQUEST_STATES.join(', ')}`,
+  {
+    type: 'string',
+    pattern: `^${aState}(,${aState})*$`,
+  },
+);
 const attachment = {
   description: 'The bytes, as an attachment',
   content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
@@ -35,10 +46,11 @@ const proposalStep = (summary: string, ok: OpenApiObject, ...errors: readonly nu
 export const requestPaths = {
   '/org/v1/requests': {
     get: {
-      summary: 'The requests, newest first, a page at a time; optionally to one address',
+      summary: 'The requests, newest first, a page at a time; optionally to one address, in some states',
       security: asMember('request_read'),
       parameters: [
         queryParam('email', 'Only the requests to this address'),
+        stateQuery,
         limitQuery(100),
         queryParam('cursor', 'Where the previous page ended: its nextCursor, as it was given'),
       ],

@@ -2,7 +2,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { isRefusal, refuse } from '../../commands/refusal.js';
 import type { EventContext } from '../../events/envelope.js';
 import type { Permission } from '../../events/organization-events.js';
-import type { OrgRequests, SendInput } from '../../requests/index.js';
+import { isRequestState, REQUEST_STATES, type OrgRequests, type RequestStateName, type SendInput } from '../../requests/index.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { knownInput } from '../middleware/known-input.js';
 import { answer, created, ok, whenDone } from '../answer.js';
@@ -52,9 +52,11 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
     answer(async (req, res) => {
       const email = req.query.email;
       if (email !== undefined && typeof email !== 'string') return refuse('invalid_request', 'email must be a single string');
+      const states = statesQuery(req.query.state);
+      if (isRefusal(states)) return states;
       const page = pageQuery(req.query, 'cursor', LIST_PAGE);
       if (isRefusal(page)) return page;
-      return whenDone(await requests.list(memberOf(res).organizationId, email ?? null, page), ok);
+      return whenDone(await requests.list(memberOf(res).organizationId, { email: email ?? null, states }, page), ok);
     }),
   );
 
@@ -82,6 +84,15 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
   );
 
   return router;
+}
+
+/** R-REQ-32, ?state=a,b: the states a member sees (the summaries'), any of them; null when absent. */
+function statesQuery(value: unknown): RequestStateName[] | null | ReturnType<typeof refuse> {
+  if (value === undefined) return null;
+  const states = typeof value === 'string' ? value.split(',') : [];
+  if (states.length === 0 || !states.every(isRequestState))
+    return refuse('invalid_request', `state must be one or more of ${REQUEST_STATES.join(', ')}, separated by commas, given once`);
+  return [...new Set(states)];
 }
 
 function sendBody(body: unknown): SendInput | ReturnType<typeof refuse> {
