@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
+import { driver, MANUAL_NAME_SLOT } from '../api/support/driver.js';
 import { mainBackend } from '../support/databases.js';
 import { openBrowser, type Browser } from './support/browser.js';
 import {
@@ -76,9 +77,13 @@ describe(`§11 an organization's admin pages in a browser (R-WEB-40 to R-WEB-45;
       'Acme Bank',
       'Acme Insurance',
     ]);
+    // A choice alone changes nothing (WCAG 3.2.2); Go moves.
     await switcher.selectOption(orgId);
+    expect(page.url()).to.equal(`${base}/org/${insuranceId}/requests`);
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
     await page.waitForURL(`${base}/org/${orgId}/requests`);
     await switcher.selectOption(insuranceId);
+    await page.getByRole('button', { name: 'Go', exact: true }).click();
     await page.waitForURL(`${base}/org/${insuranceId}/requests`);
 
     member = await web.api.signIn((await web.api.user({ email: founder })).token, orgId);
@@ -314,5 +319,53 @@ describe(`§11 an organization's admin pages in a browser (R-WEB-40 to R-WEB-45;
     await reachByKeyboard(page, 'button', 'Add slot');
     await reachByKeyboard(page, 'button', 'Publish');
     expect(web.cspErrors).to.deep.equal([]);
+  });
+
+  it('the manifest editor says so when the built-in schemas cannot be read', async () => {
+    await page.route('**/schemas/core', (route) => route.abort());
+    try {
+      await page.goto(`${base}/org/${orgId}/manifests`);
+      await page.getByRole('button', { name: 'New manifest' }).click();
+      await page.getByRole('alert').filter({ hasText: 'The built-in schemas could not be read' }).waitFor();
+    } finally {
+      await page.unroute('**/schemas/core');
+    }
+  });
+
+  it('a request’s page with the key sealed shows the items and history and says the copies are sealed; Unseal shows them', async () => {
+    const d = driver({ api: () => web.api, member: () => member });
+    const person = await web.api.user();
+    const data = { givenName: 'Ann', familyName: 'Example' };
+    const doc = await d.createDoc(person, { name: 'Legal name', schemaRef: `${base}/schemas/core/PersonFullName.json`, data });
+    const proof = await d.manifest([MANUAL_NAME_SLOT], 'P30D', { name: 'Proof of name' });
+    const slotId = proof.slots[0]!.slotId;
+    // Signing in warms the key the settings test sealed, so the copy can be kept.
+    member = await web.api.signIn((await web.api.user({ email: founder })).token, orgId);
+    const requestId = await d.connected(proof.manifestId, person, { [slotId]: [doc] });
+    await d.kept(requestId, slotId);
+    await page.goto(`${base}/org/${orgId}/requests`);
+    const link = page.getByRole('link', { name: person.email });
+    await link.waitFor();
+    // Sealed while the pages are open: moving to the request does not sign in again.
+    expect((await web.api.post('/org/v1/key/seal', member)).status).to.equal(200);
+    await link.click();
+
+    const history = page.getByRole('list', { name: 'History, newest first' });
+    await history.waitFor();
+    expect(await history.innerText()).to.contain('Invitation sent');
+    expect(await page.getByRole('article', { name: /^Name Shared/ }).innerText())
+      .to.contain('available, version 1.')
+      .and.contain('Copy of version 1 kept');
+    const copies = page.locator('section', { has: page.getByRole('heading', { level: 2, name: 'Kept copies' }) });
+    await copies.getByText('The organization’s key is sealed: copies cannot be opened.').waitFor();
+    await copies.getByRole('button', { name: 'Unseal by signing in again' }).click();
+    // What the organization uses today: the copy's head, shown through its schema.
+    await page
+      .getByRole('article', { name: /^Name: Legal name/ })
+      .getByRole('definition')
+      .first()
+      .getByText('Ann')
+      .waitFor();
+    expect((await web.api.get('/org/v1/key', member)).body).to.have.property('state', 'warm');
   });
 });

@@ -136,10 +136,21 @@ describe(`§11 the organization's request pages in a browser (R-WEB-50 to R-WEB-
     await page.waitForFunction((n) => document.querySelectorAll('ul.requests > li').length === n, BULK + 2);
     expect(await page.getByRole('button', { name: 'Show more requests' }).count(), 'the last page').to.equal(0);
 
+    // The route filters: the pending requests fill a page of their own, and Show more keeps the filter.
     const filters = page.getByRole('form', { name: 'Filter the requests' });
+    await filters.getByLabel('State').selectOption({ label: 'Waiting for the person' });
+    await filters.getByRole('button', { name: 'Filter' }).click();
+    await page.getByText('20 requests so far in the state “Waiting for the person”.', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Show more requests' }).click();
+    await page.getByText(`${BULK + 1} requests in the state “Waiting for the person”.`, { exact: true }).waitFor();
+    const pending = await textsOf(page.locator('ul.requests'));
+    expect(pending, 'every pending request, and only those').to.have.length(BULK + 1);
+    expect(pending.every((text) => text.includes('State: Waiting for the person'))).to.equal(true);
+    expect(pending.some((text) => text.includes(invitee))).to.equal(true);
+
     await filters.getByLabel('State').selectOption({ label: 'Active' });
     await filters.getByRole('button', { name: 'Filter' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('ul.requests > li').length === 1);
+    await page.getByText('1 requests in the state “Active”.', { exact: true }).waitFor();
     expect(await entries.first().innerText())
       .to.contain(ann.email)
       .and.contain('Active');
@@ -147,7 +158,7 @@ describe(`§11 the organization's request pages in a browser (R-WEB-50 to R-WEB-
     await filters.getByLabel('State').selectOption({ label: 'Any state' });
     await filters.getByLabel('Recipient’s email').fill(invitee);
     await filters.getByRole('button', { name: 'Filter' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('ul.requests > li').length === 1);
+    await page.getByText('1 requests.', { exact: true }).waitFor();
     expect(await entries.first().innerText()).to.contain(invitee);
   });
 

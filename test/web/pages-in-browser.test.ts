@@ -15,6 +15,9 @@ describe(`§11 the pages in a browser (R-WEB-01 to R-WEB-07; ${mainBackend})`, f
   let browser: Browser;
   let page: Page;
   const person = `p${randomBytes(5).toString('hex')}@example.com`;
+  let clinicId: string;
+  /** The founder's member token in the clinic. */
+  let member: string;
 
   before(async function () {
     web = await startWebService(this);
@@ -22,7 +25,8 @@ describe(`§11 the pages in a browser (R-WEB-01 to R-WEB-07; ${mainBackend})`, f
     // An organization has asked the person for something before they first sign in.
     const api = web.api;
     const founder = await api.user();
-    const member = await api.signIn(founder.token, await api.organization(founder.token, 'Acme Clinic'));
+    clinicId = await api.organization(founder.token, 'Acme Clinic');
+    member = await api.signIn(founder.token, clinicId);
     const manifest = { name: 'Proof of identity', purpose: 'To check who you are', retention: 'P30D', slots: [MANUAL_NAME_SLOT] };
     const made = await api.post('/org/v1/manifests', member, manifest);
     expect(made.status, JSON.stringify(made.body)).to.equal(201);
@@ -96,6 +100,22 @@ describe(`§11 the pages in a browser (R-WEB-01 to R-WEB-07; ${mainBackend})`, f
     await page.getByRole('listitem').filter({ hasText: 'Acme Clinic' }).waitFor();
   });
 
+  it('an organization’s page keeps the member token in an HttpOnly, SameSite=Strict cookie, out of scripts, storage and the page', async () => {
+    const added = await web.api.put(`/org/v1/members/${encodeURIComponent(person)}`, member, { permissions: ['request_read'] });
+    expect(added.status, JSON.stringify(added.body)).to.equal(200);
+    await page.goto(`${base}/org/${clinicId}/requests`);
+    await page.getByRole('link', { name: person }).waitFor();
+    const cookie = (await browser.context.cookies(base)).find((c) => c.name === `member-${clinicId}`);
+    expect(cookie?.value, 'the member cookie holds the token').to.match(JWT);
+    expect({ httpOnly: cookie!.httpOnly, sameSite: cookie!.sameSite }).to.deep.equal({ httpOnly: true, sameSite: 'Strict' });
+    expect(await page.evaluate(() => document.cookie)).to.equal('');
+    const seen = await page.evaluate(() =>
+      JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, html: document.documentElement.outerHTML }),
+    );
+    expect(seen).to.not.match(JWT);
+    expect(await (await fetch(`${base}/org/${clinicId}/requests`)).text()).to.not.match(JWT);
+  });
+
   it('serves every page and asset with a Content-Security-Policy without unsafe-inline', async () => {
     const served: Array<{ url: string; csp: string | undefined }> = [];
     const record = (r: Response) => {
@@ -132,6 +152,22 @@ describe(`§11 the pages in a browser (R-WEB-01 to R-WEB-07; ${mainBackend})`, f
         client: document.documentElement.clientWidth,
       }));
       expect(scroll, path).to.be.at.most(client);
+    }
+  });
+
+  it('a sign-out the service fails says so and stays on the page, still signed in', async () => {
+    await page.goto(`${base}/requests`);
+    const problem = { code: 'unavailable', detail: 'the service is busy' };
+    await page.route('**/auth/sign-out', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/problem+json', body: JSON.stringify(problem) }),
+    );
+    try {
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('alert').filter({ hasText: 'Signing out failed: the service is busy' }).waitFor();
+      expect(page.url()).to.equal(`${base}/requests`);
+      expect(await sessionCookie()).to.not.equal(undefined);
+    } finally {
+      await page.unroute('**/auth/sign-out');
     }
   });
 

@@ -67,7 +67,12 @@ describe(`§11 the person’s request pages in a browser (R-WEB-30 to R-WEB-36; 
     await page.getByRole('heading', { level: 1 }).waitFor();
   };
   const status = () => page.getByRole('status');
+  const alert = () => page.getByRole('alert');
+  /** A member of Acme Bank as the person reads them: by pseudonym, never by address. */
+  const ACME_MEMBER = /by a member of Acme Bank \(ref [A-Za-z0-9_-]{16,}\)/;
   const orgView = async (id: string) => (await d.detail(id)) as { request: { state: string }; items: Item[] };
+  const everything = () =>
+    page.getByRole('region', { name: 'Who holds what' }).getByRole('list', { name: 'Everything that happened, newest first' });
   const slotCard = (label: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: label, level: 3 }) });
 
   it('a person who opens /requests/{id} signed out signs in and lands back on the request', async () => {
@@ -87,10 +92,11 @@ describe(`§11 the person’s request pages in a browser (R-WEB-30 to R-WEB-36; 
     expect(birth, 'and not the birth slot').to.not.contain('My passport name');
   });
 
-  it('Accept without a required slot shows the service’s refusal, and the request stays pending', async () => {
+  it('Accept without a required slot shows the service’s refusal as an alert, and the request stays pending', async () => {
     await page.getByRole('button', { name: 'Accept' }).click();
-    await status().filter({ hasText: 'required slot' }).waitFor();
-    expect(await status().innerText()).to.contain('"Name"');
+    await alert().filter({ hasText: 'required slot' }).waitFor();
+    expect(await alert().innerText()).to.contain('"Name"');
+    expect(await status().innerText(), 'a refusal is no status').to.equal('');
     expect((await orgView(requestId)).request.state).to.equal('pending');
   });
 
@@ -117,30 +123,71 @@ describe(`§11 the person’s request pages in a browser (R-WEB-30 to R-WEB-36; 
     expect(await slotCard('Name').innerText()).to.contain('You share: My passport name');
   });
 
-  it('after the organization keeps a copy, Who holds what shows it newest first with its version, by member pseudonym or automatically, never an address', async () => {
+  it('after the organization keeps a copy, Who holds what shows it newest first with its version, by a member (pseudonym) or automatically, never an address', async () => {
     await web.eventually(async () => (await d.copies(requestId)).length === 1, 'the automatic keep of Birth');
     expect((await d.keep(requestId, nameSlot)).status).to.equal(200);
     await d.updateDoc(ann, nameDoc, { givenName: 'Ann', familyName: 'Lee-Smith' });
     await web.eventually(async () => (await d.proposals(requestId)).length === 1, 'the proposal of version 2');
     await open(requestId);
     const section = page.getByRole('region', { name: 'Who holds what' });
-    const copy = section.getByRole('listitem').filter({ hasText: /^A copy of “My passport name”/ });
+    const keeps = section.getByRole('list', { name: 'What Acme Bank keeps' });
+    const copy = keeps.getByRole('listitem').filter({ hasText: /^A copy of “My passport name”/ });
     await copy.waitFor();
     expect(await copy.innerText())
       .to.contain('your version 1')
-      .and.match(/by member:[A-Za-z0-9_-]{16,}/);
-    const automatic = await section
+      .and.match(ACME_MEMBER);
+    const automatic = await keeps
       .getByRole('listitem')
       .filter({ hasText: /^A copy of “Person birth”/ })
       .innerText();
     expect(automatic).to.contain('your version 1').and.contain('automatically');
-    const waiting = await section.getByRole('list').nth(1).innerText();
-    expect(waiting).to.contain('You published version 2 of “My passport name”');
-    const timeline = await section.getByRole('list').last().getByRole('listitem').allInnerTexts();
+    const waiting = await section.getByRole('list', { name: 'Waiting for Acme Bank' }).innerText();
+    expect(waiting).to.contain('You published version 2 of “My passport name”').and.not.contain('automatically');
+    const timeline = await everything().getByRole('listitem').allInnerTexts();
     expect(timeline[0], 'the newest first').to.contain('You published version 2');
-    expect(timeline[1]).to.contain('Acme Bank kept a copy of “My passport name”').and.contain('your version 1');
+    expect(timeline[0], 'what the person did has no actor').to.not.match(/automatically|by a member/);
+    expect(timeline[1]).to.contain('Acme Bank kept a copy of “My passport name”').and.contain('your version 1').and.match(ACME_MEMBER);
     expect(timeline.at(-1)).to.contain('Acme Bank sent you this request');
     expect(await section.innerText()).to.not.contain(founderEmail);
+  });
+
+  it('shows a correction and a read with their times; a deleted copy leaves what Acme Bank keeps and shows when it was deleted', async () => {
+    const corrected = await d.correct(requestId, birthSlot, {
+      expectedSourceVersion: 1,
+      expectedOrgVersion: 1,
+      data: { birthDate: '1990-04-02' },
+    });
+    expect(corrected.status, JSON.stringify(corrected.body)).to.equal(200);
+    const [proposal] = await d.proposals(requestId);
+    await d.expectOk(web.api.get(`/org/v1/requests/${requestId}/proposals/${proposal!.proposalId}/candidate`, member));
+    await open(requestId);
+    const section = page.getByRole('region', { name: 'Who holds what' });
+    const birth = section
+      .getByRole('list', { name: 'What Acme Bank keeps' })
+      .getByRole('listitem')
+      .filter({ hasText: /^A copy of “Person birth”/ });
+    expect(await birth.innerText())
+      .to.match(/Acme Bank corrected it \S.* by a member of Acme Bank \(ref [A-Za-z0-9_-]{16,}\), now their version 2/)
+      .and.contain('not yours');
+    const reads = await section.getByRole('list', { name: 'Updates Acme Bank read before deciding' }).getByRole('listitem').allInnerTexts();
+    expect(reads).to.have.length(1);
+    expect(reads[0]).to.contain('Acme Bank read version 2 of “My passport name”').and.match(ACME_MEMBER);
+    expect((await everything().getByRole('listitem').allInnerTexts())[0]).to.contain('Acme Bank read version 2');
+
+    const birthCopy = (await d.copies(requestId)).find((c) => c.adoption.slotId === birthSlot)!;
+    await d.expectOk(web.api.del(`/org/v1/requests/${requestId}/copies/${birthCopy.adoption.adoptionId}`, member));
+    await open(requestId);
+    const deleted = section.getByRole('list', { name: 'Copies Acme Bank deleted' });
+    expect(await deleted.innerText())
+      .to.match(/^Your version 1 of “Person birth” \(shared as Birth\): the copy was deleted \S/)
+      .and.match(ACME_MEMBER);
+    const kept = await section.getByRole('list', { name: 'What Acme Bank keeps' }).innerText();
+    expect(kept).to.contain('My passport name').and.not.contain('Person birth');
+    const timeline = await everything().getByRole('listitem').allInnerTexts();
+    expect(timeline[0]).to.contain('Acme Bank deleted its copy of “Person birth”');
+    expect(
+      timeline.some((t) => t.includes('Acme Bank corrected its copy of “Person birth” (shared as Birth), now their version 2.')),
+    ).to.equal(true);
   });
 
   it('Withdraw, Share again, Suspend, Resume and Revoke each show on the page and in the organization’s API', async () => {
@@ -226,6 +273,36 @@ describe(`§11 the person’s request pages in a browser (R-WEB-30 to R-WEB-36; 
     expect(page.url()).to.match(/\/requests\/[0-9a-f-]{36}$/);
   });
 
+  it('an expired request reads as what it was: an invitation left unanswered, or a connection whose time ran out', async () => {
+    // The service's clock does not move here: its answer is changed on the way, as it reads once each one's time is up.
+    await page.route('**/graphql', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { data?: { user?: { requests?: Array<{ requestId: string; state: string }> } } };
+      for (const r of body.data?.user?.requests ?? []) if (r.requestId === requestId || r.requestId === toLeave) r.state = 'expired';
+      await route.fulfill({ response, json: body });
+    });
+    try {
+      await page.goto(`${web.base}/requests`);
+      const connections = page.getByRole('region', { name: 'Your connections' });
+      const entry = (id: string) => connections.getByRole('listitem').filter({ has: page.locator(`a[href="/requests/${id}"]`) });
+      await entry(toLeave).waitFor();
+      expect(await entry(requestId).innerText())
+        .to.contain('Ended: the time they keep it ran out')
+        .and.contain('You shared:');
+      expect(await entry(toLeave).innerText())
+        .to.contain('Expired without an answer')
+        .and.not.contain('You shared');
+      const acme = page.getByRole('region', { name: 'Who holds what' }).getByRole('region', { name: 'Acme Bank' });
+      expect(await acme.innerText()).to.contain('1 ended as their time ran out');
+      await open(requestId);
+      await page.getByText('Ended: the time they keep it ran out').waitFor();
+      await open(toLeave);
+      await page.getByText('Expired without an answer').waitFor();
+    } finally {
+      await page.unroute('**/graphql');
+    }
+  });
+
   it('axe finds no serious violation on /requests and /requests/{id}; neither scrolls sideways at 375 px; Accept, Share and Revoke are reached by keyboard', async () => {
     const manifest = await d.manifest([NAME_SLOT, BIRTH_SLOT], 'P30D');
     const active = await d.connected(manifest.manifestId, ann, { [manifest.slots[0]!.slotId]: [nameDoc] });
@@ -244,5 +321,23 @@ describe(`§11 the person’s request pages in a browser (R-WEB-30 to R-WEB-36; 
     await reachByKeyboard(page, 'button', 'Revoke');
     await page.keyboard.press('Enter');
     await reachByKeyboard(page, 'button', 'Yes, revoke');
+  });
+
+  it('/requests loads for a person with more connections than one query may ask the histories of (R-GQL-07: 200 fields)', async () => {
+    const manifest = await d.manifest([MANUAL_NAME_SLOT], 'P30D', { name: 'One of many' });
+    for (let i = 0; i < 40; i++) await d.connected(manifest.manifestId, ann, {});
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/graphql')) asked.push(r.postData() ?? '');
+    });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${web.base}/requests`);
+    const connections = page.getByRole('region', { name: 'Your connections' });
+    await connections.getByRole('link', { name: 'One of many' }).first().waitFor();
+    expect(await connections.getByRole('link', { name: 'One of many' }).count()).to.equal(40);
+    expect(await page.getByRole('alert').count(), 'nothing refused').to.equal(0);
+    const acme = page.getByRole('region', { name: 'Who holds what' }).getByRole('region', { name: 'Acme Bank' });
+    expect(await acme.innerText()).to.match(/\b4\d active/);
+    expect(asked.filter((q) => q.includes('requestHistory')).length, 'the histories in more than one query').to.be.greaterThan(1);
   });
 });

@@ -16,6 +16,13 @@ import {
 const CREATE = 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id } } } }';
 const DOCUMENT = 'query($id: ID!) { user { document(id: $id) { version data versions { version } } } }';
 
+/** The answers of the person's GraphQL calls below, as far as the tests read them. */
+type Created = { user: { document: { create: { id: string } } } };
+type Read = { user: { document: { version: number; data: unknown; versions: { version: number }[] } } };
+type Listed = { user: { documents: { name: string; data?: unknown; version: number }[] } };
+type Entities = { user: { entities: { entityId: string; name: string; members: { email: string; role: string }[] }[] } };
+type Files = { user: { files: { label: string | null; owner: string | null }[] } };
+
 describe(`§11 the vault in a browser (R-WEB-20 to R-WEB-25; ${mainBackend})`, function () {
   this.timeout(120_000);
   let web: WebService;
@@ -36,10 +43,10 @@ describe(`§11 the vault in a browser (R-WEB-20 to R-WEB-25; ${mainBackend})`, f
   after(() => web?.close());
 
   /** A GraphQL call of the person's, through the API with a token of theirs. */
-  async function gql(query: string, variables: Record<string, unknown> = {}): Promise<any> {
+  async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
     const r = await web.api.post('/graphql', token, { query, variables });
     expect(r.body.errors, JSON.stringify(r.body.errors)).to.equal(undefined);
-    return r.body.data;
+    return r.body.data as T;
   }
   const card = (name: string): Locator => page.locator('article', { has: page.getByRole('heading', { name, exact: true }) });
   /** Waits for the page to say `text`; on failure, says what the card shows instead (a form's errors). */
@@ -56,7 +63,7 @@ describe(`§11 the vault in a browser (R-WEB-20 to R-WEB-25; ${mainBackend})`, f
     const ids = new Map<string, string>();
     for (const name of builtIns.keys()) {
       const data = SAMPLES[name as keyof typeof SAMPLES];
-      const made = await gql(CREATE, { input: { name: `Sample ${name}`, schemaRef: builtIns.get(name), data } });
+      const made = await gql<Created>(CREATE, { input: { name: `Sample ${name}`, schemaRef: builtIns.get(name), data } });
       ids.set(name, made.user.document.create.id);
     }
     await page.goto(`${web.base}/vault`);
@@ -65,7 +72,7 @@ describe(`§11 the vault in a browser (R-WEB-20 to R-WEB-25; ${mainBackend})`, f
       await doc.getByRole('button', { name: 'Publish a new version' }).click();
       await doc.getByRole('button', { name: 'Publish', exact: true }).click();
       await announced(`Published version 2 of Sample ${name}.`, doc);
-      const read = (await gql(DOCUMENT, { id })).user.document;
+      const read = (await gql<Read>(DOCUMENT, { id })).user.document;
       expect(read.version, name).to.equal(2);
       expect(read.data, name).to.deep.equal(SAMPLES[name as keyof typeof SAMPLES]);
     }
@@ -102,7 +109,7 @@ describe(`§11 the vault in a browser (R-WEB-20 to R-WEB-25; ${mainBackend})`, f
     await mine.getByText('Version 2, published').waitFor();
     const versions = await mine.getByRole('list', { name: 'Versions of My legal name' }).innerText();
     expect(versions).to.match(/Version 1, published[\s\S]*Version 2, published/);
-    const listed = (await gql('{ user { documents { name data version } } }')).user.documents;
+    const listed = (await gql<Listed>('{ user { documents { name data version } } }')).user.documents;
     expect(listed).to.deep.include({ name: 'My legal name', version: 2, data: { givenName: 'Ann', familyName: 'Example-Smith' } });
   });
 
@@ -129,10 +136,10 @@ describe(`§11 the vault in a browser (R-WEB-20 to R-WEB-25; ${mainBackend})`, f
     const error = account.locator(`[id="${await iban.getAttribute('id')}__error"]`);
     expect(await error.innerText(), 'the error is the field’s own, which its aria-describedby names').to.contain('must match pattern');
     expect(await iban.getAttribute('aria-describedby')).to.contain(`${await iban.getAttribute('id')}__error`);
-    const [{ version }] = (await gql('{ user { documents { name version } } }')).user.documents.filter(
-      (d: { name: string }) => d.name === 'Sample PersonBankAccount',
+    const [bankAccount] = (await gql<Listed>('{ user { documents { name version } } }')).user.documents.filter(
+      (d) => d.name === 'Sample PersonBankAccount',
     );
-    expect(version, 'nothing was published').to.equal(2);
+    expect(bankAccount?.version, 'nothing was published').to.equal(2);
   });
 
   it('uploads a file with visible progress, a second version, and downloads each version byte for byte', async () => {
@@ -207,12 +214,29 @@ describe(`§11 the vault in a browser (R-WEB-20 to R-WEB-25; ${mainBackend})`, f
     await entity.getByLabel(`Role of ${colleague}`).selectOption('MANAGER');
     await entity.getByRole('button', { name: `Change role of ${colleague}` }).click();
     await announced(`${colleague} is now manager of Muster AG.`, entity);
-    const roles = async () => (await gql('{ user { entities { name members { email role } } } }')).user.entities[0].members;
+    const roles = async () =>
+      (await gql<Entities>('{ user { entities { entityId name members { email role } } } }')).user.entities[0]?.members;
     expect(await roles()).to.deep.include({ email: colleague, role: 'MANAGER' });
 
     await entity.getByRole('button', { name: `Remove ${colleague}` }).click();
     await announced(`Removed ${colleague} from Muster AG.`, entity);
-    expect((await roles()).map((m: { email: string }) => m.email)).to.deep.equal([person]);
+    expect((await roles())?.map((m) => m.email)).to.deep.equal([person]);
+  });
+
+  it('uploads a new file into the vault of a legal entity the person manages, as a new document can be', async () => {
+    await page.goto(`${web.base}/vault`);
+    const upload = page.getByRole('form', { name: 'Upload a file' });
+    await upload.getByLabel('Whose it is').selectOption({ label: 'Muster AG' });
+    await upload
+      .getByLabel('File', { exact: true })
+      .setInputFiles({ name: 'register.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+    await upload.getByLabel('What it is (optional)').fill('Trade register');
+    await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+    await announced('Uploaded register.pdf.', upload);
+    await card('Trade register').getByText('Belongs to Muster AG').waitFor();
+    const [muster] = (await gql<Entities>('{ user { entities { entityId name members { email role } } } }')).user.entities;
+    const files = (await gql<Files>('{ user { files { label owner } } }')).user.files;
+    expect(files).to.deep.include({ label: 'Trade register', owner: muster?.entityId });
   });
 
   it('axe-core finds no serious or critical violation on /vault with documents, files, entities and a form shown', async () => {

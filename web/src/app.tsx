@@ -1,23 +1,20 @@
-import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { navigate, usePath } from './navigation';
 import { OrgPage } from './pages/org/org-session';
 import { Requests } from './pages/person/requests';
 import { SignIn } from './pages/sign-in';
 import { Shell } from './layout';
 
-/** A page loaded when first opened: the forms' code (react-jsonschema-form) stays out of sign-in and the lists. */
-const later = <P,>(load: () => Promise<Record<string, ComponentType<P>>>, name: string) =>
-  lazy(async () => ({ default: (await load())[name]! }));
-
-const Manifests = later(() => import('./pages/org/manifests'), 'Manifests');
-const Members = later(() => import('./pages/org/members'), 'Members');
-const Organizations = later(() => import('./pages/org/organizations'), 'Organizations');
-const OrgRequestDetail = later(() => import('./pages/org/request-detail'), 'OrgRequestDetail');
-const OrgRequests = later(() => import('./pages/org/requests'), 'OrgRequests');
-const Settings = later(() => import('./pages/org/settings'), 'Settings');
-const Account = later(() => import('./pages/person/account'), 'Account');
-const RequestDetail = later(() => import('./pages/person/request-detail'), 'RequestDetail');
-const Vault = later(() => import('./pages/person/vault'), 'Vault');
+// Pages loaded when first opened: the forms' code (react-jsonschema-form) stays out of sign-in and the lists.
+const Manifests = lazy(() => import('./pages/org/manifests').then((m) => ({ default: m.Manifests })));
+const Members = lazy(() => import('./pages/org/members').then((m) => ({ default: m.Members })));
+const Organizations = lazy(() => import('./pages/org/organizations').then((m) => ({ default: m.Organizations })));
+const OrgRequestDetail = lazy(() => import('./pages/org/request-detail').then((m) => ({ default: m.OrgRequestDetail })));
+const OrgRequests = lazy(() => import('./pages/org/requests').then((m) => ({ default: m.OrgRequests })));
+const Settings = lazy(() => import('./pages/org/settings').then((m) => ({ default: m.Settings })));
+const Account = lazy(() => import('./pages/person/account').then((m) => ({ default: m.Account })));
+const RequestDetail = lazy(() => import('./pages/person/request-detail').then((m) => ({ default: m.RequestDetail })));
+const Vault = lazy(() => import('./pages/person/vault').then((m) => ({ default: m.Vault })));
 
 type Route = { readonly title: string; readonly page: ReactNode };
 
@@ -33,8 +30,8 @@ function route(path: string): Route {
   if (p === '/vault') return { title: 'Your vault', page: <Vault /> };
   if (p === '/account') return { title: 'Your account', page: <Account /> };
   if (p === '/organizations') return { title: 'Your organizations', page: <Organizations /> };
-  const request = new RegExp(`^/requests/${ID}$`).exec(p);
-  if (request) return { title: 'Request', page: <RequestDetail key={request[1]} requestId={request[1]} /> };
+  const requestId = new RegExp(`^/requests/${ID}$`).exec(p)?.[1];
+  if (requestId) return { title: 'Request', page: <RequestDetail key={requestId} requestId={requestId} /> };
   const orgRequest = new RegExp(`^/org/${UUID}/requests/${ID}$`).exec(p);
   if (orgRequest) {
     const [, organizationId, requestId] = orgRequest as unknown as [string, string, string];

@@ -1,5 +1,6 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { get, post } from './api';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { Failure, useAction } from './actions';
+import { get, post, Refused } from './api';
 import { Link, navigate } from './navigation';
 
 export type Membership = { readonly organizationId: string; readonly name: string; readonly permissions: readonly string[] };
@@ -30,13 +31,15 @@ const PLACES = [
  */
 export function Shell({ children, organizationId }: { readonly children: ReactNode; readonly organizationId?: string }) {
   const memberships = useMemberships();
-  const signOut = async () => {
-    try {
-      await post('/auth/sign-out');
-    } finally {
+  const { busy, error, run } = useAction();
+  // Only a session ended for sure goes to sign in; a 401 says it had ended already. Any other failure shows.
+  const signOut = () =>
+    void run(async () => {
+      await post('/auth/sign-out').catch((e: unknown) => {
+        if (!(e instanceof Refused && e.status === 401)) throw e;
+      });
       navigate('/sign-in');
-    }
-  };
+    });
   return (
     <>
       <a className="skip" href="#content">
@@ -53,10 +56,15 @@ export function Shell({ children, organizationId }: { readonly children: ReactNo
             ))}
           </ul>
         </nav>
-        <button type="button" className="secondary" onClick={() => void signOut()}>
+        <button type="button" className="secondary" disabled={busy} onClick={signOut}>
           Sign out
         </button>
       </header>
+      {error && (
+        <div className="bar-failure">
+          <Failure error={`Signing out failed: ${error}`} />
+        </div>
+      )}
       {organizationId && <OrgNav organizationId={organizationId} memberships={memberships} />}
       <main className="page" id="content" tabIndex={-1}>
         {children}
@@ -65,20 +73,13 @@ export function Shell({ children, organizationId }: { readonly children: ReactNo
   );
 }
 
+type OrgProps = { readonly organizationId: string; readonly memberships: readonly Membership[] };
+
 /** An organization's pages (contract §11), and a switch to the member's other organizations. */
-function OrgNav({ organizationId, memberships }: { readonly organizationId: string; readonly memberships: readonly Membership[] }) {
-  const current = memberships.find((m) => m.organizationId === organizationId);
+function OrgNav({ organizationId, memberships }: OrgProps) {
   return (
     <nav className="orgbar" aria-label="Organization">
-      <label htmlFor="org-switch">Organization</label>
-      <select id="org-switch" value={organizationId} onChange={(e) => navigate(`/org/${e.target.value}/requests`)}>
-        {!current && <option value={organizationId}>…</option>}
-        {memberships.map((m) => (
-          <option key={m.organizationId} value={m.organizationId}>
-            {m.name}
-          </option>
-        ))}
-      </select>
+      <OrgSwitch organizationId={organizationId} memberships={memberships} />
       <ul className="nav">
         {(['requests', 'manifests', 'members', 'settings'] as const).map((p) => (
           <li key={p}>
@@ -87,5 +88,30 @@ function OrgNav({ organizationId, memberships }: { readonly organizationId: stri
         ))}
       </ul>
     </nav>
+  );
+}
+
+/** Choosing an organization changes nothing until Go (WCAG 3.2.2: no change of page on a choice alone). */
+function OrgSwitch({ organizationId, memberships }: OrgProps) {
+  const [chosen, setChosen] = useState(organizationId);
+  const go = (e: FormEvent) => {
+    e.preventDefault();
+    navigate(`/org/${chosen}/requests`);
+  };
+  return (
+    <form className="org-switch" aria-label="Switch organization" onSubmit={go}>
+      <label htmlFor="org-switch">Organization</label>
+      <select id="org-switch" value={chosen} onChange={(e) => setChosen(e.target.value)}>
+        {!memberships.some((m) => m.organizationId === organizationId) && <option value={organizationId}>…</option>}
+        {memberships.map((m) => (
+          <option key={m.organizationId} value={m.organizationId}>
+            {m.name}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className="secondary">
+        Go
+      </button>
+    </form>
   );
 }

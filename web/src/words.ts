@@ -11,7 +11,12 @@ const STATES: Readonly<Record<string, string>> = {
   expired: 'Expired without an answer',
 };
 
-export const plainState = (state: string): string => STATES[state] ?? state.replace(/_/g, ' ');
+/**
+ * `expired` is an invitation left unanswered, or a connection past the time the organization keeps
+ * it (R-REQ-11): `accepted` says which.
+ */
+export const plainState = (state: string, accepted = false): string =>
+  state === 'expired' && accepted ? 'Ended: the time they keep it ran out' : (STATES[state] ?? state.replace(/_/g, ' '));
 
 /** A request's state as the organization reads it. */
 const ORG_STATES: Readonly<Record<string, string>> = {

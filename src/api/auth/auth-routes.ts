@@ -7,7 +7,7 @@ import { clientAddress } from '../../limits/client-address.js';
 import { exactTextAt, fieldOf } from '../fields.js';
 import { answer, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
-import type { BrowserSessions } from '../web/browser-session.js';
+import { withoutToken, type BrowserSessions } from '../web/browser-session.js';
 import { callerOf, type Authenticator } from './authenticate.js';
 
 const MAX_EMAIL = 320;
@@ -40,7 +40,7 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
       const result = await identities.verifyLogin(input.email, input.code, clientAddress(req.ip), (actor) =>
         eventContext(req, actor, now()),
       );
-      return whenDone(result, (session) => (cookie ? ok(inCookie(cookie, res, session)) : ok(session)));
+      return whenDone(result, (session) => (cookie ? ok(withoutToken(session, (t, until) => cookie.set(res, t, until))) : ok(session)));
     }),
   );
 
@@ -63,7 +63,9 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
     answer(async (req, res) => {
       const renewed = await identities.renew(callerOf(res), eventContext(req, actorOf(res), now()));
       // R-WEB-02: a session held in the cookie is renewed in the cookie; its token never reaches page scripts.
-      return whenDone(renewed, (session) => (browser && res.locals.viaCookie ? ok(inCookie(browser, res, session)) : ok(session)));
+      return whenDone(renewed, (session) =>
+        browser && res.locals.viaCookie ? ok(withoutToken(session, (t, until) => browser.set(res, t, until))) : ok(session),
+      );
     }),
   );
 
@@ -95,17 +97,6 @@ export function authRoutes(identities: IdentityService, auth: Authenticator, now
   );
 
   return router;
-}
-
-/** The session set as the browser's cookie: the answer keeps every field but the token itself. */
-export function inCookie<S extends { token: string; expiresAt: string }>(
-  browser: BrowserSessions,
-  res: Response,
-  session: S,
-): Omit<S, 'token'> {
-  const { token, ...rest } = session;
-  browser.set(res, token, session.expiresAt);
-  return rest;
 }
 
 /**

@@ -70,6 +70,8 @@ export const resolvers: Record<string, Resolver> = {
   },
   // A Document reached here was read by list or get, which checked the caller may read it.
   'Document.versions': (parent, _a, ctx) => ctx.documents.versions(parent as DocumentView),
+  'Document.versionOf': async (parent, args, ctx) =>
+    (await ctx.documents.versions(parent as DocumentView)).find((v) => v.version === args.version) ?? null,
   'DocumentVersion.data': (parent, _a, ctx) => ctx.documents.dataOf(parent as DocumentVersionView),
   'UserQuery.files': async (_p, _a, ctx) => {
     await ctx.requireRegistered();

@@ -8,7 +8,7 @@ import { knownInput } from '../middleware/known-input.js';
 import { answer, created, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
 import { objectAt, textAt } from '../fields.js';
-import type { BrowserSessions } from '../web/browser-session.js';
+import { withoutToken, type BrowserSessions } from '../web/browser-session.js';
 
 const MAX_NAME = 200;
 
@@ -62,11 +62,11 @@ export function organizationRoutes(
       // Any string is looked up: a malformed id is as unknown as any other (R-HTTP-11: 404).
       const signedIn = await key.signIn(callerOf(res), organizationId.toLowerCase(), eventContext(req, asUser(res), now()));
       // R-WEB-08: signed in through the session's cookie, the member token goes into its organization's cookie, never to page scripts.
-      return whenDone(signedIn, ({ token, ...member }) => {
-        if (!browser || !res.locals.viaCookie) return ok({ token, ...member });
-        browser.setMember(res, member.organizationId, token, member.expiresAt);
-        return ok(member);
-      });
+      return whenDone(signedIn, (member) =>
+        browser && res.locals.viaCookie
+          ? ok(withoutToken(member, (t, until) => browser.setMember(res, member.organizationId, t, until)))
+          : ok(member),
+      );
     }),
   );
 

@@ -94,6 +94,19 @@ export function browserSessions(baseUrl: string, now: () => Date = () => new Dat
   };
 }
 
+/**
+ * A signed-in answer whose token `keep` has put into a cookie (the session's, R-WEB-02, or a member's,
+ * R-WEB-08): every field but the token itself, so the token never reaches page scripts.
+ */
+export function withoutToken<S extends { readonly token: string; readonly expiresAt: string }>(
+  signedIn: S,
+  keep: (token: string, expiresAt: string) => void,
+): Omit<S, 'token'> {
+  const { token, ...rest } = signedIn;
+  keep(token, signedIn.expiresAt);
+  return rest;
+}
+
 /** One cookie's value from a Cookie header (RFC 6265 §5.4), or null when it is absent or empty. */
 function cookieValue(header: string | undefined, name: string): string | null {
   for (const pair of (header ?? '').split(';')) {

@@ -154,6 +154,21 @@ describe(`documents (spec 2.8, 4.2; contract 5, 8; ${mainBackend})`, function ()
       expect((await gql(bob, VERSIONS, { id })).data!.user.document, 'another person reads no version').to.equal(null);
     });
 
+    it('Document.versionOf answers one published version with its time and its own data, null for one never published', async () => {
+      const id = (await create(ann, { name: 'acc', schemaRef: `${BASE}/PersonBankAccount.json`, data: bank })).data!.user.document.create
+        .id;
+      const moved = { ...bank, iban: 'FR7630006000011234567890189', country: 'FR' };
+      await gql(ann, UPDATE, { id, input: { data: moved } });
+      const VERSION_OF = `query($id: ID!, $v: Int!) { user { document(id: $id) { versionOf(version: $v) { version publishedAt data } } } }`;
+      const versionOf = async (v: number) => (await gql(ann, VERSION_OF, { id, v })).data!.user.document.versionOf;
+      const listed = (await gql(ann, `query($id: ID!) { user { document(id: $id) { versions { version publishedAt } } } }`, { id })).data!
+        .user.document.versions;
+      expect(await versionOf(1)).to.deep.equal({ version: 1, publishedAt: listed[0].publishedAt, data: bank });
+      expect(await versionOf(2)).to.deep.equal({ version: 2, publishedAt: listed[1].publishedAt, data: moved });
+      for (const never of [0, 3, -1]) expect(await versionOf(never), `version ${never}`).to.equal(null);
+      expect((await gql(bob, VERSION_OF, { id, v: 1 })).data!.user.document, 'another person reads no version').to.equal(null);
+    });
+
     it('delete makes the resource no longer resolve', async () => {
       const id = (await create(ann, { name: 'tmp', schemaRef: `${BASE}/PersonFullName.json`, data: { givenName: 'A', familyName: 'B' } }))
         .data!.user.document.create.id;

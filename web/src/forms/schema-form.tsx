@@ -4,6 +4,7 @@ import type { ErrorSchema, UiSchema } from '@rjsf/utils';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Failure, useAction } from '../actions';
 import { Refused } from '../api';
+import { WORD_BUTTONS } from './array-buttons';
 import type { JsonSchema } from './schemas';
 import { serviceValidator as validator } from './service-validator';
 import { withTitles } from './titles';
@@ -35,6 +36,9 @@ export function dataErrorsOf(e: unknown): readonly DataError[] {
   return Array.isArray(errors) ? (errors as DataError[]).filter((x) => typeof x?.instancePath === 'string') : [];
 }
 
+/** Array buttons in words instead of icons of a font the pages do not ship (R-WEB-11). */
+const TEMPLATES = { ButtonTemplates: WORD_BUTTONS };
+
 export type SchemaFormProps = {
   readonly schema: JsonSchema;
   readonly initial?: unknown;
@@ -52,6 +56,7 @@ export function SchemaForm({ schema, initial, submitLabel, onSubmit, idPrefix = 
   const [serverErrors, setServerErrors] = useState<ErrorSchema | undefined>(undefined);
   const { busy, error, run } = useAction();
   const shown = useMemo(() => withTitles(schema), [schema]);
+  const context = useMemo(() => ({ idPrefix }), [idPrefix]);
   const uiSchema = useMemo<UiSchema>(
     () => ({ 'ui:submitButtonOptions': { submitText: submitLabel, props: { disabled: busy } } }),
     [submitLabel, busy],
@@ -78,6 +83,8 @@ export function SchemaForm({ schema, initial, submitLabel, onSubmit, idPrefix = 
         validator={validator}
         formData={data}
         idPrefix={idPrefix}
+        formContext={context}
+        templates={TEMPLATES}
         extraErrors={serverErrors}
         showErrorList={false}
         noHtml5Validate

@@ -1,18 +1,28 @@
-import { get } from '../api';
+import { get, Refused } from '../api';
 
 /** A JSON Schema as the forms read it. */
 export type JsonSchema = { readonly [key: string]: unknown };
 
 export type BuiltIn = { readonly name: string; readonly id: string };
 
-let listed: Promise<readonly BuiltIn[]> | null = null;
-const loaded = new Map<string, Promise<JsonSchema>>();
+const asked = new Map<string, Promise<unknown>>();
 
-/** The 24 built-in schemas' names and ids (GET /schemas/core), asked once per page load. */
-export function builtIns(): Promise<readonly BuiltIn[]> {
-  listed ??= get<{ schemas: BuiltIn[] }>('/schemas/core').then((l) => l.schemas);
-  return listed;
+/** A call made once per page load and its answer shared; one that failed is forgotten, so the next use asks again. */
+function once<T>(key: string, call: () => Promise<T>): Promise<T> {
+  let answer = asked.get(key) as Promise<T> | undefined;
+  if (!answer) {
+    answer = call().catch((e: unknown) => {
+      asked.delete(key);
+      throw e;
+    });
+    asked.set(key, answer);
+  }
+  return answer;
 }
+
+/** The 24 built-in schemas' names and ids (GET /schemas/core). */
+export const builtIns = (): Promise<readonly BuiltIn[]> =>
+  once('/schemas/core', async () => (await get<{ schemas: BuiltIn[] }>('/schemas/core')).schemas);
 
 /** The built-in a `schemaRef` names (its id, or its bare name), or undefined. */
 export async function builtInOf(schemaRef: string): Promise<BuiltIn | undefined> {
@@ -20,19 +30,14 @@ export async function builtInOf(schemaRef: string): Promise<BuiltIn | undefined>
 }
 
 function fetchBuiltIn(name: string): Promise<JsonSchema> {
-  const file = name.endsWith('.json') ? name : `${name}.json`;
-  let schema = loaded.get(file);
-  if (!schema) {
-    schema = get<JsonSchema>(`/schemas/core/${encodeURIComponent(file)}`);
-    loaded.set(file, schema);
-  }
-  return schema;
+  const path = `/schemas/core/${encodeURIComponent(name.endsWith('.json') ? name : `${name}.json`)}`;
+  return once(path, () => get<JsonSchema>(path));
 }
 
 /** A built-in by id or name, its references to other built-ins inlined so a form can render it whole. */
 export async function builtInSchema(schemaRef: string): Promise<JsonSchema> {
   const builtIn = await builtInOf(schemaRef);
-  if (!builtIn) throw new Error(`no built-in schema ${schemaRef}`);
+  if (!builtIn) throw new Refused(404, 'not_found', `The service has no built-in schema named ${schemaRef}.`);
   return inlineReferences(await fetchBuiltIn(builtIn.name), 0);
 }
 
@@ -59,5 +64,5 @@ async function inlineReferences(node: unknown, depth: number): Promise<JsonSchem
 export async function schemaOf(source: { schemaRef?: string | null; documentSchema?: unknown }): Promise<JsonSchema> {
   if (source.documentSchema && typeof source.documentSchema === 'object') return inlineReferences(source.documentSchema, 0);
   if (source.schemaRef) return builtInSchema(source.schemaRef);
-  throw new Error('neither a schema nor a reference to one');
+  throw new Refused(400, 'invalid_request', 'This has no schema to make a form from: neither a schema of its own nor a built-in.');
 }

@@ -13,7 +13,7 @@ type Editing = { readonly base?: Manifest } | null;
  * /org/{id}/manifests (contract §11): the manifests at their newest versions, their earlier ones, and
  * for a member who may manage manifests, the editor that publishes a new one or a new version.
  */
-export function Manifests({ org }: { readonly org: OrgSession; readonly requestId?: string }) {
+export function Manifests({ org }: { readonly org: OrgSession }) {
   const [load, reload] = useLoad(() => org.api.get<{ manifests: Manifest[] }>('/org/v1/manifests').then((l) => l.manifests));
   const [editing, setEditing] = useState<Editing>(null);
   const [published, setPublished] = useState<string | null>(null);

@@ -9,7 +9,7 @@ type Member = { readonly email: string; readonly permissions: readonly Permissio
 const memberPath = (email: string) => `/org/v1/members/${encodeURIComponent(email)}`;
 
 /** /org/{id}/members (contract §11): who may do what; a member who may manage members adds, changes and removes them. */
-export function Members({ org }: { readonly org: OrgSession; readonly requestId?: string }) {
+export function Members({ org }: { readonly org: OrgSession }) {
   return (
     <>
       <h1>Members</h1>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Loaded, RefusalWords, useLoad } from '../../actions';
+import { Failure, Loaded, RefusalWords, useAction, useLoad } from '../../actions';
 import { messageOf, notFoundAs, orgApi, post, Refused, type OrgApi } from '../../api';
 import { Shell } from '../../layout';
 
@@ -12,6 +12,9 @@ export type OrgSession = {
 };
 
 type MemberToken = { readonly organizationId: string; readonly permissions: string[]; readonly expiresAt: string };
+
+/** POST /org/v1/token through the session's cookie: the service sets the member cookie and the organization's key warms (R-ORG-02). */
+const signInAsMember = (organizationId: string) => post<MemberToken>('/org/v1/token', { organizationId });
 
 /** A refusal in the member's words: a 403 means their permissions leave this out, not that something broke. */
 const memberWords = (e: unknown): string =>
@@ -31,7 +34,7 @@ export function OrgPage({
 }) {
   // The router keys this page by organizationId: another organization is another page.
   const [load] = useLoad(() =>
-    post<MemberToken>('/org/v1/token', { organizationId }).then(
+    signInAsMember(organizationId).then(
       ({ permissions }): OrgSession => ({ api: orgApi(organizationId), organizationId, permissions, can: (p) => permissions.includes(p) }),
       notFoundAs('This organization was not found.'),
     ),
@@ -40,5 +43,23 @@ export function OrgPage({
     <Shell organizationId={organizationId}>
       <Loaded load={load}>{(org) => <RefusalWords value={memberWords}>{children(org)}</RefusalWords>}</Loaded>
     </Shell>
+  );
+}
+
+/**
+ * Signs the member in again, which warms a sealed key (R-WEB-10), then `after` reads the page again:
+ * moving between the organization's pages keeps OrgPage, so only this (or loading a page afresh) signs in.
+ */
+export function UnsealButton({ org, after }: { readonly org: OrgSession; readonly after: () => Promise<unknown> }) {
+  const { busy, error, run } = useAction(after);
+  return (
+    <>
+      <div className="actions">
+        <button type="button" disabled={busy} onClick={() => void run(() => signInAsMember(org.organizationId))}>
+          Unseal by signing in again
+        </button>
+      </div>
+      <Failure error={error} />
+    </>
   );
 }

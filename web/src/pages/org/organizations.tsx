@@ -14,7 +14,7 @@ type Membership = {
 };
 
 /** /organizations: the organizations the person is a member of, and founding one (they land in it). */
-export function Organizations(_props: { readonly requestId?: string }) {
+export function Organizations() {
   const [load] = useLoad(() => get<{ organizations: Membership[] }>('/org/v1/organizations').then((l) => l.organizations));
   return (
     <Shell>

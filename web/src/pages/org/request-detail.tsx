@@ -3,7 +3,7 @@ import { notFoundAs } from '../../api';
 import { Link } from '../../navigation';
 import { day, orgState, when } from '../../words';
 import type { OrgSession } from './org-session';
-import { Copies } from './request/copies';
+import { Copies, SealedCopies } from './request/copies';
 import { History } from './request/history';
 import { Items } from './request/items';
 import { readRequest, type RequestView } from './request/model';
@@ -14,7 +14,7 @@ import { Proposals } from './request/proposals';
  * what was asked and shared, the kept copies and their chains, open proposals and the history;
  * Keep, Correct, Adopt and Dismiss only with request_manage. Another organization's request is not found.
  */
-export function OrgRequestDetail({ org, requestId = '' }: { readonly org: OrgSession; readonly requestId?: string }) {
+export function OrgRequestDetail({ org, requestId }: { readonly org: OrgSession; readonly requestId: string }) {
   const [load, reload] = useLoad(() =>
     readRequest(org.api, requestId, org.can('request_manage')).catch(notFoundAs('This request was not found.')),
   );
@@ -29,7 +29,7 @@ export function OrgRequestDetail({ org, requestId = '' }: { readonly org: OrgSes
           <>
             <Summary view={view} />
             <Items org={org} view={view} reload={reload} />
-            {view.copies && <Copies org={org} view={view} reload={reload} />}
+            {view.sealed ? <SealedCopies org={org} reload={reload} /> : view.copies && <Copies org={org} view={view} reload={reload} />}
             <Proposals org={org} view={view} reload={reload} />
             <History history={view.history} items={view.detail.items} />
           </>

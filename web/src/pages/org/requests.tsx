@@ -14,10 +14,10 @@ type Listed = { readonly requests: readonly RequestSummary[]; readonly nextCurso
 
 /**
  * Contract §11 /org/{organizationId}/requests: the organization's requests, newest first, a page at
- * a time (the route's cursor), to one address (the route's email filter) and in one state (among
- * the pages loaded: the route has no state filter); Send invitation with request_manage.
+ * a time (the route's cursor), to one address and in one state (the route's email and state
+ * filters, R-REQ-32); Send invitation with request_manage.
  */
-export function OrgRequests({ org }: { readonly org: OrgSession; readonly requestId?: string }) {
+export function OrgRequests({ org }: { readonly org: OrgSession }) {
   const [email, setEmail] = useState('');
   const [state, setState] = useState('');
   const [applied, setApplied] = useState({ email: '', state: '' });
@@ -28,10 +28,11 @@ export function OrgRequests({ org }: { readonly org: OrgSession; readonly reques
     async (cursor: string | null): Promise<Listed> => {
       const query = new URLSearchParams({ limit: String(PAGE) });
       if (applied.email) query.set('email', applied.email);
+      if (applied.state) query.set('state', applied.state);
       if (cursor) query.set('cursor', cursor);
       return org.api.get<Listed>(`/org/v1/requests?${query.toString()}`);
     },
-    [org.api, applied.email],
+    [org.api, applied],
   );
   const load = useCallback(
     (more: Listed | null) =>
@@ -47,9 +48,10 @@ export function OrgRequests({ org }: { readonly org: OrgSession; readonly reques
 
   const filter = (e: FormEvent) => {
     e.preventDefault();
+    // The loaded requests answer the filters before: none shows until the route answers these.
+    setListed(null);
     setApplied({ email: email.trim(), state });
   };
-  const shown = (listed?.requests ?? []).filter((r) => applied.state === '' || r.state === applied.state);
 
   return (
     <>
@@ -81,12 +83,11 @@ export function OrgRequests({ org }: { readonly org: OrgSession; readonly reques
       {listed && (
         <>
           <p className="meta" aria-live="polite">
-            {applied.state
-              ? `${shown.length} of the ${listed.requests.length} requests loaded are ${orgState(applied.state).toLowerCase()}.`
-              : `${listed.requests.length} requests${listed.nextCursor ? ' so far' : ''}.`}
+            {listed.requests.length} requests{listed.nextCursor ? ' so far' : ''}
+            {applied.state ? ` in the state “${orgState(applied.state)}”` : ''}.
           </p>
           <ul className="requests">
-            {shown.map((r) => (
+            {listed.requests.map((r) => (
               <li key={r.requestId}>
                 <h2>
                   <Link to={`/org/${org.organizationId}/requests/${r.requestId}`}>{r.recipientEmail}</Link>

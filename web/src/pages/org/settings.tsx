@@ -1,13 +1,13 @@
 import { Loaded, Outcome, useAction, useLoad } from '../../actions';
 import { NameForm } from '../../forms/name-form';
 import { day, when } from '../../words';
-import type { OrgSession } from './org-session';
+import { UnsealButton, type OrgSession } from './org-session';
 
 type KeyState = { readonly state: 'warm' | 'cold'; readonly warmUntil?: string };
 type App = { readonly clientId: string; readonly name: string; readonly registeredAt: string };
 
 /** /org/{id}/settings (contract §11): the organization key's warmth and sealing it, and the apps. */
-export function Settings({ org }: { readonly org: OrgSession; readonly requestId?: string }) {
+export function Settings({ org }: { readonly org: OrgSession }) {
   return (
     <>
       <h1>Settings</h1>
@@ -35,17 +35,20 @@ function KeySection({ org }: { readonly org: OrgSession }) {
       </p>
       <Loaded load={load}>
         {(key) => (
-          <p>
-            <strong>{key.state === 'warm' ? 'Warm' : 'Cold'}</strong>
-            {key.state === 'warm' && key.warmUntil ? ` until ${when(key.warmUntil)}.` : '.'}
-          </p>
+          <>
+            <p>
+              <strong>{key.state === 'warm' ? 'Warm' : 'Cold'}</strong>
+              {key.state === 'warm' && key.warmUntil ? ` until ${when(key.warmUntil)}.` : '.'}
+            </p>
+            {key.state === 'cold' && <UnsealButton org={org} after={reload} />}
+          </>
         )}
       </Loaded>
       {org.can('member_manage') && (
         <>
           <p className="note">
-            Sealing makes it cold at once, for instance when a device may be lost. It stays cold until a member signs in again; opening
-            these pages again signs you in.
+            Sealing makes it cold at once, for instance when a device may be lost. It stays cold until a member signs in to the organization
+            again: Unseal by signing in again does that, here or on a request’s page, and so does loading one of these pages afresh.
           </p>
           <Outcome action={action} />
           <div className="actions">

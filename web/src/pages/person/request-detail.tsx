@@ -1,40 +1,38 @@
 import { useState } from 'react';
-import { Loaded, useLoad } from '../../actions';
-import { messageOf, Refused } from '../../api';
+import { Loaded, Outcome, useAction, useLoad } from '../../actions';
+import { graphql, Refused } from '../../api';
 import { ConsentSummary } from '../../consent/consent-summary';
 import { HISTORY_FIELDS, type HistoryEntry } from '../../history';
 import { Shell } from '../../layout';
 import { Link } from '../../navigation';
 import { day, plainState } from '../../words';
 import { ConnectionActions } from './request/connection-actions';
-import { isLive, personQuery, REQUEST_FIELDS, type PersonRequest, type Receipt, type RequestItem } from './request/person-data';
+import { toldOf } from './request/history-words';
+import { isLive, REQUEST_FIELDS, wasAccepted, type PersonRequest, type RequestItem } from './request/person-data';
 import { SlotAnswer } from './request/slot-answer';
 import { DONE, sendVerb, share, withdraw, type Verb } from './request/verbs';
-import { recordNameIn, VAULT_FIELDS, vaultOf, type Vault } from './request/vault-records';
+import { VAULT_FIELDS, vaultOf, type Vault } from './request/vault-records';
 import { WhoHoldsWhat } from './request/who-holds-what';
 
 type Detail = {
   readonly request: PersonRequest;
   readonly vault: Vault;
   readonly history: readonly HistoryEntry[];
-  readonly receipts: readonly Receipt[];
 };
 
 const DETAIL = `query($r: ID!) { user {
   requests { ${REQUEST_FIELDS} }
   ${VAULT_FIELDS}
-  receipts { resourceId version organizationId readAt }
   requestHistory(requestId: $r) { ${HISTORY_FIELDS} } } }`;
 
 async function detailOf(requestId: string): Promise<Detail> {
-  type Answer = Omit<Vault, 'builtInNames'> & { requests: PersonRequest[]; receipts: Receipt[]; requestHistory: HistoryEntry[] };
-  const { user } = await personQuery<{ user: Answer }>(DETAIL, { r: requestId });
+  type Answer = Omit<Vault, 'builtInNames'> & { requests: PersonRequest[]; requestHistory: HistoryEntry[] };
+  const { user } = await graphql<{ user: Answer }>(DETAIL, { r: requestId });
   const request = user.requests.find((r) => r.requestId === requestId);
   if (!request) throw new Refused(404, 'not_found', 'There is no such request among yours.');
-  return { request, vault: await vaultOf(user), history: user.requestHistory, receipts: user.receipts };
+  return { request, vault: await vaultOf(user), history: user.requestHistory };
 }
 
-type Outcome = { readonly ok: boolean; readonly text: string };
 /** The records chosen per slot (slotId → resource ids), not yet shared. */
 type Choices = Readonly<Record<string, readonly string[]>>;
 
@@ -42,34 +40,32 @@ type Choices = Readonly<Record<string, readonly string[]>>;
  * Contract §11 /requests/{requestId}: which organization asks, why and for how long; each slot in
  * words with the person's choice of what to share; the request's verbs; and who holds what.
  */
-export function RequestDetail({ requestId = '' }: { readonly requestId?: string }) {
+export function RequestDetail({ requestId }: { readonly requestId: string }) {
   const [load, reload] = useLoad(() => detailOf(requestId));
   const [chosen, setChosen] = useState<Choices>({});
-  const [notice, setNotice] = useState<Outcome | null>(null);
-  const [busy, setBusy] = useState(false);
+  // A refusal is announced as an alert, what went through as a status.
+  const action = useAction();
 
-  /** Runs one call, then shows the request as it now stands and what came of the call; `clears`: the slots it answered. */
-  const act = async (call: () => Promise<unknown>, done: string, clears: readonly string[]) => {
-    setBusy(true);
-    setNotice(null);
-    let outcome: Outcome;
-    try {
-      await call();
-      outcome = { ok: true, text: done };
-    } catch (e) {
-      outcome = { ok: false, text: messageOf(e) };
-    }
-    await reload();
-    if (outcome.ok) setChosen((c) => Object.fromEntries(Object.entries(c).filter(([slotId]) => !clears.includes(slotId))));
-    setNotice(outcome);
-    setBusy(false);
-  };
+  /** Runs one call, then shows the request as it now stands, refused or not; `clears`: the slots it answered. */
+  const act = (call: () => Promise<unknown>, done: string, clears: readonly string[]) =>
+    void action.run(async () => {
+      try {
+        await call();
+      } finally {
+        await reload();
+      }
+      setChosen((c) => Object.fromEntries(Object.entries(c).filter(([slotId]) => !clears.includes(slotId))));
+      return done;
+    });
+  const refuse = (message: string) => void action.run(() => Promise.reject(new Refused(400, 'invalid_request', message)));
 
   /** A record just added for a slot: the vault is read again and the record joins the slot's choice (replaces it, for one). */
   const added = async (slot: RequestItem, resourceId: string) => {
-    await reload();
-    setChosen((c) => ({ ...c, [slot.slotId]: slot.multiple ? [...(c[slot.slotId] ?? []), resourceId] : [resourceId] }));
-    setNotice({ ok: true, text: `Added to your vault and chosen for ${slot.label}.` });
+    await action.run(async () => {
+      await reload();
+      setChosen((c) => ({ ...c, [slot.slotId]: slot.multiple ? [...(c[slot.slotId] ?? []), resourceId] : [resourceId] }));
+      return `Added to your vault and chosen for ${slot.label}.`;
+    });
   };
 
   const answering = (detail: Detail): Answering => {
@@ -79,16 +75,16 @@ export function RequestDetail({ requestId = '' }: { readonly requestId?: string 
       .map(([slotId, resourceIds]) => ({ slotId, resourceIds }));
     return {
       chosen,
-      busy,
+      busy: action.busy,
       choose: (slot, resourceIds) => setChosen((c) => ({ ...c, [slot.slotId]: resourceIds })),
       added,
-      verb: (verb) => void act(() => sendVerb(requestId, verb, grants), DONE[verb](org), verb === 'accept' ? Object.keys(chosen) : []),
+      verb: (verb) => act(() => sendVerb(requestId, verb, grants), DONE[verb](org), verb === 'accept' ? Object.keys(chosen) : []),
       share: (slot) => {
         const resourceIds = chosen[slot.slotId] ?? [];
-        if (resourceIds.length === 0) setNotice({ ok: false, text: `Choose what to share as ${slot.label} first.` });
-        else void act(() => share(requestId, { slotId: slot.slotId, resourceIds }), `You now share ${slot.label}.`, [slot.slotId]);
+        if (resourceIds.length === 0) refuse(`Choose what to share as ${slot.label} first.`);
+        else act(() => share(requestId, { slotId: slot.slotId, resourceIds }), `You now share ${slot.label}.`, [slot.slotId]);
       },
-      withdraw: (slot) => void act(() => withdraw(requestId, slot.slotId), `You withdrew ${slot.label}.`, []),
+      withdraw: (slot) => act(() => withdraw(requestId, slot.slotId), `You withdrew ${slot.label}.`, []),
     };
   };
 
@@ -100,20 +96,13 @@ export function RequestDetail({ requestId = '' }: { readonly requestId?: string 
       <Loaded load={load}>
         {(detail) => (
           <>
-            <RequestHeading request={detail.request} />
-            <p role="status" className={notice?.ok === false ? 'error' : 'ok'}>
-              {notice?.text}
-            </p>
+            <RequestHeading request={detail.request} accepted={wasAccepted(detail.request, detail.history)} />
+            <Outcome action={action} />
             <Consent detail={detail} answering={answering(detail)} />
             <WhoHoldsWhat
               organizationId={detail.request.organizationId}
-              names={{
-                organization: detail.request.organizationName,
-                slotLabel: (slotId) => detail.request.items.find((i) => i.slotId === slotId)?.label,
-                recordName: recordNameIn(detail.vault),
-              }}
-              history={detail.history}
-              receipts={detail.receipts}
+              organization={detail.request.organizationName}
+              told={toldOf(detail.request, detail.vault, detail.history)}
             />
           </>
         )}
@@ -122,14 +111,14 @@ export function RequestDetail({ requestId = '' }: { readonly requestId?: string 
   );
 }
 
-function RequestHeading({ request }: { readonly request: PersonRequest }) {
+function RequestHeading({ request, accepted }: { readonly request: PersonRequest; readonly accepted: boolean }) {
   return (
     <>
       <h1>
         {request.organizationName}: {request.manifestName}
       </h1>
       <p>
-        <strong>{plainState(request.state)}</strong>
+        <strong>{plainState(request.state, accepted)}</strong>
         <span className="meta">
           {' '}
           · asked {day(request.createdAt)}

@@ -1,48 +1,59 @@
 import { useState } from 'react';
 import { Loaded, useLoad } from '../../actions';
+import { graphql } from '../../api';
+import { HISTORY_FIELDS, type HistoryEntry } from '../../history';
 import { Shell } from '../../layout';
 import { Link } from '../../navigation';
 import { day, plainState } from '../../words';
-import { HISTORY_FIELDS, type HistoryEntry } from '../../history';
-import { holdingSentences, holdingsOf, readsWords } from './request/history-words';
-import { isInvitation, isLive, personQuery, REQUEST_FIELDS, type PersonRequest, type Receipt } from './request/person-data';
-import { RECORD_NAME_FIELDS, recordNameIn, type RecordNames } from './request/vault-records';
+import { inLogOrder, toldOf } from './request/history-words';
+import { isInvitation, isLive, mayHaveAccepted, REQUEST_FIELDS, wasAccepted, type PersonRequest } from './request/person-data';
+import { RECORD_NAME_FIELDS, type RecordNames } from './request/vault-records';
+import { Dealings } from './request/who-holds-what';
 
 type Overview = {
   readonly requests: readonly PersonRequest[];
-  readonly receipts: readonly Receipt[];
   readonly records: RecordNames;
-  /** The history of every connection the person accepted, by request id. */
+  /** The history of every request the person may have accepted, by request id. */
   readonly histories: ReadonlyMap<string, readonly HistoryEntry[]>;
+  /** The requests the person accepted at some point. */
+  readonly accepted: ReadonlySet<string>;
 };
 
-const OVERVIEW = `{ user { requests { ${REQUEST_FIELDS} } receipts { resourceId version organizationId readAt } ${RECORD_NAME_FIELDS} } }`;
+const OVERVIEW = `{ user { requests { ${REQUEST_FIELDS} } ${RECORD_NAME_FIELDS} } }`;
 
-/** Connections the person accepted at some point (an invitation answered no, or withdrawn, gave nothing). */
-const wasAccepted = (r: PersonRequest): boolean =>
-  !isInvitation(r.state) && r.state !== 'rejected_by_recipient' && r.state !== 'rejected_by_sender';
+/**
+ * R-GQL-07: the service refuses a query selecting more than 200 fields. Each history is an alias of
+ * `requestHistory` with its fields, all under one `user`: so many fit in one query.
+ */
+const MAX_QUERY_FIELDS = 200;
+const FIELDS_PER_HISTORY = 1 + HISTORY_FIELDS.split(' ').length;
+const HISTORIES_PER_QUERY = Math.floor((MAX_QUERY_FIELDS - 1) / FIELDS_PER_HISTORY);
 
-/** The list, then in one more call the history of each accepted connection (one alias per request). */
+/** The histories of these requests, as many in each query as the limit allows, the queries sent together. */
+async function historiesOf(requestIds: readonly string[]): Promise<Map<string, readonly HistoryEntry[]>> {
+  const batches: (readonly string[])[] = [];
+  for (let i = 0; i < requestIds.length; i += HISTORIES_PER_QUERY) batches.push(requestIds.slice(i, i + HISTORIES_PER_QUERY));
+  const answered = await Promise.all(
+    batches.map(async (ids) => {
+      const query = `query(${ids.map((_, i) => `$r${i}: ID!`).join(', ')}) { user { ${ids
+        .map((_, i) => `h${i}: requestHistory(requestId: $r${i}) { ${HISTORY_FIELDS} }`)
+        .join(' ')} } }`;
+      const { user } = await graphql<{ user: Record<string, HistoryEntry[]> }>(
+        query,
+        Object.fromEntries(ids.map((id, i) => [`r${i}`, id])),
+      );
+      return ids.map((id, i) => [id, user[`h${i}`] ?? []] as const);
+    }),
+  );
+  return new Map(answered.flat());
+}
+
+/** The list, then the history of each request the person may have accepted: it says who holds what, and what an expiry ended. */
 async function overview(): Promise<Overview> {
-  const { user } = await personQuery<{ user: Omit<Overview, 'histories' | 'records'> & RecordNames }>(OVERVIEW);
-  const accepted = user.requests.filter(wasAccepted);
-  const histories =
-    accepted.length === 0
-      ? {}
-      : (
-          await personQuery<{ user: Record<string, HistoryEntry[]> }>(
-            `query(${accepted.map((_, i) => `$r${i}: ID!`).join(', ')}) { user { ${accepted
-              .map((_, i) => `h${i}: requestHistory(requestId: $r${i}) { ${HISTORY_FIELDS} }`)
-              .join(' ')} } }`,
-            Object.fromEntries(accepted.map((r, i) => [`r${i}`, r.requestId])),
-          )
-        ).user;
-  return {
-    requests: user.requests,
-    receipts: user.receipts,
-    records: user,
-    histories: new Map(accepted.map((r, i) => [r.requestId, histories[`h${i}`] ?? []])),
-  };
+  const { user } = await graphql<{ user: RecordNames & { requests: PersonRequest[] } }>(OVERVIEW);
+  const histories = await historiesOf(user.requests.filter(mayHaveAccepted).map((r) => r.requestId));
+  const accepted = user.requests.filter((r) => wasAccepted(r, histories.get(r.requestId) ?? [])).map((r) => r.requestId);
+  return { requests: user.requests, records: user, histories, accepted: new Set(accepted) };
 }
 
 /** The organization the list is narrowed to, kept in the address (?organization=) so it can be linked to. */
@@ -81,11 +92,13 @@ export function Requests() {
                 title="Invitations"
                 empty="Nothing is waiting for your answer."
                 requests={shown.filter((r) => isInvitation(r.state))}
+                accepted={o.accepted}
               />
               <RequestList
                 title="Your connections"
                 empty="You have not shared anything here yet."
                 requests={shown.filter((r) => !isInvitation(r.state))}
+                accepted={o.accepted}
               />
               <WhoHoldsWhat overview={{ ...o, requests: shown }} onChoose={setOrganizationId} />
             </>
@@ -127,10 +140,12 @@ function RequestList({
   title,
   empty,
   requests,
+  accepted,
 }: {
   readonly title: string;
   readonly empty: string;
   readonly requests: readonly PersonRequest[];
+  readonly accepted: ReadonlySet<string>;
 }) {
   return (
     <section aria-label={title}>
@@ -140,7 +155,7 @@ function RequestList({
       ) : (
         <ul className="requests">
           {requests.map((r) => (
-            <RequestEntry key={r.requestId} request={r} />
+            <RequestEntry key={r.requestId} request={r} accepted={accepted.has(r.requestId)} />
           ))}
         </ul>
       )}
@@ -154,7 +169,7 @@ const sharedWords = (r: PersonRequest): string => {
   return shared.length > 0 ? shared.join(', ') : 'nothing';
 };
 
-function RequestEntry({ request: r }: { readonly request: PersonRequest }) {
+function RequestEntry({ request: r, accepted }: { readonly request: PersonRequest; readonly accepted: boolean }) {
   return (
     <li>
       <h3>{r.organizationName}</h3>
@@ -163,7 +178,7 @@ function RequestEntry({ request: r }: { readonly request: PersonRequest }) {
         {r.purpose ? `: ${r.purpose}` : ''}
       </p>
       <p>
-        <strong>{plainState(r.state)}</strong>
+        <strong>{plainState(r.state, accepted)}</strong>
       </p>
       {isInvitation(r.state) ? (
         <p className="meta">
@@ -171,7 +186,7 @@ function RequestEntry({ request: r }: { readonly request: PersonRequest }) {
           {r.invitationExpiresAt ? `; answer by ${day(r.invitationExpiresAt)}` : ''}
         </p>
       ) : (
-        wasAccepted(r) && (
+        accepted && (
           <p className="meta">
             {isLive(r.state) ? 'You share' : 'You shared'}: {sharedWords(r)}
           </p>
@@ -182,11 +197,12 @@ function RequestEntry({ request: r }: { readonly request: PersonRequest }) {
 }
 
 /**
- * Who holds what: per organization the person said yes to, what it is given now, the copies it
- * keeps, its connections by state, and how often it read an update before deciding on it.
+ * Who holds what: per organization the person said yes to, what it is given now, its connections by
+ * state, and from their histories merged in log order the copies it keeps, what waits for it, what it
+ * deleted and read, and everything that happened.
  */
 function WhoHoldsWhat({ overview, onChoose }: { readonly overview: Overview; readonly onChoose: (organizationId: string) => void }) {
-  const connected = overview.requests.filter(wasAccepted);
+  const connected = overview.requests.filter((r) => overview.accepted.has(r.requestId));
   const organizations = organizationsOf(connected);
   if (organizations.length === 0) return null;
   return (
@@ -194,18 +210,19 @@ function WhoHoldsWhat({ overview, onChoose }: { readonly overview: Overview; rea
       <h2>Who holds what</h2>
       {organizations.map((o) => {
         const theirs = connected.filter((r) => r.organizationId === o.organizationId);
-        const reads = overview.receipts.filter((x) => x.organizationId === o.organizationId);
         const shared = theirs
           .filter((r) => isLive(r.state))
           .map(sharedWords)
           .filter((w) => w !== 'nothing');
+        const told = inLogOrder(
+          theirs.flatMap((r) => toldOf(r, overview.records, overview.histories.get(r.requestId) ?? [], r.manifestName)),
+        );
         return (
-          <section key={o.organizationId} className="card" aria-label={o.name}>
+          <section key={o.organizationId} className="card who-holds-what" aria-label={o.name}>
             <h3>{o.name}</h3>
             <p>You share with them now: {shared.length > 0 ? shared.join('; ') : 'nothing'}.</p>
-            <Copies organization={o.name} connections={theirs} overview={overview} />
             <p>Connections: {countsWords(theirs)}.</p>
-            <p>{readsWords(reads.length, 'They')}</p>
+            <Dealings organization={o.name} told={told} level={4} folded />
             <button type="button" className="secondary" onClick={() => onChoose(o.organizationId)}>
               Show only {o.name}
             </button>
@@ -216,38 +233,16 @@ function WhoHoldsWhat({ overview, onChoose }: { readonly overview: Overview; rea
   );
 }
 
-/** The copies one organization keeps across its connections with the person, from each connection's history. */
-function Copies(props: { readonly organization: string; readonly connections: readonly PersonRequest[]; readonly overview: Overview }) {
-  const recordName = recordNameIn(props.overview.records);
-  const copies = props.connections.flatMap((r) => {
-    const names = {
-      organization: props.organization,
-      slotLabel: (slotId: string) => r.items.find((i) => i.slotId === slotId)?.label,
-      recordName,
-    };
-    return holdingsOf(props.overview.histories.get(r.requestId) ?? []).map((h) => ({
-      key: h.orgResourceId,
-      lines: holdingSentences(h, names),
-    }));
-  });
-  if (copies.length === 0) return <p>They keep no copy of anything you shared.</p>;
-  return (
-    <>
-      <p>They keep:</p>
-      <ul>
-        {copies.map((c) => (
-          <li key={c.key}>{c.lines.join(' ')}</li>
-        ))}
-      </ul>
-    </>
-  );
-}
-
-/** A connection's state in a count: "2 active, 1 ended by you". */
-const COUNTED: Readonly<Record<string, string>> = { active: 'active', suspended: 'paused', revoked: 'ended by you', expired: 'ended' };
+/** A connection's state in a count: "2 active, 1 ended by you" (every one counted here was accepted). */
+const COUNTED: Readonly<Record<string, string>> = {
+  active: 'active',
+  suspended: 'paused',
+  revoked: 'ended by you',
+  expired: 'ended as their time ran out',
+};
 
 function countsWords(requests: readonly PersonRequest[]): string {
   const counts = new Map<string, number>();
   for (const r of requests) counts.set(r.state, (counts.get(r.state) ?? 0) + 1);
-  return [...counts].map(([state, n]) => `${n} ${COUNTED[state] ?? plainState(state).toLowerCase()}`).join(', ');
+  return [...counts].map(([state, n]) => `${n} ${COUNTED[state] ?? plainState(state, true).toLowerCase()}`).join(', ');
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Outcome, useAction } from '../../../actions';
+import { Failure, Outcome, useAction } from '../../../actions';
 import { ConsentSummary } from '../../../consent/consent-summary';
 import { builtIns as listBuiltIns, type BuiltIn } from '../../../forms/schemas';
 import type { OrgSession } from '../org-session';
@@ -28,12 +28,16 @@ export function ManifestEditor({ org, organizationName, base, onPublished, onCan
   const [retention, setRetention] = useState(base?.retention ?? 'P90D');
   const [slots, setSlots] = useState<SlotDraft[]>(() => base?.slots.map(draftOf) ?? [blankSlot(FIRST_SCHEMA)]);
   const [builtIns, setBuiltIns] = useState<readonly BuiltIn[]>([]);
+  const [builtInsFailed, setBuiltInsFailed] = useState<string | null>(null);
   const action = useAction();
   const title = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     title.current?.focus();
-    void listBuiltIns().then(setBuiltIns);
+    // A failed list stays failed for this page load (schemas.ts keeps the answer), so the words say to reload.
+    listBuiltIns().then(setBuiltIns, () =>
+      setBuiltInsFailed('The built-in schemas could not be read, so no slot’s schema can be chosen: reload the page to try again.'),
+    );
   }, []);
 
   const publish = (e: FormEvent) => {
@@ -65,6 +69,7 @@ export function ManifestEditor({ org, organizationName, base, onPublished, onCan
         <textarea id="manifest-purpose" required maxLength={2000} rows={3} value={purpose} onChange={(e) => setPurpose(e.target.value)} />
         <RetentionField value={retention} onChange={setRetention} />
         <h3>What you ask for</h3>
+        <Failure error={builtInsFailed} />
         {slots.map((slot, i) => (
           <SlotEditor
             key={slot.key}

@@ -1,7 +1,7 @@
 import { saveBlob } from '../../../api';
 import type { HistoryEntry } from '../../../history';
 import { when } from '../../../words';
-import type { OrgSession } from '../org-session';
+import { UnsealButton, type OrgSession } from '../org-session';
 import { Failure, useAction } from '../../../actions';
 import { CorrectCopy } from './correct';
 import { actorWords } from './history';
@@ -24,6 +24,17 @@ export function Copies({ org, view, reload }: Props) {
         const item = items.find((i) => i.slotId === chain.slotId);
         return item ? <ChainCard key={chain.orgResourceId} org={org} view={view} item={item} chain={chain} reload={reload} /> : null;
       })}
+    </section>
+  );
+}
+
+/** The copies while the organization's key is sealed (R-WEB-10): nothing opens until a member signs in again. */
+export function SealedCopies({ org, reload }: { readonly org: OrgSession; readonly reload: Reload }) {
+  return (
+    <section aria-labelledby="copies-heading">
+      <h2 id="copies-heading">Kept copies</h2>
+      <p className="note">The organization’s key is sealed: copies cannot be opened.</p>
+      <UnsealButton org={org} after={reload} />
     </section>
   );
 }

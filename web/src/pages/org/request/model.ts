@@ -1,4 +1,4 @@
-import type { OrgApi } from '../../../api';
+import { Refused, type OrgApi } from '../../../api';
 import type { HistoryEntry } from '../../../history';
 
 /** What the organization plane answers about a request (service spec §2, src/api/openapi/request-paths.ts). */
@@ -89,7 +89,10 @@ export type Candidate = { readonly version: number; readonly name: string; reado
 /** Everything the detail page shows; copies only for a member who may manage requests (the route needs request_manage). */
 export type RequestView = {
   readonly detail: Detail;
+  /** Null without request_manage, or while the organization's key is sealed (then `sealed`). */
   readonly copies: readonly Copy[] | null;
+  /** The copies route answered 423: the key is cold until a member signs in again (R-WEB-10). */
+  readonly sealed: boolean;
   /** Newest first. */
   readonly history: readonly HistoryEntry[];
 };
@@ -112,13 +115,23 @@ async function historyOf(api: OrgApi, requestId: string): Promise<HistoryEntry[]
   return entries.reverse();
 }
 
+/** The kept copies opened, 'sealed' while the organization's key is cold (423): the rest of the request still reads. */
+const copiesOf = (api: OrgApi, requestId: string): Promise<readonly Copy[] | 'sealed'> =>
+  api.get<{ copies: Copy[] }>(requestPath(requestId, '/copies')).then(
+    (c) => c.copies,
+    (e: unknown) => {
+      if (e instanceof Refused && e.status === 423) return 'sealed' as const;
+      throw e;
+    },
+  );
+
 export async function readRequest(api: OrgApi, requestId: string, manages: boolean): Promise<RequestView> {
   const [detail, copies, history] = await Promise.all([
     api.get<Detail>(requestPath(requestId)),
-    manages ? api.get<{ copies: Copy[] }>(requestPath(requestId, '/copies')).then((c) => c.copies) : Promise.resolve(null),
+    manages ? copiesOf(api, requestId) : Promise.resolve(null),
     historyOf(api, requestId),
   ]);
-  return { detail, copies, history };
+  return copies === 'sealed' ? { detail, copies: null, sealed: true, history } : { detail, copies, sealed: false, history };
 }
 
 /** One chain of copies: a record of one slot (and participant) under the request, kept version after version. */

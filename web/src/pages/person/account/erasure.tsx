@@ -1,47 +1,41 @@
 import { useState, type FormEvent } from 'react';
-import { graphql, messageOf } from '../../../api';
+import { Outcome, useAction } from '../../../actions';
+import { graphql, Refused } from '../../../api';
 import { navigate } from '../../../navigation';
 
-type Step = { readonly kind: 'start' } | { readonly kind: 'code' } | { readonly kind: 'erasing' };
+const REQUEST_ERASURE = 'mutation { user { security { requestErasure } } }';
+const ERASE = 'mutation($code: String!) { user { security { eraseAccount(code: $code) } } }';
+
+/** A wrong code answers as a wrong login code (401): it is said here, not taken for a lost session that signs in again. */
+const wrongCode = (e: unknown): never => {
+  throw e instanceof Refused && e.status === 401 ? new Refused(400, e.code, e.message, e.details) : e;
+};
 
 /**
  * Erasure in two steps, so it never happens by a slip: a code is mailed to the login address
  * (security.requestErasure), and only that code, typed in, confirms security.eraseAccount.
  */
 export function Erasure() {
-  const [step, setStep] = useState<Step>({ kind: 'start' });
+  const [asked, setAsked] = useState(false);
   const [code, setCode] = useState('');
-  const [failure, setFailure] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const action = useAction();
 
-  const sendCode = async () => {
-    setFailure(null);
-    try {
-      await graphql('mutation { user { security { requestErasure } } }');
-      setStep({ kind: 'code' });
-      setNotice('We mailed you a code. It confirms the erasure; without it nothing happens.');
-    } catch (e) {
-      setFailure(messageOf(e));
-    }
-  };
-  // A wrong code answers as a wrong login code (UNAUTHENTICATED): said here, not taken for a lost session.
-  const erase = async (e: FormEvent) => {
+  const sendCode = () =>
+    action.run(async () => {
+      await graphql(REQUEST_ERASURE);
+      setAsked(true);
+      return 'We mailed you a code. It confirms the erasure; without it nothing happens.';
+    });
+  const erase = (e: FormEvent) => {
     e.preventDefault();
-    setFailure(null);
-    setStep({ kind: 'erasing' });
-    try {
-      await graphql('mutation($code: String!) { user { security { eraseAccount(code: $code) } } }', { code: code.trim() });
+    void action.run(async () => {
+      await graphql(ERASE, { code: code.trim() }).catch(wrongCode);
       navigate('/sign-in');
-    } catch (err) {
-      setStep({ kind: 'code' });
-      setFailure(messageOf(err));
-    }
+    });
   };
   const cancel = () => {
-    setStep({ kind: 'start' });
+    setAsked(false);
     setCode('');
-    setNotice(null);
-    setFailure(null);
   };
 
   return (
@@ -51,17 +45,8 @@ export function Erasure() {
         Erasing destroys the key of your vault, so your documents and files can never be read again, by anyone. It ends every session,
         declines the requests waiting for your answer and revokes those you accepted. This cannot be undone.
       </p>
-      <p role="status" className="ok">
-        {notice}
-      </p>
-      {step.kind === 'start' ? (
-        <div className="actions">
-          <button type="button" className="secondary" onClick={() => void sendCode()}>
-            Send a code to confirm erasure
-          </button>
-        </div>
-      ) : (
-        <form onSubmit={(e) => void erase(e)}>
+      {asked ? (
+        <form onSubmit={erase}>
           <label htmlFor="erase-code">Code from the mail</label>
           <input
             id="erase-code"
@@ -73,7 +58,7 @@ export function Erasure() {
             onChange={(e) => setCode(e.target.value)}
           />
           <div className="actions">
-            <button type="submit" className="danger" disabled={step.kind === 'erasing'}>
+            <button type="submit" className="danger" disabled={action.busy}>
               Erase account
             </button>
             <button type="button" className="secondary" onClick={cancel}>
@@ -81,12 +66,14 @@ export function Erasure() {
             </button>
           </div>
         </form>
+      ) : (
+        <div className="actions">
+          <button type="button" className="secondary" disabled={action.busy} onClick={() => void sendCode()}>
+            Send a code to confirm erasure
+          </button>
+        </div>
       )}
-      {failure && (
-        <p role="alert" className="error">
-          {failure}
-        </p>
-      )}
+      <Outcome action={action} />
     </section>
   );
 }

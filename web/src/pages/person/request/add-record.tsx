@@ -1,19 +1,19 @@
-import { useState, type ChangeEvent } from 'react';
-import { Failure, useAction } from '../../../actions';
+import { useState } from 'react';
 import { Disclosure } from '../../../disclosure';
 import { SchemaForm } from '../../../forms/schema-form';
 import { builtInOf } from '../../../forms/schemas';
 import { SchemaPending, useSchemaOf } from '../../../forms/use-schema';
 import { schemaWords } from '../../../words';
+import { FileUpload } from '../vault/file-upload';
 import { managedOf, OwnerSelect } from '../vault/owner-select';
-import { sendFile } from '../vault/vault-data';
-import { personQuery, type RequestItem } from './person-data';
-import type { Entity } from './vault-records';
+import { createDocument } from '../vault/vault-data';
+import type { RequestItem } from './person-data';
+import type { EntityChoice } from './vault-records';
 
 type Props = {
   readonly slot: RequestItem;
   /** The legal entities the person manages: a slot about one (its subject) takes a record of theirs. */
-  readonly entities: readonly Entity[];
+  readonly entities: readonly EntityChoice[];
   /** The new record's id, once stored: the page reloads the vault and chooses it for the slot. */
   readonly onAdded: (resourceId: string) => Promise<void>;
 };
@@ -36,7 +36,7 @@ const firstOwner = ({ slot, entities }: Props): string => (slot.subject ? (manag
 /** The choice of that legal entity, for a slot about one (its subject). */
 function OwnerChoice(props: {
   readonly slot: RequestItem;
-  readonly entities: readonly Entity[];
+  readonly entities: readonly EntityChoice[];
   readonly owner: string;
   readonly onOwner: (owner: string) => void;
 }) {
@@ -53,8 +53,6 @@ function OwnerChoice(props: {
   );
 }
 
-const CREATE = 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id } } } }';
-
 /** A document of the slot's built-in schema, filled in here (the same form as the vault's). */
 function NewDocument(props: Props) {
   const { slot, entities, onAdded } = props;
@@ -64,9 +62,7 @@ function NewDocument(props: Props) {
   const save = async (data: unknown) => {
     // A slot names its built-in by bare name; a document keeps the built-in's id.
     const schemaRef = (await builtInOf(slot.target))?.id ?? slot.target;
-    const input = { name: schemaWords(slot.target), schemaRef, data, ...(owner ? { owner } : {}) };
-    const made = await personQuery<{ user: { document: { create: { id: string } } } }>(CREATE, { input });
-    await onAdded(made.user.document.create.id);
+    await onAdded((await createDocument({ name: schemaWords(slot.target), schemaRef, data, owner })).id);
   };
   return (
     <>
@@ -81,32 +77,20 @@ function NewDocument(props: Props) {
   );
 }
 
-/** A file sent to the vault from here (POST /vault/files), with its progress. */
+/** A file sent to the vault from here as soon as it is chosen, with its progress. */
 function UploadFile(props: Props) {
   const { slot, entities, onAdded } = props;
   const [owner, setOwner] = useState(() => firstOwner(props));
-  const [progress, setProgress] = useState<number | null>(null);
-  const { error, run } = useAction();
-  const id = `file-${slot.slotId}`;
-  const send = (e: ChangeEvent<HTMLInputElement>) => {
-    const file = e.target.files?.[0];
-    if (!file) return;
-    setProgress(0);
-    void run(async () => {
-      try {
-        await onAdded((await sendFile(file, { owner }, setProgress)).fileId);
-      } finally {
-        setProgress(null);
-      }
-    });
-  };
   return (
     <>
       <OwnerChoice slot={slot} entities={entities} owner={owner} onOwner={setOwner} />
-      <label htmlFor={id}>Upload a file for {slot.label}</label>
-      <input id={id} type="file" onChange={send} />
-      {progress !== null && <progress value={progress} max={1} aria-label={`Uploading for ${slot.label}`} />}
-      <Failure error={error} />
+      <FileUpload
+        id={`file-${slot.slotId}`}
+        title={`A file for ${slot.label}`}
+        fileLabel={`Upload a file for ${slot.label}`}
+        target={() => ({ owner })}
+        onSent={(made) => onAdded(made.fileId)}
+      />
     </>
   );
 }

@@ -1,5 +1,7 @@
 import type { HistoryEntry } from '../../../history';
-import { day } from '../../../words';
+import { when } from '../../../words';
+import type { PersonRequest } from './person-data';
+import { recordNameIn, type RecordNames } from './vault-records';
 
 /** What the sentences name: the organization, the request's slots and the person's own records, by id. */
 export type HistoryNames = {
@@ -8,17 +10,72 @@ export type HistoryNames = {
   readonly recordName: (resourceId: string) => string | undefined;
 };
 
+/** A history entry with the names of its request, so entries of several requests can be told together. */
+export type Told = {
+  readonly entry: HistoryEntry;
+  readonly names: HistoryNames;
+  /** The request's name, where several requests are told together. */
+  readonly request?: string;
+};
+
+/** A request's history, each entry with the request's slot labels and the person's own names for their records. */
+export function toldOf(r: PersonRequest, records: RecordNames, history: readonly HistoryEntry[], request?: string): Told[] {
+  const names: HistoryNames = {
+    organization: r.organizationName,
+    slotLabel: (slotId) => r.items.find((i) => i.slotId === slotId)?.label,
+    recordName: recordNameIn(records),
+  };
+  return history.map((entry) => (request === undefined ? { entry, names } : { entry, names, request }));
+}
+
 const text = (e: HistoryEntry, key: string): string | undefined => {
   const value = e.versions[key];
   return value === undefined ? undefined : String(value);
 };
 
-/** Who did it, in words: the person, the service on its own, or the member as the API names them. */
-export function actorWords(actor: string): string {
-  if (actor === 'recipient') return 'by you';
-  if (actor === 'system') return 'automatically';
-  return `by ${actor}`;
+/** A history position ("commit/prepare", R-HIST-01) as numbers: entries of several requests merge in log order. */
+const positionOf = (e: HistoryEntry): readonly [bigint, bigint] => {
+  const [commit = '0', prepare = '0'] = e.position.split('/');
+  return [BigInt(commit), BigInt(prepare)];
+};
+const compare = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Entries of one or more histories, oldest first as the log holds them. */
+export function inLogOrder(told: readonly Told[]): Told[] {
+  return [...told].sort((a, b) => {
+    const [x, y] = [positionOf(a.entry), positionOf(b.entry)];
+    return compare(x[0], y[0]) || compare(x[1], y[1]);
+  });
 }
+
+/** Events the person's own doing caused, whatever actor the log names (a proposal opens when they publish): their sentence says "You". */
+const YOURS: ReadonlySet<string> = new Set([
+  'RequestAccepted',
+  'RequestRejected',
+  'SlotGranted',
+  'SlotWithdrawn',
+  'RequestSuspended',
+  'RequestResumed',
+  'RequestRevoked',
+  'ProposalOpened',
+]);
+
+/**
+ * Who did it, in words, or null for what the person did themselves: the service on its own, or a
+ * member of the organization by the pseudonym the API gives (R-HIST-03), never an address.
+ */
+export function actorWords(e: HistoryEntry, organization: string): string | null {
+  if (e.actor === 'recipient' || YOURS.has(e.type)) return null;
+  if (e.actor === 'system') return 'automatically';
+  const member = /^member:(.+)$/.exec(e.actor);
+  return member ? `by a member of ${organization} (ref ${member[1]})` : `by ${e.actor}`;
+}
+
+/** When and by whom, for a sentence: "1/2/2025, 10:00 by a member of …"; no one for the person's own doing. */
+const whenAndBy = (t: Told): string => {
+  const by = actorWords(t.entry, t.names.organization);
+  return by ? `${when(t.entry.occurredAt)} ${by}` : when(t.entry.occurredAt);
+};
 
 /** The record an event is about: the person's own name for it, and the slot it was shared in. */
 export function recordWords(e: HistoryEntry, names: HistoryNames): string {
@@ -94,13 +151,13 @@ export function historySentence(e: HistoryEntry, names: HistoryNames): string {
     case 'CopyKept':
       return `${org} kept a copy of ${record()}: your version ${yours}, their copy’s version ${theirs}.`;
     case 'CopyCorrected':
-      return `${org} corrected its copy of ${record()} (their copy’s version ${theirs}). What it says now is ${org}’s, not yours.`;
+      return `${org} corrected its copy of ${record()}, now their version ${theirs}. What it says now is ${org}’s, not yours.`;
     case 'CopyDeleted':
       return `${org} deleted its copy of ${record()}.`;
     case 'AdoptionPended':
-      return `${org} asked to keep a copy of ${record()} (your version ${yours}); it is kept once ${org} unlocks its keys.`;
+      return `${org} asked to keep your version ${yours} of ${record()}; it is kept once ${org} unlocks its keys.`;
     case 'AdoptionDiscarded':
-      return `The copy of ${record()} (your version ${yours}) was not kept: ${lapse}.`;
+      return `${org} did not keep your version ${yours} of ${record()}: ${lapse}.`;
     case 'ProposalOpened':
       return `You published version ${text(e, 'newVersion') ?? '?'} of ${record()}; ${org} is asked before it takes the update.`;
     case 'ProposalClosed':
@@ -112,65 +169,65 @@ export function historySentence(e: HistoryEntry, names: HistoryNames): string {
   }
 }
 
-/** A copy the organization holds (one copy chain): what it kept last, and whether it corrected or deleted it. */
+/** A copy chain of the organization's: its newest keep, a correction since, and its deletion. */
 export type Holding = {
   readonly orgResourceId: string;
-  readonly entry: HistoryEntry;
-  readonly yourVersion: string | undefined;
-  readonly theirVersion: string | undefined;
-  readonly corrected: boolean;
-  readonly deleted: boolean;
+  /** Which version of the person's record the copy is: a later keep of a new version replaces the copy. */
+  readonly kept: Told;
+  /** The organization's own correction since that keep: what the copy says now is theirs. */
+  readonly corrected: Told | null;
+  readonly deleted: Told | null;
 };
 
-/** Every copy chain of the request as it stands after the history (oldest first in, one per chain out). */
-export function holdingsOf(history: readonly HistoryEntry[]): Holding[] {
+/** Every copy chain as it stands after the entries (oldest first in), the most recently changed first. */
+export function holdingsOf(told: readonly Told[]): Holding[] {
   const chains = new Map<string, Holding>();
-  for (const e of history) {
-    const orgResourceId = text(e, 'orgResourceId');
+  for (const t of told) {
+    const orgResourceId = text(t.entry, 'orgResourceId');
     if (orgResourceId === undefined) continue;
     const before = chains.get(orgResourceId);
-    if (e.type === 'CopyKept')
-      chains.set(orgResourceId, {
-        orgResourceId,
-        entry: e,
-        yourVersion: text(e, 'sourceVersion'),
-        theirVersion: text(e, 'orgVersion'),
-        corrected: false,
-        deleted: false,
-      });
-    else if (before && e.type === 'CopyCorrected')
-      chains.set(orgResourceId, { ...before, theirVersion: text(e, 'orgVersion'), corrected: true });
-    else if (before && e.type === 'CopyDeleted') chains.set(orgResourceId, { ...before, deleted: true });
+    let after: Holding | undefined;
+    if (t.entry.type === 'CopyKept') after = { orgResourceId, kept: t, corrected: null, deleted: null };
+    else if (before && t.entry.type === 'CopyCorrected') after = { ...before, corrected: t };
+    else if (before && t.entry.type === 'CopyDeleted') after = { ...before, deleted: t };
+    if (!after) continue;
+    // Re-inserted, so the map's order is the order of the last change.
+    chains.delete(orgResourceId);
+    chains.set(orgResourceId, after);
   }
-  return [...chains.values()];
+  return [...chains.values()].reverse();
 }
 
-/** A copy the organization holds, in sentences: what it kept and when, and whether it corrected or deleted it since. */
-export function holdingSentences(h: Holding, names: HistoryNames): string[] {
+/** A copy the organization keeps, in sentences: which version of the person's, kept when and by whom, and a correction since. */
+export function holdingSentences(h: Holding): string[] {
+  const { entry, names } = h.kept;
   const org = names.organization;
-  const kept = `kept ${day(h.entry.occurredAt)} ${actorWords(h.entry.actor)}`;
-  const corrected = `${org} corrected its copy since (their version ${h.theirVersion ?? '?'}): what it says now is ${org}’s, not yours.`;
-  return [
-    `A copy of ${recordWords(h.entry, names)}, your version ${h.yourVersion ?? '?'}, ${kept}.`,
-    ...(h.corrected ? [corrected] : []),
-    ...(h.deleted ? [`${org} has deleted this copy.`] : []),
-  ];
+  const lines = [`A copy of ${recordWords(entry, names)}, your version ${text(entry, 'sourceVersion') ?? '?'}, kept ${whenAndBy(h.kept)}.`];
+  if (h.corrected) {
+    const theirs = text(h.corrected.entry, 'orgVersion') ?? '?';
+    lines.push(`${org} corrected it ${whenAndBy(h.corrected)}, now their version ${theirs}: what it says is ${org}’s, not yours.`);
+  }
+  return lines;
 }
 
-/** Updates the organization was asked about and has not decided on yet, and keeps waiting for its key. */
-export function stillWaiting(history: readonly HistoryEntry[]): HistoryEntry[] {
-  const closed = new Set(history.filter((e) => e.type === 'ProposalClosed').map((e) => text(e, 'proposalId')));
-  const done = new Set(history.filter((e) => e.type === 'CopyKept' || e.type === 'AdoptionDiscarded').map((e) => text(e, 'adoptionId')));
-  return history.filter(
-    (e) =>
+/** A chain whose copy the organization deleted: no longer among what it keeps. */
+export const wasDeleted = (h: Holding): h is Holding & { readonly deleted: Told } => h.deleted !== null;
+
+/** A deleted copy: which of the person's records it was a copy of, and when and by whom it went. */
+export function deletionSentence(h: Holding & { readonly deleted: Told }): string {
+  const { entry, names } = h.kept;
+  const version = text(entry, 'sourceVersion') ?? '?';
+  return `Your version ${version} of ${recordWords(entry, names)}: the copy was deleted ${whenAndBy(h.deleted)}.`;
+}
+
+/** Updates the organization was asked about and has not decided on yet, and keeps waiting for its key (oldest first). */
+export function stillWaiting(told: readonly Told[]): Told[] {
+  const of = (type: string, key: string) => new Set(told.filter((t) => t.entry.type === type).map((t) => text(t.entry, key)));
+  const closed = of('ProposalClosed', 'proposalId');
+  const done = new Set([...of('CopyKept', 'adoptionId'), ...of('AdoptionDiscarded', 'adoptionId')]);
+  return told.filter(
+    ({ entry: e }) =>
       (e.type === 'ProposalOpened' && !closed.has(text(e, 'proposalId'))) ||
       (e.type === 'AdoptionPended' && !done.has(text(e, 'adoptionId'))),
   );
-}
-
-/** How often an organization read an update of the person's before deciding on it (their receipts, R-PROP-03). */
-export function readsWords(reads: number, who: string): string {
-  if (reads === 0) return `${who} has not read an update of yours before deciding whether to take it.`;
-  const one = reads === 1;
-  return `${who} read ${one ? 'an update' : `${reads} updates`} of yours before deciding whether to take ${one ? 'it' : 'them'}.`;
 }

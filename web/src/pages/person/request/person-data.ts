@@ -1,6 +1,5 @@
-import { graphql, Refused } from '../../../api';
-import { toSignIn } from '../../../navigation';
 import type { SlotView } from '../../../consent/consent-summary';
+import type { HistoryEntry } from '../../../history';
 
 /** The person's Request (GraphQL `Request`) as the request pages read it. */
 export type PersonRequest = {
@@ -18,9 +17,6 @@ export type PersonRequest = {
 
 export type RequestItem = SlotView & { readonly slotId: string; readonly status: string; readonly resourceIds: readonly string[] };
 
-/** A candidate read of the person's records by an organization (R-PROP-03). */
-export type Receipt = { readonly resourceId: string; readonly version: number; readonly organizationId: string; readonly readAt: string };
-
 export const REQUEST_FIELDS = `requestId organizationId organizationName manifestName state createdAt invitationExpiresAt purpose retention
   items { slotId label group subject multiple kind target verbs adoption required status resourceIds }`;
 
@@ -28,15 +24,15 @@ export const REQUEST_FIELDS = `requestId organizationId organizationName manifes
 export const isInvitation = (state: string): boolean => state === 'pending';
 export const isLive = (state: string): boolean => state === 'active' || state === 'suspended';
 
+/** Requests the person may have said yes to: neither waiting for an answer nor refused by either side. */
+export const mayHaveAccepted = (r: PersonRequest): boolean =>
+  !isInvitation(r.state) && r.state !== 'rejected_by_recipient' && r.state !== 'rejected_by_sender';
+
 /**
- * A person's GraphQL call from a page: signed out, they go to sign in and come back here (the
- * invitation mail links straight to the request); any other refusal is the service's own words.
+ * Whether the person accepted the request at some point. `expired` is both an invitation left
+ * unanswered and a connection past its retention (R-REQ-11): only a grant or the history tells them apart.
  */
-export async function personQuery<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  try {
-    return await graphql<T>(query, variables);
-  } catch (e) {
-    if (e instanceof Refused && e.status === 401) toSignIn();
-    throw e;
-  }
+export function wasAccepted(r: PersonRequest, history: readonly HistoryEntry[]): boolean {
+  if (r.state !== 'expired') return mayHaveAccepted(r);
+  return r.items.some((i) => i.status === 'granted') || history.some((e) => e.type === 'RequestAccepted');
 }

@@ -1,37 +1,25 @@
 import { builtInOf } from '../../../forms/schemas';
-import { fileTitle } from '../vault/vault-data';
+import { fileTitle, type Entity, type FileVersion, type VaultDocument, type VaultFile } from '../vault/vault-data';
 import type { RequestItem } from './person-data';
 
-/** The person's documents and files as the request page offers them for a slot. */
-export type VaultDocument = {
-  readonly id: string;
-  readonly name: string;
-  readonly schemaRef: string | null;
-  readonly owner: string | null;
-  readonly version: number;
-  readonly updatedAt: string;
+/** What the request page reads of the person's documents, files and legal entities (the vault's own types, fewer fields). */
+export type DocumentChoice = Pick<VaultDocument, 'id' | 'name' | 'schemaRef' | 'owner' | 'version'>;
+export type FileChoice = Pick<VaultFile, 'id' | 'label' | 'owner' | 'version'> & {
+  readonly versions: readonly Pick<FileVersion, 'fileName'>[];
 };
-export type VaultFile = {
-  readonly id: string;
-  readonly label: string | null;
-  readonly owner: string | null;
-  readonly version: number;
-  readonly updatedAt: string;
-  readonly versions: readonly { readonly fileName: string }[];
-};
-export type Entity = { readonly entityId: string; readonly name: string; readonly role: string };
+export type EntityChoice = Pick<Entity, 'entityId' | 'name' | 'role'>;
 
-export const VAULT_FIELDS = `documents { id name schemaRef owner version updatedAt }
-  files { id label owner version updatedAt versions { fileName } }
+export const VAULT_FIELDS = `documents { id name schemaRef owner version }
+  files { id label owner version versions { fileName } }
   entities { entityId name role }`;
 
 /** One record the person may share in a slot. */
 export type Candidate = { readonly id: string; readonly name: string; readonly detail: string };
 
 export type Vault = {
-  readonly documents: readonly VaultDocument[];
-  readonly files: readonly VaultFile[];
-  readonly entities: readonly Entity[];
+  readonly documents: readonly DocumentChoice[];
+  readonly files: readonly FileChoice[];
+  readonly entities: readonly EntityChoice[];
   /** Each document's built-in schema name (a document names it by URL, a slot by bare name). */
   readonly builtInNames: ReadonlyMap<string, string>;
 };
@@ -66,8 +54,8 @@ export function candidatesFor(slot: RequestItem, vault: Vault): Candidate[] {
 
 /** The person's records by name: enough of the vault to name what a history speaks of. */
 export type RecordNames = {
-  readonly documents: readonly Pick<VaultDocument, 'id' | 'name'>[];
-  readonly files: readonly Pick<VaultFile, 'id' | 'label' | 'versions'>[];
+  readonly documents: readonly Pick<DocumentChoice, 'id' | 'name'>[];
+  readonly files: readonly Pick<FileChoice, 'id' | 'label' | 'versions'>[];
 };
 export const RECORD_NAME_FIELDS = 'documents { id name } files { id label versions { fileName } }';
 

@@ -1,4 +1,4 @@
-import { personQuery } from './person-data';
+import { graphql } from '../../../api';
 
 /** The request's own verbs (RequestMutation): answer an invitation, or pause, resume or end a connection. */
 export type Verb = 'accept' | 'reject' | 'suspend' | 'resume' | 'revoke';
@@ -13,11 +13,11 @@ const WITHDRAW = 'mutation($r: ID!, $s: ID!) { user { request { withdraw(request
 
 /** Sends a verb; accept carries the answers chosen for the slots (the service refuses one without every required slot). */
 export const sendVerb = (requestId: string, verb: Verb, grants: readonly Grant[]): Promise<unknown> =>
-  verb === 'accept' ? personQuery(ACCEPT, { r: requestId, g: grants }) : personQuery(STATE_CHANGE(verb), { r: requestId });
+  verb === 'accept' ? graphql(ACCEPT, { r: requestId, g: grants }) : graphql(STATE_CHANGE(verb), { r: requestId });
 
-export const share = (requestId: string, grant: Grant): Promise<unknown> => personQuery(GRANT, { r: requestId, g: grant });
+export const share = (requestId: string, grant: Grant): Promise<unknown> => graphql(GRANT, { r: requestId, g: grant });
 
-export const withdraw = (requestId: string, slotId: string): Promise<unknown> => personQuery(WITHDRAW, { r: requestId, s: slotId });
+export const withdraw = (requestId: string, slotId: string): Promise<unknown> => graphql(WITHDRAW, { r: requestId, s: slotId });
 
 /** What the person reads once a verb went through. */
 export const DONE: Readonly<Record<Verb, (organization: string) => string>> = {

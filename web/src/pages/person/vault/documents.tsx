@@ -1,12 +1,20 @@
 import { useState } from 'react';
 import { Failure, useAction } from '../../../actions';
-import { graphql } from '../../../api';
 import { Disclosure } from '../../../disclosure';
 import { SchemaData } from '../../../forms/schema-data';
 import { when } from '../../../words';
 import { NewDocument } from './new-document';
 import { PublishVersion } from './publish-version';
-import { bySchema, loadDocuments, mayChange, ownerWords, type Entity, type VaultDocument } from './vault-data';
+import {
+  bySchema,
+  loadDocuments,
+  loadVersion,
+  mayChange,
+  ownerWords,
+  type Entity,
+  type ShownVersion,
+  type VaultDocument,
+} from './vault-data';
 import { VaultSection } from './vault-section';
 
 /** The vault's documents, grouped by schema, each with its versions; a new one, or a new version of one. */
@@ -61,20 +69,11 @@ function DocumentCard({ doc, entities, onPublished }: CardProps) {
   );
 }
 
-const VERSIONS_DATA = 'query($id: ID!) { user { document(id: $id) { versions { version data } } } }';
-
-type Shown = { readonly version: number; readonly data: unknown };
-
-async function versionOf(documentId: string, version: number): Promise<Shown | null> {
-  const read = await graphql<{ user: { document: { versions: Shown[] } | null } }>(VERSIONS_DATA, { id: documentId });
-  return read.user.document?.versions.find((v) => v.version === version) ?? null;
-}
-
-/** Every version of a document; an earlier one's data shown on asking, read from the service then. */
+/** Every version of a document; an earlier one's data shown on asking, only that version read from the service then. */
 function Versions({ doc }: { readonly doc: VaultDocument }) {
-  const [shown, setShown] = useState<Shown | null>(null);
+  const [shown, setShown] = useState<ShownVersion | null>(null);
   const { error, run } = useAction();
-  const toggle = (version: number) => run(async () => setShown(shown?.version === version ? null : await versionOf(doc.id, version)));
+  const toggle = (version: number) => run(async () => setShown(shown?.version === version ? null : await loadVersion(doc.id, version)));
   return (
     <>
       <ol className="person-versions" aria-label={`Versions of ${doc.name}`}>

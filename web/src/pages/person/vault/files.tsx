@@ -1,9 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Failure, useAction } from '../../../actions';
-import { download, Refused, saveBlob } from '../../../api';
+import { download, saveBlob } from '../../../api';
 import { Disclosure } from '../../../disclosure';
 import { sizeWords, when } from '../../../words';
-import { fileTitle, loadFiles, mayChange, ownerWords, sendFile, type Entity, type VaultFile } from './vault-data';
+import { FileUpload } from './file-upload';
+import { managedOf, OwnerSelect } from './owner-select';
+import { fileTitle, loadFiles, mayChange, ownerWords, type Entity, type VaultFile } from './vault-data';
 import { VaultSection } from './vault-section';
 
 /** The vault's files, each with its versions to download; a new file, or a new version of one. */
@@ -12,7 +14,7 @@ export function Files() {
     <VaultSection id="files" title="Files" fetch={loadFiles}>
       {({ files, entities }, uploaded) => (
         <>
-          <UploadForm title="Upload a file" onUploaded={(_v, name) => uploaded(`Uploaded ${name}.`)} />
+          <UploadForm title="Upload a file" entities={entities} onUploaded={(_v, name) => uploaded(`Uploaded ${name}.`)} />
           {files.length === 0 && <p>No files yet.</p>}
           {files.map((f) => (
             <FileCard key={f.id} file={f} entities={entities} onUploaded={uploaded} />
@@ -68,65 +70,40 @@ type UploadProps = {
   readonly title: string;
   /** The file a new version is for; none for a new file. */
   readonly fileId?: string;
+  /** The legal entities the person belongs to: a new file goes in the vault of one they manage, or in their own. */
+  readonly entities?: readonly Entity[];
   readonly onUploaded: (version: number, fileName: string) => void;
 };
 
-/** Sends the chosen file's bytes (POST /vault/files, or its versions), showing how much has gone. */
-function UploadForm({ title, fileId, onUploaded }: UploadProps) {
-  const [file, setFile] = useState<File | null>(null);
+/** A new file (what it is, whose it is), or a new version of one. */
+function UploadForm({ title, fileId, entities = [], onUploaded }: UploadProps) {
   const [label, setLabel] = useState('');
-  const [progress, setProgress] = useState<number | null>(null);
-  const { error, run } = useAction();
+  const [owner, setOwner] = useState('');
   const id = fileId ? `upload-${fileId}` : 'upload-new';
-  const sending = progress !== null && progress < 1;
-
-  const send = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = e.currentTarget;
-    void run(async () => {
-      if (!file) throw new Refused(400, 'invalid_request', 'Choose a file first.');
-      setProgress(0);
-      const made = await sendFile(file, fileId ? { fileId } : { label: label.trim() }, setProgress).catch((err: unknown) => {
-        setProgress(null);
-        throw err;
-      });
-      form.reset();
-      setFile(null);
-      setLabel('');
-      onUploaded(made.version, file.name);
-    });
-  };
-
   return (
-    <form aria-label={title} onSubmit={send}>
+    <>
       {!fileId && <h3>{title}</h3>}
-      <label htmlFor={`${id}-file`}>{fileId ? 'The new version' : 'File'}</label>
-      <input
-        id={`${id}-file`}
-        type="file"
-        onChange={(e) => {
-          setFile(e.target.files?.[0] ?? null);
-          setProgress(null);
+      <FileUpload
+        id={id}
+        title={title}
+        fileLabel={fileId ? 'The new version' : 'File'}
+        submitLabel={fileId ? 'Upload version' : 'Upload'}
+        target={() => (fileId ? { fileId } : { label: label.trim(), owner })}
+        onSent={(made, file) => {
+          setLabel('');
+          onUploaded(made.version, file.name);
         }}
-      />
-      {!fileId && (
-        <>
-          <label htmlFor={`${id}-label`}>What it is (optional)</label>
-          <input id={`${id}-label`} value={label} maxLength={200} onChange={(e) => setLabel(e.target.value)} />
-        </>
-      )}
-      <div className="actions">
-        <button type="submit" disabled={sending}>
-          {fileId ? 'Upload version' : 'Upload'}
-        </button>
-      </div>
-      {progress !== null && (
-        <p className="person-progress">
-          <progress id={`${id}-progress`} value={progress} max={1} aria-label={`${title}: sent`} />
-          <span aria-live="polite">{progress < 1 ? `${Math.round(progress * 100)}% sent` : 'Sent'}</span>
-        </p>
-      )}
-      <Failure error={error} />
-    </form>
+      >
+        {!fileId && (
+          <>
+            <label htmlFor={`${id}-label`}>What it is (optional)</label>
+            <input id={`${id}-label`} value={label} maxLength={200} onChange={(e) => setLabel(e.target.value)} />
+            {managedOf(entities).length > 0 && (
+              <OwnerSelect id={`${id}-owner`} label="Whose it is" entities={entities} value={owner} onChange={setOwner} yours />
+            )}
+          </>
+        )}
+      </FileUpload>
+    </>
   );
 }

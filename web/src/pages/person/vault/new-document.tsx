@@ -1,14 +1,12 @@
 import { useEffect, useState } from 'react';
-import { graphql, Refused } from '../../../api';
+import { Refused } from '../../../api';
 import { SchemaForm } from '../../../forms/schema-form';
 import { builtIns, type BuiltIn } from '../../../forms/schemas';
 import { schemaWords } from '../../../words';
 import { SchemaPending, useSchemaOf } from '../../../forms/use-schema';
 import { Disclosure } from '../../../disclosure';
 import { managedOf, OwnerSelect } from './owner-select';
-import type { Entity } from './vault-data';
-
-const CREATE = 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id version } } } }';
+import { createDocument, type Entity } from './vault-data';
 
 type Props = { readonly entities: readonly Entity[]; readonly onPublished: (message: string) => void };
 
@@ -48,8 +46,7 @@ function NewDocumentForm({ entities, onPublished }: Props) {
   };
   const create = async (data: unknown) => {
     if (name.trim() === '') throw new Refused(400, 'invalid_request', 'Give the document a name.');
-    const input = { name: name.trim(), schemaRef, data, ...(owner ? { owner } : {}) };
-    await graphql(CREATE, { input });
+    await createDocument({ name: name.trim(), schemaRef, data, owner });
     onPublished(`Published ${name.trim()}, version 1.`);
   };
 

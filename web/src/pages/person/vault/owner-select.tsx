@@ -1,4 +1,7 @@
-type Owner = { readonly entityId: string; readonly name: string; readonly role: string };
+import type { Entity } from './vault-data';
+
+/** What the choice needs of a legal entity: the request page reads no members. */
+type Owner = Pick<Entity, 'entityId' | 'name' | 'role'>;
 
 /** The legal entities the person manages: only for those may they make a record. */
 export const managedOf = <T extends Owner>(entities: readonly T[]): T[] => entities.filter((e) => e.role === 'MANAGER');

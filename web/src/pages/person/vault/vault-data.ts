@@ -1,7 +1,12 @@
 import { graphql, upload } from '../../../api';
 import { schemaWords } from '../../../words';
 
-/** A document as the vault page reads it (GraphQL `Document`, with its versions). */
+/**
+ * The person's GraphQL answers, one type each: `Document`, `VaultFile`, `LegalEntity`. The vault
+ * page asks every field below; the request pages ask fewer and name the ones they pick.
+ */
+
+/** A document (GraphQL `Document`, with its versions). */
 export type VaultDocument = {
   readonly id: string;
   readonly name: string;
@@ -21,7 +26,7 @@ export type FileVersion = {
   readonly uploadedAt: string;
 };
 
-/** A file as the vault page reads it (GraphQL `VaultFile`). */
+/** A file (GraphQL `VaultFile`). */
 export type VaultFile = {
   readonly id: string;
   readonly label: string | null;
@@ -49,6 +54,23 @@ export const loadDocuments = async (): Promise<Documents> =>
       documents { id name owner schemaRef documentSchema version data versions { version publishedAt } }
       ${ENTITY_FIELDS} } }`)
   ).user;
+
+/** One earlier version of a document with its data, read from the log only for it; null for one never published. */
+export type ShownVersion = { readonly version: number; readonly data: unknown };
+const VERSION_OF = 'query($id: ID!, $v: Int!) { user { document(id: $id) { versionOf(version: $v) { version data } } } }';
+export const loadVersion = async (documentId: string, version: number): Promise<ShownVersion | null> =>
+  (await graphql<{ user: { document: { versionOf: ShownVersion | null } | null } }>(VERSION_OF, { id: documentId, v: version })).user
+    .document?.versionOf ?? null;
+
+const CREATE = 'mutation($input: DocumentInput!) { user { document { create(input: $input) { id version } } } }';
+
+/** A new document; `owner` the legal entity whose vault takes it, '' for the person's own. */
+export type NewDocumentInput = { readonly name: string; readonly schemaRef: string; readonly data: unknown; readonly owner: string };
+
+export async function createDocument({ owner, ...rest }: NewDocumentInput): Promise<{ readonly id: string; readonly version: number }> {
+  const input = owner ? { ...rest, owner } : rest;
+  return (await graphql<{ user: { document: { create: { id: string; version: number } } } }>(CREATE, { input })).user.document.create;
+}
 
 export type Files = { readonly files: readonly VaultFile[]; readonly entities: readonly Entity[] };
 export const loadFiles = async (): Promise<Files> =>
@@ -78,8 +100,11 @@ export const mayChange = (owner: string | null, entities: readonly Entity[]): bo
 /** Where a file goes: a new file (with what it is, and whose), or a new version of `fileId`. */
 export type FileTarget = { readonly fileId?: string; readonly label?: string; readonly owner?: string };
 
+/** What the vault answers for a file sent: its id, and the version the bytes became. */
+export type SentFile = { readonly fileId: string; readonly version: number };
+
 /** Sends a file's bytes to the vault (POST /vault/files, or a file's versions); `onProgress` hears how much has gone. */
-export function sendFile(file: File, to: FileTarget, onProgress: (fraction: number) => void): Promise<{ fileId: string; version: number }> {
+export function sendFile(file: File, to: FileTarget, onProgress: (fraction: number) => void): Promise<SentFile> {
   const query = new URLSearchParams({
     fileName: file.name,
     ...(to.label ? { label: to.label } : {}),
