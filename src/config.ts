@@ -58,6 +58,8 @@ export type Config = {
   readonly metricsToken: string | null;
   /** inline: read models written in each append's transaction (SQL stores); async: from the log, after it. */
   readonly projections: 'inline' | 'async';
+  /** R-HOOK-08: webhooks may reach private, loopback and link-local addresses, over http too (development only). */
+  readonly webhookAllowPrivate: boolean;
 };
 
 export type TrustProxy = false | number | readonly string[];
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     metricsToken: text('METRICS_TOKEN'),
     projections: projectionsOf(text('PROJECTIONS'), problems),
+    webhookAllowPrivate: switchOf('WEBHOOK_ALLOW_PRIVATE', text('WEBHOOK_ALLOW_PRIVATE'), problems),
   };
 
   if (production) {
@@ -218,4 +221,12 @@ function isAddressOrRange(entry: string): boolean {
   const family = isIP(address);
   if (!family || rest.length) return false;
   return prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/** An on/off setting: 1 or true on, 0 or false (or unset) off. */
+function switchOf(name: string, value: string | null, problems: string[]): boolean {
+  if (value === null || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  problems.push(`${name} must be 1 or 0 (got "${value}")`);
+  return false;
 }

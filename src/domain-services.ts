@@ -35,7 +35,9 @@ import { ProposalService } from './proposals/proposal-service.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { openMailer, OUTBOX_FILE, type Mailer } from './mail/index.js';
-import { InvitationAllowance, openRequestPlane } from './requests/index.js';
+import { InvitationAllowance, openRequestPlane, ParticipantAliases } from './requests/index.js';
+import { EventsFeed } from './events-feed/index.js';
+import { openWebhooks, type Webhooks } from './webhooks/index.js';
 import { SlidingWindows } from './limits/sliding-windows.js';
 import { exportRoute } from './api/export/export-route.js';
 import { ExportLinks } from './export/export-links.js';
@@ -67,6 +69,8 @@ export type DomainServices = {
   /** Keeping copies; the copy workers (src/workers/copy-workers.ts) drive it too. */
   readonly copies: Copies;
   readonly proposals: ProposalService;
+  /** The organizations' webhooks; the webhook workers (src/workers/webhook-workers.ts) deliver through it. */
+  readonly webhooks: Webhooks;
   close(): Promise<void>;
 };
 
@@ -194,6 +198,22 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     maxBytes: deps.config.maxFileBytes,
   });
 
+  // The feed shows a participant by the alias the request detail shows (R-REQ-16).
+  const feed = new EventsFeed(deps.db, new ParticipantAliases(await keyring.dataKey(SERVICE_VAULT_ID)));
+  // Webhooks deliver the feed's events (contract §12); WEBHOOK_ALLOW_PRIVATE says whom they may reach.
+  const webhooks = await openWebhooks({
+    store: deps.store,
+    waitFor: deps.waitFor,
+    db: deps.db,
+    keyring,
+    feed,
+    organizations: organizationPlane.organizations,
+    mailer,
+    baseUrl: deps.config.baseUrl,
+    logger: deps.logger,
+    policy: { allowPrivate: deps.config.webhookAllowPrivate },
+    now,
+  });
   const erasure = new AccountErasure({ store: deps.store, waitFor: deps.waitFor, otp, keyring, requests: requests.person });
   const exportLinks = await ExportLinks.open({ db: deps.db, identities, baseUrl: deps.config.baseUrl, now });
   const exportDeps = {
@@ -220,6 +240,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     entities,
     copies,
     proposals,
+    webhooks,
     routes: (app) => {
       app.use(forwardedForWarning(deps.logger));
       // Contract §11: the pages first (their /org/{organizationId}/.. paths are under the org plane's prefix); the
@@ -234,7 +255,12 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       // Each plane's router is entered only by requests under its prefix (underPrefix).
       app.use(underPrefix('/auth/', authRoutes(identities, auth, now, browser)));
       // JSON per route (jsonBody() inside): later /org/v1 upload routes take raw bytes.
-      app.use(underPrefix('/org/', orgRoutes(organizationPlane, auth, now, { org: requests.org, copies, proposals, uploadSlot }, browser)));
+      app.use(
+        underPrefix(
+          '/org/',
+          orgRoutes(organizationPlane, auth, now, { org: requests.org, copies, proposals, uploadSlot, feed, webhooks }, browser),
+        ),
+      );
       // Raw bytes, streamed: never behind jsonBody().
       app.use(underPrefix('/vault/', fileRoutes(files, auth, uploadSlot, now)));
       app.use(

@@ -15,6 +15,9 @@ export type SlotId = Id<'slot'>;
 export type ProposalId = Id<'proposal'>;
 export type AdoptionId = Id<'adoption'>;
 export type ResourceId = Id<'resource'>;
+export type WebhookId = Id<'webhook'>;
+/** An event of the events feed (contract §12), or a webhook's test event: what a delivery delivers. */
+export type FeedEventId = Id<'feed-event'>;
 
 /** The id in its one form, or null when it is no UUID and so names nothing (R-HTTP-11). */
 export function parseId<K extends string>(raw: string): Id<K> | null {

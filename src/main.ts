@@ -12,12 +12,13 @@ import { allProjectors, ProjectionEngine } from './projections/index.js';
 import { inlineProjection } from './projections/inline.js';
 import { COPY_QUEUES, copyWorkOf, startCopyWorkers } from './workers/copy-workers.js';
 import { LogCheckpointer } from './workers/log-checkpointer.js';
+import { startWebhookWorkers, WEBHOOK_QUEUES } from './workers/webhook-workers.js';
 import { missingV8Flags } from './v8-tuning.js';
 import { openJobQueue } from './workers/queue/open-queue.js';
 import { foldingStore } from './commands/stream-folds.js';
 
 /** Queues the reactors run; /metrics reports their depth and /readyz checks them. */
-const WATCHED_QUEUES = COPY_QUEUES;
+const WATCHED_QUEUES = [...COPY_QUEUES, ...WEBHOOK_QUEUES];
 
 function configOrExit(): Config {
   try {
@@ -83,6 +84,16 @@ async function main(): Promise<void> {
     waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }),
   });
 
+  // Contract §12: the feed's events delivered to the organizations' webhooks, through the same queue.
+  const webhookWorkers = await startWebhookWorkers({
+    db: backends.db,
+    store,
+    queue,
+    deliveries: domain.webhooks.deliveries(queue),
+    logger,
+    feedCaughtUp: (p) => engine.waitFor(p),
+  });
+
   const checkpointer = new LogCheckpointer({ db: backends.db, store, every: config.logCheckpointEvery, logger });
   await checkpointer.start();
 
@@ -105,6 +116,7 @@ async function main(): Promise<void> {
     // batch), then the queue (it may use the database), then mail and the pools.
     onClose: [
       () => workers.stop(),
+      () => webhookWorkers.stop(),
       () => checkpointer.stop(),
       () => engine.stop(),
       () => queue.close(),

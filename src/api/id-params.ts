@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import { refuse } from '../commands/refusal.js';
-import { parseId, type AdoptionId, type ProposalId, type RequestId, type SlotId } from '../ids.js';
+import { parseId, type AdoptionId, type FeedEventId, type ProposalId, type RequestId, type SlotId, type WebhookId } from '../ids.js';
 import { sendRefusal } from './refusals.js';
 
 /** The ids a route's path names, each parsed once here into its branded form. */
@@ -9,6 +9,8 @@ export type RouteIds = {
   readonly slotId: SlotId;
   readonly proposalId: ProposalId;
   readonly adoptionId: AdoptionId;
+  readonly webhookId: WebhookId;
+  readonly eventId: FeedEventId;
 };
 
 /**

@@ -65,6 +65,14 @@ export class OrganizationService {
     return (await this.deps.readModels.query<MemberRow>(q.members, [organizationId])).rows.map(memberView);
   }
 
+  /** R-HOOK-07: the organization's name and the addresses of its members with member_manage, who hear of its webhooks; null when none. */
+  async managers(organizationId: string): Promise<{ readonly name: string; readonly emails: readonly string[] } | null> {
+    const organization = (await this.deps.readModels.query<{ name: string }>(q.organization, [organizationId])).rows[0];
+    if (!organization) return null;
+    const members = await this.members(organizationId);
+    return { name: organization.name, emails: members.filter((m) => m.permissions.includes('member_manage')).map((m) => m.email) };
+  }
+
   /** §11: the organizations the caller is a member of, by their login address. */
   async memberships(caller: Caller): Promise<MembershipView[]> {
     const rows = (await this.deps.readModels.query<MembershipOfRow>(q.membershipsOf, [caller.email])).rows;

@@ -10,7 +10,7 @@ import type { EventStore } from '../events/store.js';
 import { advanceCheckpoint, applyBatch, handlerFor } from './apply-batch.js';
 import { checkpointSql, readCheckpoints, type CheckpointRow, type Stall } from './checkpoints.js';
 import type { Projector } from './projector.js';
-import { switchToAsync, switchToInline } from './inline.js';
+import { inlined, switchToAsync, switchToInline } from './inline.js';
 import { installReadModels, staleProjectors } from './read-model-schema.js';
 import { SharedLogReads } from '../events/recent-events.js';
 import { replay } from './replay.js';
@@ -105,12 +105,13 @@ export class ProjectionEngine {
         await lease.release();
       }
     }
+    const looped = this.options.inline ? projectors.filter((p) => p.followsLog) : projectors;
     if (this.options.inline) {
-      // From here the commands' store, opened with inlineProjection(projectors, schema), writes the rows.
-      await switchToInline(db, this.options.inline, projectors, this.schema);
-      return;
+      // From here the commands' store, opened with inlineProjection(projectors, schema), writes the rows; this engine runs the rest.
+      await switchToInline(db, this.options.inline, inlined(projectors), this.schema);
     }
-    await switchToAsync(db, projectors, this.schema);
+    await switchToAsync(db, looped, this.schema);
+    if (looped.length === 0) return;
     this.unlisten.push(
       this.options.store.onAppended((position) => {
         this.appended.note(position);
@@ -118,7 +119,7 @@ export class ProjectionEngine {
       }),
     );
     this.unlisten.push(await this.options.db.listen(PROGRESS_CHANNEL, () => this.advanced()));
-    for (const p of this.options.projectors) this.loops.push(this.runWithLease(p));
+    for (const p of looped) this.loops.push(this.runWithLease(p));
   }
 
   /** Finishes the batch in flight, releases every lease and stops. */
@@ -152,17 +153,19 @@ export class ProjectionEngine {
   /**
    * Resolves once every projector, on whichever instance runs it, has applied the event at
    * `position`: commands answer only then, so a client reads its own writes. Given the types
-   * of the events appended, it waits only for the read models that handle one of them: the
-   * others' tables cannot change because of these events. A read model stalled on an event it
-   * cannot apply (on any instance: the stall is in its checkpoint row) fails the wait at once
-   * with ProjectionStalledError; the events appended are in the log all the same.
+   * of the events appended (a command's wait), it waits only for the read models that handle one
+   * of them (the others' tables cannot change because of these events), and never for one that
+   * follows the log; without them, for every read model not written inline. A read model stalled
+   * on an event it cannot apply (on any instance: the stall is in its checkpoint row) fails the
+   * wait at once with ProjectionStalledError; the events appended are in the log all the same.
    */
   async waitFor(position: Position, options: { timeoutMs?: number; eventTypes?: readonly string[] } = {}): Promise<void> {
-    // Inline read models committed with the events.
-    if (this.options.inline) return;
     const types = options.eventTypes;
-    const relevant = types ? this.options.projectors.filter((p) => p.onAny || types.some((t) => t in p.on)) : this.options.projectors;
-    const names = new Set(relevant.map((p) => p.name));
+    // Inline read models committed with the events; no command's answer reads one that follows the log.
+    const relevant = types
+      ? this.options.projectors.filter((p) => !p.followsLog && (p.onAny || types.some((t) => t in p.on)))
+      : this.options.projectors;
+    const names = new Set(relevant.filter((p) => !this.options.inline || p.followsLog).map((p) => p.name));
     if (names.size === 0) return;
     const deadline = Date.now() + (options.timeoutMs ?? 10_000);
     for (;;) {

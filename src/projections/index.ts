@@ -11,6 +11,8 @@ import { requestsProjector } from './requests/requests.js';
 import { organizationsProjector } from './organizations/organizations.js';
 import { sessionsProjector } from './sessions/sessions.js';
 import { streamHeadsProjector } from './stream-heads/stream-heads.js';
+import { eventsFeedProjector } from './events-feed/events-feed.js';
+import { webhooksProjector } from './webhooks/webhooks.js';
 
 export const allProjectors: readonly Projector[] = [
   streamHeadsProjector,
@@ -24,6 +26,8 @@ export const allProjectors: readonly Projector[] = [
   requestsProjector,
   copiesProjector,
   proposalsProjector,
+  eventsFeedProjector,
+  webhooksProjector,
 ];
 
 export { ProjectionEngine, ProjectionTimeoutError } from './engine.js';

@@ -20,7 +20,8 @@ const fenceName = (schema: string): string => `rm.fence:${schema}`;
 
 const PAGE = 1000;
 
-export function inlineProjection(projectors: readonly Projector[], schema: string, logger?: Pick<Logger, 'error'>): InlineProjection {
+export function inlineProjection(all: readonly Projector[], schema: string, logger?: Pick<Logger, 'error'>): InlineProjection {
+  const projectors = inlined(all);
   // quoteIdent admits [a-z0-9_] only, so both texts are safe inside single quotes.
   const path = `${quoteIdent(schema)}, public`;
   const handlerOf = (p: Projector, type: string): ProjectionHandler | undefined => p.on[type] ?? p.onAny;
@@ -93,6 +94,9 @@ export function inlineProjection(projectors: readonly Projector[], schema: strin
     apply: (tx, events) => writeRows(tx, events, (handler, event) => handler(tx, event), batchStatementsOf),
   };
 }
+
+/** The read models an append writes inline: all but those that follow the log, which the engine applies in log order. */
+export const inlined = (projectors: readonly Projector[]): Projector[] => projectors.filter((p) => !p.followsLog);
 
 /** The database's answer to this statement (a SQLSTATE), not to one before it nor a lost connection. */
 function isRefusalOfItsOwn(err: unknown): boolean {

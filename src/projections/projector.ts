@@ -41,9 +41,15 @@ export type Projector = {
   readonly batchStatements?: (events: readonly RecordedEvent[]) => readonly Statement[] | null;
   /** The decoder its handlers read through (absent for a read model of the log itself). */
   readonly events?: Pick<EventDecoder<DomainEvent>, 'versionOf'>;
+  /**
+   * Applied only by the engine's own loop, in log order, even where the others are written inline,
+   * and never waited for by a command: for a read model whose handlers read rows that other streams'
+   * events wrote, which only log order makes the same live and on a rebuild (docs/decisions.md, "The events feed").
+   */
+  readonly followsLog?: boolean;
 };
 
-type Header = Pick<Projector, 'name' | 'version' | 'schemaSql'>;
+type Header = Pick<Projector, 'name' | 'version' | 'schemaSql' | 'followsLog'>;
 
 /** Sent: the event as its statements see it, without its position (ProjectionHandler.statements). */
 type TypedHandler<Event, Sent> = {

@@ -8,7 +8,7 @@ import type { EventStore } from '../events/store.js';
 import type { CommandDeps } from '../commands/shell.js';
 import type { Logger } from '../logger.js';
 import type { JobQueue } from './queue/queue.js';
-import { ReactorRunner } from './reactor-runner.js';
+import { ReactorRunner, runTogether, type Workers } from './reactor-runner.js';
 import { AUTO_KEEP_QUEUE, autoKeepOnNewVersions, DRAIN_QUEUE, drainOnKeyWarmed, type GrantedAmong } from './reactors/copy-reactors.js';
 
 export const COPY_QUEUES: readonly string[] = [DRAIN_QUEUE, AUTO_KEEP_QUEUE];
@@ -40,12 +40,7 @@ export type CopyWorkerDeps = {
   readonly reactorPollMs?: number;
 };
 
-export type CopyWorkers = {
-  /** Stops the reactors, then lets running jobs finish. */
-  stop(): Promise<void>;
-  /** Stops as a crash would: running jobs are left to their lease and run again elsewhere. */
-  abandon(): Promise<void>;
-};
+export type CopyWorkers = Workers;
 
 /** The copy reactors and the workers of their two queues, started and stopped with the service. */
 export async function startCopyWorkers(deps: CopyWorkerDeps): Promise<CopyWorkers> {
@@ -104,15 +99,5 @@ export async function startCopyWorkers(deps: CopyWorkerDeps): Promise<CopyWorker
     logger: deps.logger,
     ...(deps.reactorPollMs === undefined ? {} : { idlePollMs: deps.reactorPollMs }),
   });
-  await runner.start();
-  return {
-    stop: async () => {
-      await runner.stop();
-      await Promise.all(workers.map((w) => w.close()));
-    },
-    abandon: async () => {
-      await runner.stop();
-      await Promise.all(workers.map((w) => w.abandon()));
-    },
-  };
+  return runTogether(runner, workers);
 }

@@ -7,6 +7,7 @@ import type { EventStore } from '../events/store.js';
 import type { Logger } from '../logger.js';
 import type { RecordedEvent } from '../events/envelope.js';
 import type { Reactor } from './reactor.js';
+import type { JobWorker } from './queue/queue.js';
 import { SharedLogReads } from '../events/recent-events.js';
 
 const SCHEMA_SQL = readFileSync(new URL('./reactor-checkpoints.sql', import.meta.url), 'utf8');
@@ -174,4 +175,27 @@ export class ReactorRunner {
   private idle(ms: number, since?: number): Promise<void> {
     return this.sleepers.sleep(ms, since);
   }
+}
+
+/** Reactors and the workers of the queues they fill, run together with the service. */
+export type Workers = {
+  /** Stops the reactors, then lets running jobs finish. */
+  stop(): Promise<void>;
+  /** Stops as a crash would: running jobs are left to their lease and run again elsewhere. */
+  abandon(): Promise<void>;
+};
+
+/** Starts the runner's reactors beside `workers`; either stop ends the reactors first, so no job is enqueued to a closed worker. */
+export async function runTogether(runner: ReactorRunner, workers: readonly JobWorker[]): Promise<Workers> {
+  await runner.start();
+  return {
+    stop: async () => {
+      await runner.stop();
+      await Promise.all(workers.map((w) => w.close()));
+    },
+    abandon: async () => {
+      await runner.stop();
+      await Promise.all(workers.map((w) => w.abandon()));
+    },
+  };
 }

@@ -53,6 +53,7 @@ describe(`the OpenAPI document and the GraphQL SDL (R-DOCS-01, R-DOCS-02, ${main
   let mailer: RecordingMailer;
   let doc: Document;
   let problemSchema: ValidateFunction;
+  let ajv: Ajv2020;
 
   before(async () => {
     mailer = new RecordingMailer();
@@ -67,9 +68,10 @@ describe(`the OpenAPI document and the GraphQL SDL (R-DOCS-01, R-DOCS-02, ${main
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^application\/json/);
     doc = (await res.json()) as Document;
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
-    problemSchema = ajv.compile(doc.components.schemas.Problem!);
+    ajv.addSchema(doc, 'openapi');
+    problemSchema = ajv.compile({ $ref: 'openapi#/components/schemas/Problem' });
   });
   after(async () => {
     await service?.close();
@@ -140,47 +142,16 @@ describe(`the OpenAPI document and the GraphQL SDL (R-DOCS-01, R-DOCS-02, ${main
         expect(reply.headers.get('content-type'), key).to.match(/^application\/problem\+json/);
         expect(problemSchema(reply.body), `${key} ${JSON.stringify(reply.body)}: ${JSON.stringify(problemSchema.errors)}`).to.equal(true);
         const [method, path] = key.split(' ') as [string, string];
-        const documented = Object.keys(doc.paths[path]?.[method.toLowerCase()]?.responses ?? {});
-        expect(documented, `${key} answered ${reply.status}`).to.include(String(reply.status));
+        const responses = doc.paths[path]?.[method.toLowerCase()]?.responses ?? {};
+        expect(Object.keys(responses), `${key} answered ${reply.status}`).to.include(String(reply.status));
+        // R-DOCS-06: the code is one the operation lists under that status.
+        const answer = responses[String(reply.status)] as { $ref?: string };
+        const at = answer.$ref ?? `#/paths/${path.replaceAll('/', '~1')}/${method.toLowerCase()}/responses/${reply.status}`;
+        const valid = ajv.validate({ $ref: `openapi${at}/content/application~1problem+json/schema` }, reply.body);
+        expect(valid, `${key} ${JSON.stringify(reply.body)}: ${JSON.stringify(ajv.errors)}`).to.equal(true);
         statuses.add(reply.status);
       }
       expect([...statuses].sort()).to.deep.equal([400, 401, 403, 404, 413, 415]);
-    });
-
-    it('the answers of routes match the success schema their operation documents', async function () {
-      const ajv = new Ajv2020({ strict: false });
-      addFormats.default(ajv);
-      ajv.addSchema(doc, 'openapi');
-      const pointer = (path: string) => path.replaceAll('~', '~0').replaceAll('/', '~1');
-      const expectDocumented = (method: string, path: string, reply: Reply) => {
-        const status = String(reply.status);
-        expect(status, `${method} ${path} ${JSON.stringify(reply.body)}`).to.match(/^2\d\d$/);
-        const valid = ajv.validate(
-          { $ref: `openapi#/paths/${pointer(path)}/${method}/responses/${status}/content/application~1json/schema` },
-          reply.body,
-        );
-        expect(valid, `${method.toUpperCase()} ${path}: ${JSON.stringify(ajv.errors)}`).to.equal(true);
-      };
-      const email = `owner-${Math.random().toString(36).slice(2)}@example.com`;
-      const sent = await api.post('/auth/send-otp', { email });
-      expectDocumented('post', '/auth/send-otp', sent);
-      const verified = await api.post('/auth/verify-otp', { email, code: mailer.lastCodeFor(email) });
-      expectDocumented('post', '/auth/verify-otp', verified);
-      const user = await registered(String(verified.body.token));
-      const founded = await api.post('/org/v1/organizations', { name: 'Acme' }, user);
-      expectDocumented('post', '/org/v1/organizations', founded);
-      expectDocumented('get', '/org/v1/organizations', await api.get('/org/v1/organizations', user));
-      const organizationId = (founded.body.organization as { organizationId: string }).organizationId;
-      const signedIn = await api.post('/org/v1/token', { organizationId }, user);
-      expectDocumented('post', '/org/v1/token', signedIn);
-      const member = String(signedIn.body.token);
-      expectDocumented('get', '/org/v1/members', await api.get('/org/v1/members', member));
-      expectDocumented('get', '/org/v1/key', await api.get('/org/v1/key', member));
-      expectDocumented('get', '/org/v1/requests', await api.get('/org/v1/requests', member));
-      expectDocumented('get', '/healthz', await api.get('/healthz'));
-      expectDocumented('get', '/readyz', await api.get('/readyz'));
-      expectDocumented('get', '/schemas/core', await api.get('/schemas/core'));
-      expectDocumented('get', '/.well-known/jwks.json', await api.get('/.well-known/jwks.json'));
     });
 
     it('an unknown path answers a problem of the same schema', async function () {

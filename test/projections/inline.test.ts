@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import type { Row, SqlDb } from '../../src/db/sql.js';
 import { WrongExpectedVersionError } from '../../src/events/errors.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
-import { ProjectionEngine } from '../../src/projections/engine.js';
-import { logProjector, writes } from '../../src/projections/projector.js';
+import { ProjectionEngine, ProjectionTimeoutError } from '../../src/projections/engine.js';
+import { logProjector, writes, type Projector } from '../../src/projections/projector.js';
 import { inlineProjection } from '../../src/projections/inline.js';
 import { replay } from '../../src/projections/replay.js';
 import { streamHeadsProjector } from '../../src/projections/stream-heads/stream-heads.js';
@@ -220,6 +220,34 @@ describe(`inline projection: read models written in the append's transaction (${
     expect(inline).to.have.length(3);
     await replay({ db: t.db, store: await SqlEventStore.open(t.db), projectors: [streamHeadsProjector] });
     expect((await rows()).rows).to.deep.equal(inline);
+  });
+
+  it('a read model that follows the log is applied by the engine in log order beside the inline ones, never by an append; a command does not wait for it', async function () {
+    if (mainBackend === 'pglite') this.skip(); // one connection: the held batch holds every append there
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const following: Projector = { ...recordingProjector('seen_following', { before: () => held }), followsLog: true };
+    const engine = await start('inline', [seen, following]);
+    const stream = uniqueStream('order');
+    const ids = await appendTo(stream, 3);
+    const last = (await store.readStream(stream)).at(-1)!.position;
+    expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_inline'), ids)).to.equal(null);
+    // Its handler is held: the appends wrote none of its rows.
+    expect(await recordedRows(t.db, 'seen_following')).to.deep.equal([]);
+    await engine.waitFor(last, { eventTypes: ['Placed'], timeoutMs: 1000 });
+    const waited = await engine.waitFor(last, { timeoutMs: 300 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(waited).to.be.instanceOf(ProjectionTimeoutError);
+    expect((waited as Error).message)
+      .to.include('seen_following')
+      .and.not.include('seen_inline');
+    release();
+    await engine.waitFor(last);
+    expect(assertExactlyOnceInStreamOrder(await recordedRows(t.db, 'seen_following'), ids)).to.equal(null);
+    const inline = Object.fromEntries((await engine.status()).map((s) => [s.projector, s.inline]));
+    expect(inline).to.deep.equal({ seen_inline: true, seen_following: false });
   });
 
   it('switching async → inline catches up the events the async projector had not applied, once; inline → async goes on after them', async () => {

@@ -72,6 +72,8 @@ describe(`time travel: read models as of a point of the log (R-TT-01..04; ${main
     });
     await calls.updateDoc(ann, doc, { givenName: 'Ann', familyName: 'Example-Smith' });
     log = await service.store.readAll({ maxCount: 100_000 });
+    // The events feed follows the log on its own (R-FEED-06): caught up, the live read models stand still.
+    await service.engine.waitFor(log.at(-1)!.position);
     const corrected = log.findIndex((e) => e.type === 'CopyCorrected');
     expect(corrected, 'the scenario corrected a copy').to.be.greaterThan(0);
     expect(corrected, 'events follow the correction').to.be.lessThan(log.length - 1);

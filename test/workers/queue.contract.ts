@@ -96,6 +96,25 @@ export function jobQueueContract(setup: () => Promise<QueueUnderTest>): void {
     });
   });
 
+  describe('a job enqueued with a delay', () => {
+    it('waits as delayed until its delay has passed, then runs once; a negative or fractional delay is refused', async () => {
+      const queue = await openQueue();
+      const ran: number[] = [];
+      const enqueued = Date.now();
+      await queue.enqueue(name, 'job-a', {}, { delayMs: 400 });
+      expect(await queue.depth(name)).to.deep.equal({ waiting: 0, active: 0, delayed: 1, failed: 0 });
+      expect((await queue.status(name, 'job-a'))?.state).to.equal('delayed');
+      queue.process(name, async () => {
+        ran.push(Date.now() - enqueued);
+      });
+      await waitFor(async () => (await queue.status(name, 'job-a'))?.state === 'completed');
+      expect(ran).to.have.length(1);
+      expect(ran[0]).to.be.at.least(400);
+      await expectRefused(queue.enqueue(name, 'job-b', {}, { delayMs: -1 }), RangeError);
+      await expectRefused(queue.enqueue(name, 'job-b', {}, { delayMs: 1.5 }), RangeError);
+    });
+  });
+
   describe('a failing job is retried with exponential backoff', () => {
     it('retries after the base delay, then twice that, and completes when the handler succeeds', async () => {
       const queue = await openQueue();
@@ -227,12 +246,12 @@ export function jobQueueContract(setup: () => Promise<QueueUnderTest>): void {
   });
 }
 
-async function expectRefused(p: Promise<unknown>): Promise<void> {
+async function expectRefused(p: Promise<unknown>, kind: new (message: string) => Error = InvalidJobKeyError): Promise<void> {
   const error = await p.then(
     () => null,
     (e: unknown) => e,
   );
-  expect(error).to.be.instanceOf(InvalidJobKeyError);
+  expect(error).to.be.instanceOf(kind);
 }
 
 export async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {

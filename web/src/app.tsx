@@ -12,6 +12,7 @@ const Organizations = lazy(() => import('./pages/org/organizations').then((m) =>
 const OrgRequestDetail = lazy(() => import('./pages/org/request-detail').then((m) => ({ default: m.OrgRequestDetail })));
 const OrgRequests = lazy(() => import('./pages/org/requests').then((m) => ({ default: m.OrgRequests })));
 const Settings = lazy(() => import('./pages/org/settings').then((m) => ({ default: m.Settings })));
+const Webhooks = lazy(() => import('./pages/org/webhooks').then((m) => ({ default: m.Webhooks })));
 const Account = lazy(() => import('./pages/person/account').then((m) => ({ default: m.Account })));
 const RequestDetail = lazy(() => import('./pages/person/request-detail').then((m) => ({ default: m.RequestDetail })));
 const Vault = lazy(() => import('./pages/person/vault').then((m) => ({ default: m.Vault })));
@@ -20,7 +21,7 @@ type Route = { readonly title: string; readonly page: ReactNode };
 
 const UUID = '([0-9a-fA-F-]{36})';
 const ID = '([A-Za-z0-9-]{1,64})';
-const ORG_PAGES = { manifests: Manifests, members: Members, settings: Settings, requests: OrgRequests } as const;
+const ORG_PAGES = { manifests: Manifests, members: Members, settings: Settings, requests: OrgRequests, webhooks: Webhooks } as const;
 
 /** The pages of contract §11, by path (src/api/web/pages.ts serves index.html at each). */
 function route(path: string): Route {
@@ -44,7 +45,7 @@ function route(path: string): Route {
       ),
     };
   }
-  const orgPage = new RegExp(`^/org/${UUID}(?:/(requests|manifests|members|settings))?$`).exec(p);
+  const orgPage = new RegExp(`^/org/${UUID}(?:/(requests|manifests|members|settings|webhooks))?$`).exec(p);
   if (orgPage) {
     const [, organizationId, which = 'requests'] = orgPage as unknown as [string, string, keyof typeof ORG_PAGES | undefined];
     const Page = ORG_PAGES[which];

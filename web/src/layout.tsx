@@ -81,7 +81,7 @@ function OrgNav({ organizationId, memberships }: OrgProps) {
     <nav className="orgbar" aria-label="Organization">
       <OrgSwitch organizationId={organizationId} memberships={memberships} />
       <ul className="nav">
-        {(['requests', 'manifests', 'members', 'settings'] as const).map((p) => (
+        {(['requests', 'manifests', 'members', 'settings', 'webhooks'] as const).map((p) => (
           <li key={p}>
             <Link to={`/org/${organizationId}/${p}`}>{p.charAt(0).toUpperCase() + p.slice(1)}</Link>
           </li>

@@ -1,77 +1,80 @@
 import type { Permission } from '../../events/organization-events.js';
+import { SERVICE_PROBLEMS, type ProblemCode } from '../problems.js';
 import { refusals } from '../refusals.js';
+import { schemas } from './schemas.js';
+import { ref, type OpenApiObject } from './shapes.js';
 
-/** An OpenAPI 3.1 object: plain JSON, as it is served. */
-export type OpenApiObject = { readonly [key: string]: unknown };
+export { arrayOf, exactly, freeForm, freeObject, object, ref, text, timestamp, uuid, type OpenApiObject } from './shapes.js';
 
-/** The codes a problem can carry: every refusal's (src/api/refusals.ts) and the service's own (src/api/problems.ts). */
-const PROBLEM_CODES = [...Object.keys(refusals), 'internal_error', 'not_ready'];
+/** A problem code's status: the refusal table's (src/api/refusals.ts), or the service's own (src/api/problems.ts). */
+const statusOf = (code: ProblemCode): number =>
+  code in refusals ? refusals[code as keyof typeof refusals].status : SERVICE_PROBLEMS[code as keyof typeof SERVICE_PROBLEMS].status;
 
-/** RFC 9457 as sendProblem writes it: the five members the contract fixes, the request id, and extensions. */
-const problemSchema = {
-  type: 'object',
-  required: ['type', 'title', 'status', 'detail', 'code'],
-  properties: {
-    type: {
-      type: 'string',
-      format: 'uri',
-      description: 'The kind of problem: the base URL, /problems/, the code; a page that says what it means and how to fix it.',
+/**
+ * What each status means, and the code it carries when a route names none of that status: the one
+ * its guard or the transport answers (a token check 401 unauthenticated, a permission 403 forbidden...).
+ */
+const USUAL: Readonly<Record<number, { readonly description: string; readonly code: ProblemCode }>> = {
+  400: { description: 'The request is malformed or a field is invalid', code: 'invalid_request' },
+  401: { description: 'No valid token (or code) came along', code: 'unauthenticated' },
+  403: { description: 'The caller may not do this', code: 'forbidden' },
+  404: { description: 'No such resource, or not the caller’s', code: 'not_found' },
+  409: { description: 'A conflict with the current state', code: 'conflict' },
+  413: { description: 'The body is too large', code: 'payload_too_large' },
+  415: { description: 'The body is of a type this route does not take', code: 'unsupported_media_type' },
+  423: { description: 'The organization’s key is sealed', code: 'org_sealed' },
+  429: { description: 'Too many requests; Retry-After says when to try again', code: 'rate_limited' },
+  500: { description: 'The service failed; quote the request id', code: 'internal_error' },
+  503: { description: 'A dependency is unavailable or a read model is stalled', code: 'service_unavailable' },
+};
+
+/**
+ * One problem answer: the shared Problem with `status` and `code` narrowed to what this route answers
+ * with this status, so a generated client types the codes it must handle (docs/decisions.md, "API description").
+ */
+function problemAnswer(status: number, codes: readonly ProblemCode[]): OpenApiObject {
+  return {
+    description: `${USUAL[status]!.description}: ${codes.join(', ')}`,
+    ...(status === 429 ? { headers: { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } } } } : {}),
+    content: {
+      'application/problem+json': {
+        schema: {
+          allOf: [ref('Problem')],
+          required: ['status', 'code'],
+          properties: { status: { const: status }, code: { enum: codes } },
+        },
+      },
     },
-    title: { type: 'string' },
-    status: { type: 'integer', minimum: 400, maximum: 599 },
-    detail: { type: 'string' },
-    code: { type: 'string', enum: PROBLEM_CODES },
-    requestId: { type: 'string', description: 'The X-Request-Id of this request, to quote when reporting it.' },
-    checks: { type: 'object', description: 'GET /readyz only: each check and its status.' },
-  },
-};
+  };
+}
 
-const STATUS_TEXT: Readonly<Record<number, string>> = {
-  400: 'The request is malformed or a field is invalid',
-  401: 'No valid token (or code) came along',
-  403: 'The caller may not do this',
-  404: 'No such resource, or not the caller’s',
-  409: 'A conflict with the current state',
-  413: 'The body is too large',
-  415: 'The body is of a type this route does not take',
-  423: 'The organization’s key is sealed',
-  429: 'Too many requests; Retry-After says when to try again',
-  500: 'The service failed; quote the request id',
-  503: 'A dependency is unavailable or a read model is stalled',
-};
-
-/** The error answers of an operation, each a problem+json body. */
-export function problems(...statuses: readonly number[]): Record<string, OpenApiObject> {
-  // Every route that takes a token (it can answer 401) counts against its fair use (R-LIM-12): 429.
-  const all = statuses.includes(401) ? [...statuses, 429, 500] : [...statuses, 500];
-  return Object.fromEntries([...new Set(all)].sort().map((s) => [String(s), { $ref: `#/components/responses/Problem${s}` }]));
+/**
+ * The error answers of an operation, each a problem+json body naming the codes it can carry. A status
+ * stands for its usual code, a code for itself under its status; a bare 401 marks a route that takes a
+ * token, which also answers 429 of fair use (R-LIM-12) and 503 when the session store is out of reach.
+ */
+export function problems(...answers: ReadonlyArray<number | ProblemCode>): Record<string, OpenApiObject> {
+  const all = answers.includes(401) ? [...answers, 429, 503, 500] : [...answers, 500];
+  const byStatus = new Map<number, Set<ProblemCode>>();
+  for (const answer of all) {
+    const [status, code] = typeof answer === 'number' ? [answer, USUAL[answer]!.code] : [statusOf(answer), answer];
+    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
+  }
+  return Object.fromEntries(
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, codes]) => {
+        const sorted = [...codes].sort();
+        const usual = sorted.length === 1 && sorted[0] === USUAL[status]!.code;
+        return [String(status), usual ? { $ref: `#/components/responses/Problem${status}` } : problemAnswer(status, sorted)];
+      }),
+  );
 }
 
 export const components = {
-  schemas: {
-    Problem: problemSchema,
-    AnyObject: { type: 'object', additionalProperties: true },
-    HistoryEntry: {
-      type: 'object',
-      required: ['position', 'type', 'occurredAt', 'actor', 'versions'],
-      properties: {
-        position: { type: 'string' },
-        type: { type: 'string' },
-        occurredAt: { type: 'string', format: 'date-time' },
-        actor: { type: 'string', description: '"member:<email>", "recipient" or "system"' },
-        versions: { type: 'object', description: 'sourceVersion, orgVersion, newVersion… as the entry has them' },
-      },
-    },
-  },
+  schemas,
   responses: Object.fromEntries(
-    Object.entries(STATUS_TEXT).map(([status, description]) => [
-      `Problem${status}`,
-      {
-        description,
-        ...(status === '429' ? { headers: { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 1 } } } } : {}),
-        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-      },
-    ]),
+    Object.entries(USUAL).map(([status, { code }]) => [`Problem${status}`, problemAnswer(Number(status), [code])]),
   ),
   securitySchemes: {
     userToken: {
@@ -85,8 +88,8 @@ export const components = {
 };
 
 /** A path parameter, always a string: ids are looked up, and an unknown one is 404. */
-export function pathParam(name: string, description: string): OpenApiObject {
-  return { name, in: 'path', required: true, description, schema: { type: 'string' } };
+export function pathParam(name: string, description: string, schema: OpenApiObject = { type: 'string' }): OpenApiObject {
+  return { name, in: 'path', required: true, description, schema };
 }
 
 export function queryParam(name: string, description: string, schema: OpenApiObject = { type: 'string' }): OpenApiObject {
@@ -112,9 +115,10 @@ export const fileNameQuery = {
 /**
  * A JSON body as jsonBody() takes it: malformed 400, oversized 413, another type 415, and every
  * object that lists its fields closed (§10.3: a field it does not list is 400, see known-input.ts).
+ * Inline, never a `$ref`: known-input.ts and the hostile-input suite read its fields from here.
  */
-export function jsonRequest(schema: OpenApiObject): OpenApiObject {
-  return { required: true, content: { 'application/json': { schema: closed(schema) } } };
+export function jsonRequest(schema: OpenApiObject, example?: unknown): OpenApiObject {
+  return { required: true, content: { 'application/json': { schema: closed(schema), ...exampled(example) } } };
 }
 
 function closed(schema: OpenApiObject): OpenApiObject {
@@ -131,26 +135,18 @@ function closed(schema: OpenApiObject): OpenApiObject {
   };
 }
 
+const exampled = (example: unknown) => (example === undefined ? {} : { example });
+
 /** Raw bytes streamed as they are (uploads): the Content-Type is the file's own. */
 export const bytesRequest = {
   required: true,
   content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
 };
 
-export function jsonAnswer(description: string, schema: OpenApiObject = { $ref: '#/components/schemas/AnyObject' }): OpenApiObject {
-  return { description, content: { 'application/json': { schema } } };
+/** A JSON answer; its example validates against its schema (test/api/openapi-typed.test.ts). */
+export function jsonAnswer(description: string, schema: OpenApiObject, example?: unknown): OpenApiObject {
+  return { description, content: { 'application/json': { schema, ...exampled(example) } } };
 }
-
-export function object(properties: Record<string, OpenApiObject>, required: readonly string[] = Object.keys(properties)): OpenApiObject {
-  return { type: 'object', required, properties };
-}
-
-export const text = (maxLength: number, extra: OpenApiObject = {}): OpenApiObject => ({
-  type: 'string',
-  minLength: 1,
-  maxLength,
-  ...extra,
-});
 
 export const asUser = [{ userToken: [] }];
 /**
@@ -161,9 +157,24 @@ export const asMember = (permission: Permission): Array<Record<'orgToken', Permi
 
 /**
  * A member route's errors, in the order of R-ORG-08: 401 unless a live member token, 403 without the
- * permission, 404 for anything not of this organization, then whatever else the route adds.
+ * permission, 404 for anything not of this organization, 400 for a query parameter or field it does not
+ * take (§10.3, known-input.ts), then whatever else the route adds.
  */
-export const memberErrors = (...more: readonly number[]): Record<string, OpenApiObject> => problems(401, 403, 404, ...more);
+export const memberErrors = (...more: ReadonlyArray<number | ProblemCode>): Record<string, OpenApiObject> =>
+  problems(401, 403, 404, 400, ...more);
 
 /** Errors of a route behind jsonBody(). */
 export const JSON_ERRORS = [400, 413, 415] as const;
+
+/** Errors of a route that appends: its read model may be stalled on the event (R-LIM-06). */
+export const APPENDS = [503, 'projection_stalled'] as const;
+
+/** Operations grouped under a tag, the section a rendered reference shows them in (GET /docs). */
+export function tagged(tag: string, paths: Record<string, Record<string, OpenApiObject>>): Record<string, Record<string, OpenApiObject>> {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(Object.entries(item).map(([method, op]) => [method, { tags: [tag], ...op }])),
+    ]),
+  );
+}

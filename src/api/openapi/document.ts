@@ -1,10 +1,12 @@
 import { authPaths } from './auth-paths.js';
 import { compliancePaths } from './compliance-paths.js';
+import { eventsPaths } from './events-paths.js';
 import { components } from './components.js';
 import { opsPaths } from './ops-paths.js';
 import { orgPaths } from './org-paths.js';
 import { requestPaths } from './request-paths.js';
 import { vaultPaths } from './vault-paths.js';
+import { webhookPaths } from './webhook-paths.js';
 
 /** The REST surface as OpenAPI 3.1 (R-DOCS-01); test/api/openapi.test.ts holds it to the routes express really serves. */
 export const openApiDocument = {
@@ -12,8 +14,10 @@ export const openApiDocument = {
   info: {
     title: 'Data-sharing service',
     version: '1',
-    description: 'Errors are RFC 9457 problem+json. GraphQL (POST /graphql) is described by GET /graphql/schema.graphql.',
+    description:
+      'Errors are RFC 9457 problem+json; each error answer names the `code`s it can carry. GraphQL (POST /graphql) is ' +
+      'described by GET /graphql/schema.graphql. GET /docs renders this document.',
   },
-  paths: { ...opsPaths, ...authPaths, ...orgPaths, ...requestPaths, ...compliancePaths, ...vaultPaths },
+  paths: { ...opsPaths, ...authPaths, ...orgPaths, ...requestPaths, ...eventsPaths, ...webhookPaths, ...compliancePaths, ...vaultPaths },
   components,
 };

@@ -1,8 +1,12 @@
 import { PERMISSIONS } from '../../events/organization-events.js';
 import { ADOPTIONS, SLOT_KINDS, SLOT_VERBS } from '../../events/manifest-events.js';
+import * as example from './examples.js';
 import {
+  APPENDS,
+  arrayOf,
   asMember,
   asUser,
+  exactly,
   JSON_ERRORS,
   jsonAnswer,
   jsonRequest,
@@ -10,12 +14,15 @@ import {
   object,
   pathParam,
   problems,
+  ref,
+  tagged,
   text,
+  uuid,
   versionQuery,
 } from './components.js';
 
-const manifestId = pathParam('manifestId', 'A manifest of the token’s organization');
-const email = pathParam('email', 'The member’s address');
+const manifestId = pathParam('manifestId', 'A manifest of the token’s organization', uuid());
+const email = pathParam('email', 'The member’s address', { type: 'string', format: 'email' });
 const permissions = { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...PERMISSIONS] } };
 
 /** manifest-body.ts: a SlotInput's shape; the rules between its fields are the decision's. */
@@ -36,186 +43,182 @@ const slot = object(
 );
 const versionFields = {
   purpose: { type: 'string', minLength: 1, maxLength: 2000, description: 'Why the organization asks (§11)' },
-  retention: { type: 'string', description: 'An ISO 8601 duration such as P90D' },
+  retention: { type: 'string', format: 'duration', description: 'An ISO 8601 duration such as P90D, at least PT1S, at most P100Y' },
   slots: { type: 'array', minItems: 1, maxItems: 200, items: slot },
 };
-const keyState = jsonAnswer(
-  'The key’s state',
-  object({ state: { enum: ['warm', 'cold'] }, warmUntil: { type: 'string', format: 'date-time' } }, ['state']),
-);
-const manifest = jsonAnswer('The manifest', object({ manifest: { type: 'object' } }));
+const manifest = (description: string) => jsonAnswer(description, exactly({ manifest: ref('Manifest') }), { manifest: example.manifest });
 
 /** Organizations, members, the key, apps and manifests (R-ORG-*, R-MAN-*). */
 export const orgPaths = {
-  '/org/v1/organizations': {
-    get: {
-      summary: 'The organizations the caller is a member of (§11)',
-      security: asUser,
-      responses: {
-        '200': jsonAnswer(
-          'Memberships',
-          object({
-            organizations: {
-              type: 'array',
-              items: object({
-                organizationId: { type: 'string' },
-                name: { type: 'string' },
-                permissions,
-                joinedAt: { type: 'string', format: 'date-time' },
-              }),
-            },
+  ...tagged('Organizations and members', {
+    '/org/v1/organizations': {
+      get: {
+        operationId: 'listMyOrganizations',
+        summary: 'The organizations the caller is a member of (§11)',
+        security: asUser,
+        responses: {
+          '200': jsonAnswer('Memberships', exactly({ organizations: arrayOf(ref('Membership')) }), {
+            organizations: [
+              {
+                organizationId: example.ids.organizationId,
+                name: 'Acme',
+                permissions: example.memberToken.permissions,
+                joinedAt: '2026-11-27T08:00:00.000Z',
+              },
+            ],
           }),
-        ),
-        ...problems(400, 401, 403),
+          ...problems(400, 401, 403),
+        },
+      },
+      post: {
+        operationId: 'createOrganization',
+        summary: 'Found an organization',
+        security: asUser,
+        requestBody: jsonRequest(object({ name: text(200) }), { name: 'Acme' }),
+        responses: {
+          '201': jsonAnswer('Founded', exactly({ organization: ref('Organization') }), { organization: example.organization }),
+          ...problems(...JSON_ERRORS, 401, 403, ...APPENDS),
+        },
       },
     },
-    post: {
-      summary: 'Found an organization',
-      security: asUser,
-      requestBody: jsonRequest(object({ name: text(200) })),
-      responses: {
-        '201': jsonAnswer(
-          'Founded',
-          object({
-            organization: object({
-              organizationId: { type: 'string' },
-              name: { type: 'string' },
-              createdAt: { type: 'string', format: 'date-time' },
-            }),
-          }),
-        ),
-        ...problems(...JSON_ERRORS, 401, 403, 503),
-      },
-    },
-  },
-  '/org/v1/token': {
-    post: {
-      summary: 'Sign in to an organization as a member',
-      security: asUser,
-      requestBody: jsonRequest(object({ organizationId: { type: 'string' } })),
-      responses: {
-        '200': jsonAnswer(
-          'A member token (§11: called through the session cookie with X-CSRF: 1, it is set as the ' +
-            'organization’s member cookie and left out of the body)',
-          object(
-            {
-              token: { type: 'string' },
-              expiresAt: { type: 'string', format: 'date-time' },
-              organizationId: { type: 'string' },
-              permissions,
-            },
-            ['expiresAt', 'organizationId', 'permissions'],
+    '/org/v1/token': {
+      post: {
+        operationId: 'signInMember',
+        summary: 'Sign in to an organization as a member',
+        description: 'The organization key becomes warm for a while: keeps and corrections go through (R-ORG-10).',
+        security: asUser,
+        requestBody: jsonRequest(object({ organizationId: { type: 'string', format: 'uuid' } }), {
+          organizationId: example.ids.organizationId,
+        }),
+        responses: {
+          '200': jsonAnswer(
+            'A member token (§11: called through the session cookie with X-CSRF: 1, it is set as the ' +
+              'organization’s member cookie and left out of the body)',
+            ref('MemberToken'),
+            example.memberToken,
           ),
-        ),
-        ...problems(...JSON_ERRORS, 401, 403, 404, 423, 503),
+          ...problems(...JSON_ERRORS, 401, 403, 404, ...APPENDS),
+        },
       },
     },
-  },
-  '/org/v1/members': {
-    get: {
-      summary: 'The members',
-      security: asMember('member_manage'),
-      responses: {
-        '200': jsonAnswer(
-          'Members',
-          object({
-            members: {
-              type: 'array',
-              items: object({ email: { type: 'string' }, permissions, addedAt: { type: 'string', format: 'date-time' } }),
-            },
+    '/org/v1/members': {
+      get: {
+        operationId: 'listMembers',
+        summary: 'The members',
+        security: asMember('member_manage'),
+        responses: {
+          '200': jsonAnswer('Members', exactly({ members: arrayOf(ref('Member')) }), { members: [example.member] }),
+          ...memberErrors(),
+        },
+      },
+    },
+    '/org/v1/members/{email}': {
+      put: {
+        operationId: 'setMember',
+        summary: 'Add a member or set their permissions',
+        security: asMember('member_manage'),
+        parameters: [email],
+        requestBody: jsonRequest(object({ permissions }), { permissions: example.member.permissions }),
+        responses: {
+          '200': jsonAnswer('The member', exactly({ member: ref('Member') }), { member: example.member }),
+          ...memberErrors(...JSON_ERRORS, 409, ...APPENDS),
+        },
+      },
+      delete: {
+        operationId: 'removeMember',
+        summary: 'Remove a member',
+        security: asMember('member_manage'),
+        parameters: [email],
+        responses: {
+          '200': jsonAnswer('Removed', exactly({ removed: { const: true } }), { removed: true }),
+          ...memberErrors(409, ...APPENDS),
+        },
+      },
+    },
+    '/org/v1/key': {
+      get: {
+        operationId: 'getKeyState',
+        summary: 'The organization key’s state',
+        security: asMember('request_read'),
+        responses: {
+          '200': jsonAnswer('The key’s state', ref('KeyState'), { state: 'warm', warmUntil: '2026-11-27T10:00:00.000Z' }),
+          ...memberErrors(),
+        },
+      },
+    },
+    '/org/v1/key/seal': {
+      post: {
+        operationId: 'sealKey',
+        summary: 'Seal the organization key',
+        security: asMember('member_manage'),
+        responses: {
+          '200': jsonAnswer('Cold until a member signs in again', exactly({ state: { const: 'cold' } }), { state: 'cold' }),
+          ...memberErrors(409, ...APPENDS),
+        },
+      },
+    },
+    '/org/v1/apps': {
+      get: {
+        operationId: 'listApps',
+        summary: 'The apps, the earliest registered first',
+        security: asMember('member_manage'),
+        responses: { '200': jsonAnswer('Apps', exactly({ apps: arrayOf(ref('App')) }), { apps: [example.app] }), ...memberErrors() },
+      },
+      post: {
+        operationId: 'registerApp',
+        summary: 'Register an app',
+        security: asMember('member_manage'),
+        requestBody: jsonRequest(object({ name: text(200) }), { name: example.app.name }),
+        responses: {
+          '201': jsonAnswer('The app', exactly({ clientId: uuid(), name: { type: 'string' } }), {
+            clientId: example.app.clientId,
+            name: example.app.name,
           }),
+          ...memberErrors(...JSON_ERRORS, ...APPENDS),
+        },
+      },
+    },
+  }),
+  ...tagged('Manifests', {
+    '/org/v1/manifests': {
+      get: {
+        operationId: 'listManifests',
+        summary: 'The manifests, each at its newest version',
+        security: asMember('request_read'),
+        responses: {
+          '200': jsonAnswer('Manifests', exactly({ manifests: arrayOf(ref('Manifest')) }), { manifests: [example.manifest] }),
+          ...memberErrors(),
+        },
+      },
+      post: {
+        operationId: 'createManifest',
+        summary: 'Create a manifest',
+        security: asMember('manifest_manage'),
+        requestBody: jsonRequest(
+          object({ name: text(200), ...versionFields }, ['name', 'purpose', 'retention', 'slots']),
+          example.manifestInput,
         ),
-        ...memberErrors(),
+        responses: { '201': manifest('The manifest, at version 1'), ...memberErrors(...JSON_ERRORS, ...APPENDS) },
       },
     },
-  },
-  '/org/v1/members/{email}': {
-    put: {
-      summary: 'Add a member or set their permissions',
-      security: asMember('member_manage'),
-      parameters: [email],
-      requestBody: jsonRequest(object({ permissions })),
-      responses: { '200': jsonAnswer('The member', object({ member: { type: 'object' } })), ...memberErrors(...JSON_ERRORS, 409, 503) },
-    },
-    delete: {
-      summary: 'Remove a member',
-      security: asMember('member_manage'),
-      parameters: [email],
-      responses: { '200': jsonAnswer('Removed', object({ removed: { const: true } })), ...memberErrors(409, 503) },
-    },
-  },
-  '/org/v1/key': {
-    get: { summary: 'The organization key’s state', security: asMember('request_read'), responses: { '200': keyState, ...memberErrors() } },
-  },
-  '/org/v1/key/seal': {
-    post: {
-      summary: 'Seal the organization key',
-      security: asMember('member_manage'),
-      responses: {
-        '200': jsonAnswer('Cold until a member signs in again', object({ state: { const: 'cold' } })),
-        ...memberErrors(409, 503),
+    '/org/v1/manifests/{manifestId}': {
+      get: {
+        operationId: 'getManifest',
+        summary: 'A manifest, at a version',
+        security: asMember('request_read'),
+        parameters: [manifestId, versionQuery],
+        responses: { '200': manifest('The manifest at that version'), ...memberErrors() },
       },
     },
-  },
-  '/org/v1/apps': {
-    get: {
-      summary: 'The apps, the earliest registered first',
-      security: asMember('member_manage'),
-      responses: {
-        '200': jsonAnswer(
-          'Apps',
-          object({
-            apps: {
-              type: 'array',
-              items: object({
-                clientId: { type: 'string' },
-                name: { type: 'string' },
-                registeredAt: { type: 'string', format: 'date-time' },
-              }),
-            },
-          }),
-        ),
-        ...memberErrors(),
+    '/org/v1/manifests/{manifestId}/versions': {
+      post: {
+        operationId: 'publishManifestVersion',
+        summary: 'Publish a new version',
+        security: asMember('manifest_manage'),
+        parameters: [manifestId],
+        requestBody: jsonRequest(object(versionFields), example.manifestVersionInput),
+        responses: { '201': manifest('The manifest at its new version'), ...memberErrors(...JSON_ERRORS, 409, ...APPENDS) },
       },
     },
-    post: {
-      summary: 'Register an app',
-      security: asMember('member_manage'),
-      requestBody: jsonRequest(object({ name: text(200) })),
-      responses: {
-        '201': jsonAnswer('The app', object({ clientId: { type: 'string' }, name: { type: 'string' } })),
-        ...memberErrors(...JSON_ERRORS, 503),
-      },
-    },
-  },
-  '/org/v1/manifests': {
-    get: {
-      summary: 'The manifests',
-      security: asMember('request_read'),
-      responses: { '200': jsonAnswer('Manifests', object({ manifests: { type: 'array' } })), ...memberErrors() },
-    },
-    post: {
-      summary: 'Create a manifest',
-      security: asMember('manifest_manage'),
-      requestBody: jsonRequest(object({ name: text(200), ...versionFields })),
-      responses: { '201': manifest, ...memberErrors(...JSON_ERRORS, 503) },
-    },
-  },
-  '/org/v1/manifests/{manifestId}': {
-    get: {
-      summary: 'A manifest, at a version',
-      security: asMember('request_read'),
-      parameters: [manifestId, versionQuery],
-      responses: { '200': manifest, ...memberErrors(400) },
-    },
-  },
-  '/org/v1/manifests/{manifestId}/versions': {
-    post: {
-      summary: 'Publish a new version',
-      security: asMember('manifest_manage'),
-      parameters: [manifestId],
-      requestBody: jsonRequest(object(versionFields)),
-      responses: { '201': manifest, ...memberErrors(...JSON_ERRORS, 409, 503) },
-    },
-  },
+  }),
 };

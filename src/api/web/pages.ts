@@ -40,7 +40,7 @@ const PAGE_PATHS: readonly RegExp[] = [
   '/account',
   '/organizations',
   `/org/${UUID}`,
-  `/org/${UUID}/(requests|manifests|members|settings)`,
+  `/org/${UUID}/(requests|manifests|members|settings|webhooks)`,
   `/org/${UUID}/requests/${ID}`,
 ].map((p) => new RegExp(`^${p === '/' ? '/' : `${p}/?`}$`));
 
@@ -94,10 +94,10 @@ export function webPages({ distDir = WEB_DIST, outbox }: PagesOptions): RequestH
   };
 }
 
-/** The headers every page and asset carries (R-WEB-01). */
-function guarded(res: Response): Response {
+/** The headers every page and asset carries (R-WEB-01); the API reference's page its own policy (R-DOCS-07). */
+export function guarded(res: Response, policy: string = CONTENT_SECURITY_POLICY): Response {
   return res.set({
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'Content-Security-Policy': policy,
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
     'Referrer-Policy': 'no-referrer',

@@ -4,7 +4,9 @@ import {
   assertJobId,
   assertQueueName,
   resolveConcurrency,
+  resolveDelay,
   resolveQueueOptions,
+  type EnqueueOptions,
   type JobHandler,
   type JobQueue,
   type JobState,
@@ -47,10 +49,11 @@ export class BullmqJobQueue implements JobQueue {
     };
   }
 
-  async enqueue(name: string, jobId: string, payload: JsonObject): Promise<void> {
+  async enqueue(name: string, jobId: string, payload: JsonObject, options?: EnqueueOptions): Promise<void> {
     assertQueueName(name);
     assertJobId(jobId);
-    await this.queue(name).add(name, payload, { ...this.jobOptions, jobId });
+    const delay = resolveDelay(options);
+    await this.queue(name).add(name, payload, { ...this.jobOptions, jobId, ...(delay > 0 ? { delay } : {}) });
   }
 
   process(name: string, handler: JobHandler, options?: ProcessOptions): JobWorker {

@@ -1,8 +1,9 @@
 /** The SQL job queue's statements (schema in schema.sql); durations travel as milliseconds. */
 
+/** $6: the delay in milliseconds before the job is due (a waiting row with run_at ahead is delayed). */
 export const enqueue = `
-  INSERT INTO queue.jobs (queue_name, job_id, payload, max_attempts, backoff_ms)
-  VALUES ($1, $2, $3::jsonb, $4, $5)
+  INSERT INTO queue.jobs (queue_name, job_id, payload, max_attempts, backoff_ms, run_at)
+  VALUES ($1, $2, $3::jsonb, $4, $5, now() + $6::double precision * interval '1 millisecond')
   ON CONFLICT (queue_name, job_id) DO NOTHING`;
 
 /**

@@ -6,8 +6,11 @@ import type { JsonObject } from '../../events/envelope.js';
  * (REDIS_URL) and a table in the service's own database (the embedded default).
  */
 export interface JobQueue {
-  /** Adds a job unless one with this id exists in this queue, whatever its state (waiting, done or failed). */
-  enqueue(name: string, jobId: string, payload: JsonObject): Promise<void>;
+  /**
+   * Adds a job unless one with this id exists in this queue, whatever its state (waiting, done or failed);
+   * with `delayMs`, it waits as delayed that long before it is run.
+   */
+  enqueue(name: string, jobId: string, payload: JsonObject, options?: EnqueueOptions): Promise<void>;
   /** Starts a worker on the queue `name`; a job whose handler throws is retried until its attempts run out. */
   process(name: string, handler: JobHandler, options?: ProcessOptions): JobWorker;
   /** How many jobs of a queue are in each state that needs watching (for the queue-depth metric). */
@@ -29,6 +32,15 @@ export type Job = {
 export type JobHandler = (job: Job) => Promise<void>;
 
 export type ProcessOptions = { readonly concurrency?: number };
+
+export type EnqueueOptions = { readonly delayMs?: number };
+
+/** The delay of an enqueue, checked: a whole number of milliseconds, none when absent. */
+export function resolveDelay(options: EnqueueOptions = {}): number {
+  const delay = options.delayMs ?? 0;
+  if (!Number.isInteger(delay) || delay < 0) throw new RangeError('delayMs must be a whole number of milliseconds, not negative');
+  return delay;
+}
 
 export interface JobWorker {
   /** Stops taking jobs and waits for the running ones to finish. */

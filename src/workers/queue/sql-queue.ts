@@ -5,7 +5,9 @@ import {
   assertJobId,
   assertQueueName,
   resolveConcurrency,
+  resolveDelay,
   resolveQueueOptions,
+  type EnqueueOptions,
   type JobHandler,
   type JobQueue,
   type JobState,
@@ -55,12 +57,17 @@ export class SqlJobQueue implements JobQueue {
     return new SqlJobQueue(db, resolved, pollMs);
   }
 
-  async enqueue(name: string, jobId: string, payload: JsonObject): Promise<void> {
+  async enqueue(name: string, jobId: string, payload: JsonObject, options?: EnqueueOptions): Promise<void> {
     assertQueueName(name);
     assertJobId(jobId);
+    const delay = resolveDelay(options);
     const { attempts, backoffMs } = this.options;
-    const r = await this.db.query(q.enqueue, [name, jobId, JSON.stringify(payload), attempts, Math.round(backoffMs)]);
-    if (r.rowCount > 0) this.wakers.get(name)?.forEach((wake) => wake());
+    const r = await this.db.query(q.enqueue, [name, jobId, JSON.stringify(payload), attempts, Math.round(backoffMs), delay]);
+    if (r.rowCount === 0) return;
+    const wake = () => this.wakers.get(name)?.forEach((w) => w());
+    if (delay === 0) return wake();
+    // Polling would find it too, but only up to pollMs late.
+    setTimeout(wake, delay).unref();
   }
 
   process(name: string, handler: JobHandler, options?: ProcessOptions): JobWorker {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Express } from 'express';
 import { PERMISSIONS, type Permission } from '../../../src/events/organization-events.js';
@@ -27,6 +28,9 @@ export type Ids = {
   readonly entityId: string;
   readonly documentId: string;
   readonly sessionId: string;
+  /** The organization's webhook, and an event id (no delivery of it: a retry of it is 404 past the guard). */
+  readonly webhookId: string;
+  readonly eventId: string;
 };
 
 /** One side: a person who founded an organization, with a user and a member token of a live session. */
@@ -157,6 +161,11 @@ export async function accessWorld(): Promise<AccessWorld> {
       if (proposals.length === 0) await new Promise((r) => setTimeout(r, 25));
     }
     expect(proposals, 'a proposal opens').to.have.length(1);
+    const hook = await api.post('/org/v1/webhooks', memberToken, {
+      url: `https://hooks.${name.toLowerCase()}.example/`,
+      eventTypes: ['key.warmed'],
+    });
+    expect(hook.status, JSON.stringify(hook.body)).to.equal(201);
 
     const ids: Ids = {
       organizationId,
@@ -170,6 +179,8 @@ export async function accessWorld(): Promise<AccessWorld> {
       entityId,
       documentId,
       sessionId: sessionOf(founder.token),
+      webhookId: (hook.body.webhook as { webhookId: string }).webhookId,
+      eventId: randomUUID(),
     };
     const personIds: Ids = {
       ...ids,

@@ -40,6 +40,7 @@ const inputs: Readonly<Record<string, (ids: Ids) => { body?: unknown; query?: Re
     body: { expectedSourceVersion: 1, expectedOrgVersion: 1, data: { givenName: 'Pat', familyName: 'Roe' } },
   }),
   'POST /vault/files': (ids) => ({ query: { fileName: 'scan.pdf', owner: ids.entityId } }),
+  'POST /org/v1/webhooks': () => ({ body: { url: 'https://hooks.example/dss', eventTypes: ['key.warmed'] } }),
 };
 const REQUIRED_QUERY: Readonly<Record<string, string>> = { fileName: 'scan.pdf' };
 const PATH_VALUES: Readonly<Record<string, (ids: Ids) => string>> = {
@@ -50,6 +51,8 @@ const PATH_VALUES: Readonly<Record<string, (ids: Ids) => string>> = {
   proposalId: (ids) => ids.proposalId,
   fileId: (ids) => ids.fileId,
   email: (ids) => ids.email,
+  webhookId: (ids) => ids.webhookId,
+  eventId: (ids) => ids.eventId,
   file: () => 'PersonFullName.json',
   code: () => 'not_found',
 };

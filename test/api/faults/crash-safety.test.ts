@@ -24,7 +24,7 @@ import { openBackends, type Backends } from '../../../src/backends.js';
 import { verifyLog } from '../../../src/cli/verify-log-command.js';
 import { loadConfig } from '../../../src/config.js';
 import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../../src/identity/keys/index.js';
-import { allProjectors } from '../../../src/projections/index.js';
+import { allProjectors, ProjectionEngine } from '../../../src/projections/index.js';
 import { replay } from '../../../src/projections/replay.js';
 import { postgresBin, startOwnCluster } from '../../support/own-cluster.js';
 import { tablesOf } from '../../support/tables.js';
@@ -346,8 +346,16 @@ function logOf({ db }: Backends) {
   };
 }
 
-/** What the service wrote inline before and after the crash equals what a rebuild from the log writes. */
+/**
+ * What the service wrote inline before and after the crash equals what a rebuild from the log writes;
+ * a read model that follows the log (R-FEED-06) first catches up with it, as a running service would.
+ */
 async function replayEqualsLive({ db, store }: Backends): Promise<void> {
+  const following = new ProjectionEngine({ db, store, projectors: allProjectors.filter((p) => p.followsLog) });
+  await following.start();
+  const head = await store.headPosition();
+  if (head) await following.waitFor(head, { timeoutMs: 60_000 });
+  await following.stop();
   const withoutCheckpoints = async () => {
     const { projection_checkpoints: _checkpoints, ...tables } = await tablesOf(db, 'rm');
     return tables;

@@ -38,6 +38,7 @@ describe(`§10.3 unknown fields are refused (${mainBackend})`, function () {
   let manifest: Manifest;
   let requestId: string;
   let fileId: string;
+  let webhookId: string;
   const d = driver({ api: () => api, member: () => member, log: () => service.db });
 
   /** A body each JSON route takes as it is: the test adds one field the route does not define. */
@@ -55,6 +56,7 @@ describe(`§10.3 unknown fields are refused (${mainBackend})`, function () {
     'POST /org/v1/requests': { manifestId: manifest.manifestId, recipientEmail: 'someone@example.com' },
     'POST /org/v1/requests/{requestId}/slots/{slotId}/adopt': {},
     'POST /org/v1/requests/{requestId}/slots/{slotId}/correct': { expectedSourceVersion: 1, expectedOrgVersion: 1, data: {} },
+    'POST /org/v1/webhooks': { url: 'https://hooks.acme.example/', eventTypes: ['key.warmed'] },
   });
 
   function target(route: Route, query: Record<string, string>): string {
@@ -66,6 +68,8 @@ describe(`§10.3 unknown fields are refused (${mainBackend})`, function () {
       email: 'bob@example.com',
       adoptionId: randomUUID(),
       proposalId: randomUUID(),
+      webhookId,
+      eventId: randomUUID(),
     };
     const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(ids[name]!));
     const required = Object.fromEntries(
@@ -99,6 +103,8 @@ describe(`§10.3 unknown fields are refused (${mainBackend})`, function () {
     manifest = await d.manifest([MANUAL_NAME_SLOT]);
     requestId = await d.send(manifest.manifestId, owner.email);
     fileId = String((await fileClient(service.url).upload(owner.token, { fileName: 'a.txt' }, Buffer.from('a'))).json.fileId);
+    const webhook = await api.post('/org/v1/webhooks', member, { url: 'https://hooks.acme.example/', eventTypes: ['key.warmed'] });
+    webhookId = (webhook.body.webhook as { webhookId: string }).webhookId;
   });
   after(() => service?.close());
 

@@ -20,6 +20,7 @@ const PAGES = [
   `/org/${ORG}/manifests`,
   `/org/${ORG}/members`,
   `/org/${ORG}/settings`,
+  `/org/${ORG}/webhooks`,
 ];
 
 /** R-WEB-01: the policy every page carries: nothing inline, nothing from elsewhere, never framed. */

@@ -13,6 +13,7 @@ import { startTestService, type TestService } from '../../api/support/service.js
 import { orgClient, type OrgClient } from '../../api/org/org-client.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { openWorkerQueue, startWorkers } from '../../support/copy-workers.js';
+import { startDeliveries } from '../../api/webhooks/webhook-support.js';
 import { builtPages } from './built-pages.js';
 import { CHROMIUM, hasChromium, openBrowser, type Browser } from './browser.js';
 
@@ -59,7 +60,10 @@ export type WebService = {
  * Starts the service (with the copy workers when asked) and the browser for a browser suite: call it
  * from `before` with the suite's `this`; where Chromium is missing the suite is skipped and says so.
  */
-export async function startWebService(suite: Mocha.Context, options: { readonly workers?: boolean } = {}): Promise<WebService> {
+export async function startWebService(
+  suite: Mocha.Context,
+  options: { readonly workers?: boolean; readonly webhooks?: boolean; readonly env?: Readonly<Record<string, string>> } = {},
+): Promise<WebService> {
   if (!hasChromium()) {
     console.log(`    skipped: ${CHROMIUM} is missing (apt-get install chromium); the browser suites need it`);
     suite.skip();
@@ -70,10 +74,12 @@ export async function startWebService(suite: Mocha.Context, options: { readonly 
   const base = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'dss-web-'));
   const mailer = new OutboxAndRecord(outboxMailer({ dataDir, logger: createLogger('silent') }));
-  const service = await startTestService({ port, domain: { mailer, env: { BASE_URL: base, DATA_DIR: dataDir } } });
+  const service = await startTestService({ port, domain: { mailer, env: { ...options.env, BASE_URL: base, DATA_DIR: dataDir } } });
   // The copy workers keep automatic slots and open proposals, as `npm start` runs them.
   const queue = options.workers ? await openWorkerQueue(service) : null;
   const workers = queue ? await startWorkers(service, queue) : null;
+  // The webhook workers deliver the organization's events (contract §12), their retries in milliseconds.
+  const webhooks = options.webhooks ? await startDeliveries(service) : null;
   const browser = await openBrowser();
   const cspErrors: string[] = [];
   browser.context.on('console', (m) => {
@@ -96,6 +102,8 @@ export async function startWebService(suite: Mocha.Context, options: { readonly 
     close: async () => {
       await workers?.stop();
       await queue?.close();
+      await webhooks?.workers.stop();
+      await webhooks?.queue.close();
       await browser.close();
       await service.close();
       await rm(dataDir, { recursive: true, force: true });

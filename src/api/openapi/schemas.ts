@@ -1,0 +1,278 @@
+import { ADOPTIONS, SLOT_KINDS, SLOT_VERBS } from '../../events/manifest-events.js';
+import { PERMISSIONS } from '../../events/organization-events.js';
+import { REQUEST_STATES } from '../../requests/request-status.js';
+import { SERVICE_PROBLEMS } from '../problems.js';
+import { refusals } from '../refusals.js';
+import { arrayOf, exactly, freeForm, ref, timestamp, uuid, type OpenApiObject, type SchemaName } from './shapes.js';
+
+/** The codes a problem can carry: every refusal's (src/api/refusals.ts) and the service's own (src/api/problems.ts). */
+const PROBLEM_CODES = [...Object.keys(refusals), ...Object.keys(SERVICE_PROBLEMS)];
+const CHECKS = ['database', 'events', 'queue', 'projections'] as const;
+
+const int = (minimum = 1, description?: string): OpenApiObject => ({
+  type: 'integer',
+  minimum,
+  ...(description ? { description } : {}),
+});
+const string = (description?: string): OpenApiObject => ({ type: 'string', ...(description ? { description } : {}) });
+const oneOf = (values: readonly string[], description?: string): OpenApiObject => ({
+  type: 'string',
+  enum: [...values],
+  ...(description ? { description } : {}),
+});
+
+/** A membership's permissions, as every answer names them. */
+export const permissionList: OpenApiObject = { type: 'array', uniqueItems: true, items: oneOf(PERMISSIONS) };
+
+/** R-MAN-05: a slot of a manifest version, as the manifest and the request detail show it. */
+const slotFields = {
+  slotId: uuid(),
+  label: string(),
+  group: string(),
+  subject: string('Only when the slot asks about a party other than the recipient'),
+  multiple: { type: 'boolean' },
+  kind: oneOf(SLOT_KINDS),
+  target: string('A built-in schema’s name for kind schema; a free label for kind file'),
+  verbs: arrayOf(oneOf(SLOT_VERBS)),
+  adoption: oneOf(ADOPTIONS, 'manual: members keep copies; auto: the service keeps every version while the key is warm'),
+  required: { type: 'boolean', description: 'Accepting the request needs a grant for this slot (§11)' },
+};
+
+/** Spec §4.3: the request detail's proposal summary; the proposals route adds the slot's kind and target. */
+const proposalFields = {
+  proposalId: uuid(),
+  slotId: uuid(),
+  resourceId: uuid('The granted resource that has a newer version'),
+  newVersion: int(1, 'Always the newest version'),
+  proposedAt: timestamp(),
+  participant: ref('Participant'),
+};
+
+/** R-HIST-01: the versions an event involves, and the opaque ids naming whose they are (src/requests/history-entry.ts). */
+const historyVersions = {
+  manifestVersion: int(),
+  sourceVersion: int(),
+  orgVersion: int(),
+  newVersion: int(),
+  slotId: uuid(),
+  resourceId: uuid(),
+  orgResourceId: uuid(),
+  adoptionId: uuid(),
+  proposalId: uuid(),
+  reason: string(),
+};
+
+const schemaRef: OpenApiObject = {
+  type: ['string', 'null'],
+  format: 'uri',
+  description: 'The canonical URL of the built-in schema, `{schema_base}/core/<Name>.json`; null for a file',
+};
+
+/** The shared shapes of the REST API (service spec §2, contract §2 to §12), each named for a generated client. */
+export const schemas: Readonly<Record<SchemaName, OpenApiObject>> = {
+  /** RFC 9457 as sendProblem writes it: the five members the contract fixes, the request id, and extensions. */
+  Problem: {
+    type: 'object',
+    description: 'An RFC 9457 problem; extension members may ride beside these.',
+    required: ['type', 'title', 'status', 'detail', 'code'],
+    properties: {
+      type: {
+        type: 'string',
+        format: 'uri',
+        description: 'The kind of problem: the base URL, /problems/, the code; a page that says what it means and how to fix it.',
+      },
+      title: string(),
+      status: { type: 'integer', minimum: 400, maximum: 599 },
+      detail: string(),
+      code: oneOf(PROBLEM_CODES),
+      requestId: string('The X-Request-Id of this request, to quote when reporting it.'),
+      checks: { ...ref('ReadinessChecks'), description: 'GET /readyz only: each check and its status.' },
+    },
+  },
+  ReadinessChecks: exactly(Object.fromEntries(CHECKS.map((name) => [name, ref('ReadinessCheck')]))),
+  ReadinessCheck: exactly(
+    {
+      status: oneOf(['ok', 'failed']),
+      reason: oneOf(['unreachable', 'timeout', 'behind', 'stalled'], 'Only when failed: a word, never error text'),
+      lagSeconds: {
+        type: 'object',
+        description: 'The projections check: each projector’s lag behind the log, in seconds',
+        additionalProperties: { type: 'number', minimum: 0 },
+      },
+      stalled: {
+        type: 'object',
+        description: 'Reason stalled: each projector stopped on an event it cannot apply',
+        additionalProperties: exactly({ status: { const: 'stalled' }, position: string(), errorClass: string(), since: timestamp() }),
+      },
+    },
+    ['reason', 'lagSeconds', 'stalled'],
+  ),
+  Jwk: exactly({
+    kty: { const: 'OKP' },
+    crv: { const: 'Ed25519' },
+    kid: string(),
+    x: string('The public key, base64url'),
+    alg: { const: 'EdDSA' },
+    use: { const: 'sig' },
+  }),
+  Organization: exactly({ organizationId: uuid(), name: string(), createdAt: timestamp() }),
+  Membership: exactly({ organizationId: uuid(), name: string(), permissions: permissionList, joinedAt: timestamp() }),
+  MemberToken: exactly(
+    {
+      token: string('The member token; absent when the call came with the session cookie (§11), which now holds it'),
+      expiresAt: timestamp(),
+      organizationId: uuid(),
+      permissions: permissionList,
+    },
+    ['token'],
+  ),
+  Member: exactly({ email: { type: 'string', format: 'email' }, permissions: permissionList, addedAt: timestamp() }),
+  App: exactly({ clientId: uuid(), name: string(), registeredAt: timestamp() }),
+  KeyState: {
+    description: 'Warm while a member signed in lately (keeps and corrections go through); cold once sealed or timed out.',
+    oneOf: [exactly({ state: { const: 'warm' }, warmUntil: timestamp() }), exactly({ state: { const: 'cold' } })],
+  },
+  Slot: exactly(slotFields, ['subject']),
+  Manifest: exactly({
+    manifestId: uuid(),
+    name: string(),
+    purpose: string('Why the organization asks (§11); empty on a version published before purposes'),
+    version: int(),
+    retention: { type: 'string', format: 'duration', description: 'An ISO 8601 duration such as P90D' },
+    slots: arrayOf(ref('Slot')),
+    publishedAt: timestamp(),
+  }),
+  Request: exactly(
+    {
+      requestId: uuid(),
+      manifestId: uuid(),
+      manifestName: string(),
+      manifestVersion: int(1, 'Pinned at consent: re-publishing a manifest never widens a live connection'),
+      recipientEmail: { type: 'string', format: 'email', description: 'Normalized' },
+      state: oneOf(REQUEST_STATES, 'Evaluated at call time'),
+      initiatedBy: oneOf(['org', 'recipient']),
+      initiatingClientId: string('The app a person came through; only when initiatedBy is recipient'),
+      invitationExpiresAt: timestamp(),
+      createdAt: timestamp(),
+    },
+    ['initiatingClientId'],
+  ),
+  Participant: {
+    type: ['object', 'null'],
+    description: 'The party a record is about; null is the recipient’s own record. The alias is pairwise per organization.',
+    required: ['subjectId', 'type', 'alias'],
+    properties: { subjectId: string(), type: { const: 'legal_entity' }, alias: string() },
+    additionalProperties: false,
+  },
+  RecordEntry: exactly(
+    {
+      resourceId: uuid('The person’s (or company’s) resource'),
+      participant: ref('Participant'),
+      sourceVersion: int(1, 'Where the resource stands now; only while available'),
+      status: oneOf(['available', 'unavailable']),
+      reason: oneOf(['connection_inactive', 'participant_ineligible', 'source_unavailable'], 'Only while unavailable'),
+    },
+    ['sourceVersion', 'reason'],
+  ),
+  Item: exactly({ ...slotFields, status: oneOf(['granted', 'pending']), records: arrayOf(ref('RecordEntry')) }, ['subject']),
+  RequestDetail: exactly({
+    request: ref('Request'),
+    manifestName: string(),
+    items: arrayOf(ref('Item')),
+    adoptions: arrayOf(ref('Adoption'), 'Pending ones too'),
+    proposals: arrayOf(ref('ProposalSummary'), 'The open ones'),
+  }),
+  Adoption: exactly(
+    {
+      adoptionId: uuid(),
+      slotId: uuid(),
+      sourceResourceId: uuid('The person’s record'),
+      sourceVersion: int(1, 'The source version this adoption pinned'),
+      orgResourceId: uuid('The organization’s copy; absent while pending'),
+      orgVersion: int(1, 'The version in the organization’s copy chain; absent while pending'),
+      resourceType: oneOf(['document', 'file']),
+      state: oneOf(['pending', 'materialized']),
+      adoptedAt: timestamp(),
+      materializedAt: timestamp('Absent while pending'),
+      participant: ref('Participant'),
+    },
+    ['orgResourceId', 'orgVersion', 'materializedAt'],
+  ),
+  Skipped: exactly({
+    resourceId: uuid(),
+    participant: ref('Participant'),
+    reason: oneOf(['connection_inactive', 'participant_ineligible', 'source_unavailable']),
+    message: string(),
+  }),
+  Copy: exactly(
+    {
+      adoption: ref('Adoption'),
+      resourceId: uuid('The organization’s own copy'),
+      name: string(),
+      schemaRef,
+      data: freeForm('the copy as kept (the version the adoption pinned); for a file its label, fileName, mimeType and fileSize'),
+      orgVersion: int(),
+      origin: { const: 'copy' },
+      currentOrgVersion: int(1, 'The head of the chain: the next expectedOrgVersion of a correction'),
+      currentOrigin: oneOf(['copy', 'correction']),
+      currentData: freeForm('the head of the chain, what the organization uses today; absent for a file'),
+      participant: ref('Participant'),
+    },
+    ['currentData'],
+  ),
+  OrgFileVersion: exactly(
+    {
+      orgVersion: int(),
+      adoptionId: uuid('A kept version’s adoption'),
+      sourceVersion: int(1, 'A kept version’s source version'),
+      fileName: string(),
+      mimeType: string(),
+      fileSize: int(0, 'Bytes'),
+      keptAt: timestamp(),
+    },
+    ['adoptionId', 'sourceVersion'],
+  ),
+  OrgFile: exactly(
+    {
+      orgFileId: uuid(),
+      origin: oneOf(['copy', 'attachment']),
+      slotId: uuid('A kept file’s slot'),
+      sourceResourceId: uuid('A kept file’s source'),
+      participant: ref('Participant'),
+      versions: arrayOf(ref('OrgFileVersion'), 'Newest first'),
+    },
+    ['slotId', 'sourceResourceId', 'participant'],
+  ),
+  ProposalSummary: exactly(proposalFields),
+  Proposal: exactly({ ...proposalFields, itemKind: oneOf(SLOT_KINDS), itemTarget: string() }),
+  Candidate: exactly({
+    proposal: ref('Proposal'),
+    version: int(),
+    name: string(),
+    schemaRef,
+    data: freeForm('the proposed version, read from the person’s vault; for a file its label, fileName, mimeType and fileSize'),
+  }),
+  HistoryEntry: exactly({
+    position: { type: 'string', pattern: '^[0-9]{1,20}/[0-9]{1,20}$', description: 'Where the event stands in the log' },
+    type: string('The event’s type'),
+    occurredAt: timestamp(),
+    actor: { type: 'string', pattern: '^(member:.+|recipient|system)$', description: '"member:<email>", "recipient" or "system"' },
+    versions: exactly(historyVersions, Object.keys(historyVersions)),
+  }),
+  FileVersion: exactly({ fileId: uuid(), version: int() }),
+  GraphqlError: exactly(
+    {
+      message: string(),
+      locations: arrayOf(exactly({ line: int(), column: int() })),
+      path: arrayOf({ type: ['string', 'integer'] }),
+      extensions: {
+        type: 'object',
+        required: ['code'],
+        properties: { code: string('BAD_USER_INPUT, UNAUTHENTICATED, NOT_FOUND, DATA_INVALID...') },
+        additionalProperties: true,
+        description: 'The code, and what the error adds (the failures of DATA_INVALID)',
+      },
+    },
+    ['locations', 'path', 'extensions'],
+  ),
+};

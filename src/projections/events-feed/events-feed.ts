@@ -1,0 +1,244 @@
+import { readFileSync } from 'node:fs';
+import type { SqlExecutor } from '../../db/sql.js';
+import { chainEvents, type ChainEvent } from '../../events/copy-events.js';
+import { eitherOf, type Recorded } from '../../events/decoder.js';
+import { organizationEvents, type OrganizationEvent } from '../../events/organization-events.js';
+import { requestEvents, type RequestEvent } from '../../events/request-events.js';
+import { resourceEvents, type ResourceEvent } from '../../events/resource-events.js';
+import type { FeedEventType } from '../../events-feed/catalogue.js';
+import { projector, type Statement, type TypedHandlers } from '../projector.js';
+
+/** The families the feed reads; docs/events.md says which event gives which feed event. */
+type Read = RequestEvent | ChainEvent | OrganizationEvent | ResourceEvent;
+
+const columns = `commit_pos, prepare_pos, source_event_id, occurred_at, ordinal, type, organization_id,
+                 request_id, slot_id, resource_id, entity_id, adoption_id, proposal_id, source_version, org_version`;
+/** $1 to $5 of a feed row: its source event's place in the log, id and time, and the row's number among that event's rows. */
+const place = `$1::numeric, $2::numeric, $3::uuid, $4::timestamptz, $5::integer`;
+
+const sql = {
+  /** An event of a request's, in its organization's feed; the record's legal entity from its grant. */
+  ofRequest: `INSERT INTO events_feed (${columns})
+    SELECT ${place}, $6::text, r.organization_id, r.request_id, $8::uuid, $9::uuid, g.entity_id,
+           $10::uuid, $11::uuid, $12::integer, $13::integer
+    FROM events_feed_requests r
+    LEFT JOIN events_feed_grants g ON g.request_id = r.request_id AND g.slot_id = $8::uuid AND g.resource_id = $9::uuid
+    WHERE r.request_id = $7::uuid`,
+  /** proposal.closed: its record is the one the proposal was opened on. */
+  closed: `INSERT INTO events_feed (${columns})
+    SELECT ${place}, 'proposal.closed', r.organization_id, r.request_id, p.slot_id, p.resource_id, g.entity_id, NULL, $7::uuid, NULL, NULL
+    FROM events_feed_requests r
+    LEFT JOIN events_feed_proposals p ON p.proposal_id = $7::uuid
+    LEFT JOIN events_feed_grants g ON g.request_id = r.request_id AND g.slot_id = p.slot_id AND g.resource_id = p.resource_id
+    WHERE r.request_id = $6::uuid`,
+  /** slot.granted of a record the slot does not hold already: a grant lists every record of the slot so far. */
+  granted: `INSERT INTO events_feed (${columns})
+    SELECT ${place}, 'slot.granted', r.organization_id, r.request_id, $7::uuid, $8::uuid, $9::uuid, NULL, NULL, NULL, NULL
+    FROM events_feed_requests r
+    WHERE r.request_id = $6::uuid AND NOT EXISTS (
+      SELECT 1 FROM events_feed_grants g
+      WHERE g.request_id = r.request_id AND g.slot_id = $7::uuid AND g.resource_id = $8::uuid AND NOT g.withdrawn)`,
+  /**
+   * record.updated, once for each slot of a connection that is active when the version is published
+   * (within the retention of its accepted terms) and holds the record then, as the log stands.
+   */
+  updated: `INSERT INTO events_feed (${columns})
+    SELECT $1::numeric, $2::numeric, $3::uuid, $4::timestamptz, (row_number() OVER (ORDER BY g.request_id, g.slot_id))::integer - 1,
+           'record.updated', r.organization_id, g.request_id, g.slot_id, g.resource_id, g.entity_id, NULL, NULL, $6::integer, NULL
+    FROM events_feed_grants g JOIN events_feed_requests r ON r.request_id = g.request_id
+    WHERE g.resource_id = $5::uuid AND NOT g.withdrawn AND r.phase = 'active'
+      AND r.accepted_at + r.retention_ms * interval '1 millisecond' > $4::timestamptz`,
+  ofOrganization: `INSERT INTO events_feed (commit_pos, prepare_pos, source_event_id, occurred_at, ordinal, type, organization_id)
+    VALUES (${place}, $6::text, $7::uuid)`,
+  sent: `INSERT INTO events_feed_requests (request_id, organization_id, phase) VALUES ($1, $2, 'pending')`,
+  phase: `UPDATE events_feed_requests SET phase = $2 WHERE request_id = $1`,
+  accepted: `UPDATE events_feed_requests SET phase = 'active', accepted_at = $2, retention_ms = $3 WHERE request_id = $1`,
+  grant: `INSERT INTO events_feed_grants (request_id, slot_id, resource_id, entity_id, withdrawn) VALUES ($1, $2, $3, $4, false)
+          ON CONFLICT (request_id, slot_id, resource_id) DO UPDATE SET entity_id = EXCLUDED.entity_id, withdrawn = false`,
+  withdraw: `UPDATE events_feed_grants SET withdrawn = true WHERE request_id = $1 AND slot_id = $2`,
+  proposal: `INSERT INTO events_feed_proposals (proposal_id, slot_id, resource_id) VALUES ($1, $2, $3)`,
+};
+
+/** What a feed event of a request names beside its type; absent is null. */
+type Named = {
+  readonly slotId?: string;
+  readonly resourceId?: string;
+  readonly adoptionId?: string;
+  readonly proposalId?: string;
+  readonly sourceVersion?: number;
+  readonly orgVersion?: number;
+};
+
+const sourceOf = (e: Recorded<Read>) =>
+  [e.position.commit.toString(), e.position.prepare.toString(), e.metadata.eventId, e.metadata.occurredAt] as const;
+const placeOf = (e: Recorded<Read>, ordinal = 0) => [...sourceOf(e), ordinal] as const;
+
+const ofRequest = (e: Recorded<Read>, type: FeedEventType, requestId: string, n: Named = {}): Statement => [
+  sql.ofRequest,
+  [
+    ...placeOf(e),
+    type,
+    requestId,
+    n.slotId ?? null,
+    n.resourceId ?? null,
+    n.adoptionId ?? null,
+    n.proposalId ?? null,
+    n.sourceVersion ?? null,
+    n.orgVersion ?? null,
+  ],
+];
+
+/** A request's move to another phase, and its feed event. */
+const moved = (e: Recorded<Read>, type: FeedEventType, requestId: string, phase: string): Statement[] => [
+  [sql.phase, [requestId, phase]],
+  ofRequest(e, type, requestId),
+];
+
+/**
+ * The statements of one event, in the order they must run: each reads the rows the ones before it,
+ * and every event before it in the log, wrote.
+ */
+function statementsOf(e: Recorded<Read>): Statement[] {
+  switch (e.type) {
+    case 'RequestSent':
+      return [[sql.sent, [e.data.requestId, e.data.organizationId]], ofRequest(e, 'request.sent', e.data.requestId)];
+    case 'RequestAccepted':
+      return [
+        [sql.accepted, [e.data.requestId, e.data.acceptedAt, e.data.retentionMs]],
+        ofRequest(e, 'request.accepted', e.data.requestId),
+      ];
+    case 'RequestRejected':
+      return moved(e, 'request.rejected', e.data.requestId, 'rejected');
+    case 'RequestCancelled':
+      return moved(e, 'request.cancelled', e.data.requestId, 'cancelled');
+    case 'RequestRevoked':
+      return moved(e, 'request.revoked', e.data.requestId, 'revoked');
+    case 'RequestSuspended':
+      return moved(e, 'request.suspended', e.data.requestId, 'suspended');
+    case 'RequestResumed':
+      return moved(e, 'request.resumed', e.data.requestId, 'active');
+    case 'SlotGranted': {
+      const { requestId, slotId } = e.data;
+      return e.data.records.flatMap(({ resourceId, entityId }, i): Statement[] => [
+        [sql.granted, [...placeOf(e, i), requestId, slotId, resourceId, entityId]],
+        [sql.grant, [requestId, slotId, resourceId, entityId]],
+      ]);
+    }
+    case 'SlotWithdrawn':
+      return [
+        ofRequest(e, 'slot.withdrawn', e.data.requestId, { slotId: e.data.slotId }),
+        [sql.withdraw, [e.data.requestId, e.data.slotId]],
+      ];
+    case 'ProposalOpened': {
+      const d = e.data;
+      return [
+        [sql.proposal, [d.proposalId, d.slotId, d.resourceId]],
+        ofRequest(e, 'proposal.opened', d.requestId, {
+          slotId: d.slotId,
+          resourceId: d.resourceId,
+          proposalId: d.proposalId,
+          sourceVersion: d.newVersion,
+        }),
+      ];
+    }
+    case 'ProposalClosed':
+      return [[sql.closed, [...placeOf(e), e.data.requestId, e.data.proposalId]]];
+    case 'AdoptionPended':
+    case 'AdoptionDiscarded': {
+      const d = e.data;
+      return [
+        ofRequest(e, e.type === 'AdoptionPended' ? 'copy.pending' : 'copy.discarded', d.requestId, {
+          slotId: d.slotId,
+          resourceId: d.sourceResourceId,
+          adoptionId: d.adoptionId,
+          sourceVersion: d.sourceVersion,
+        }),
+      ];
+    }
+    case 'CopyKept': {
+      const d = e.data;
+      return [
+        ofRequest(e, 'copy.kept', d.requestId, {
+          slotId: d.slotId,
+          resourceId: d.sourceResourceId,
+          adoptionId: d.adoptionId,
+          sourceVersion: d.sourceVersion,
+          orgVersion: d.orgVersion,
+        }),
+      ];
+    }
+    case 'CopyCorrected': {
+      const d = e.data;
+      const named = { slotId: d.slotId, resourceId: d.sourceResourceId, adoptionId: d.followsAdoptionId, orgVersion: d.orgVersion };
+      return [ofRequest(e, 'copy.corrected', d.requestId, named)];
+    }
+    case 'CopyDeleted': {
+      const d = e.data;
+      return [ofRequest(e, 'copy.deleted', d.requestId, { slotId: d.slotId, resourceId: d.sourceResourceId, adoptionId: d.adoptionId })];
+    }
+    case 'KeyWarmed':
+    case 'KeySealed':
+      return [[sql.ofOrganization, [...placeOf(e), e.type === 'KeyWarmed' ? 'key.warmed' : 'key.sealed', e.data.organizationId]]];
+    case 'DocumentUpdated':
+    case 'FileVersionAdded':
+      return [[sql.updated, [...sourceOf(e), e.data.resourceId, e.data.version]]];
+    // Of no concern to an organization's feed, or personal (a member's address, a person's receipt).
+    case 'ReceiptWritten':
+    case 'OrganizationCreated':
+    case 'MemberSet':
+    case 'MemberRemoved':
+    case 'AppRegistered':
+    case 'DocumentCreated':
+    case 'DocumentDeleted':
+    case 'FileUploaded':
+      return [];
+    default: {
+      const unhandled: never = e;
+      return unhandled;
+    }
+  }
+}
+
+const apply = async (tx: SqlExecutor, e: Recorded<Read>): Promise<void> => {
+  for (const statement of statementsOf(e)) await tx.query(...statement);
+};
+
+const handlers = {
+  RequestSent: apply,
+  RequestAccepted: apply,
+  RequestRejected: apply,
+  RequestCancelled: apply,
+  RequestRevoked: apply,
+  RequestSuspended: apply,
+  RequestResumed: apply,
+  SlotGranted: apply,
+  SlotWithdrawn: apply,
+  ProposalOpened: apply,
+  ProposalClosed: apply,
+  AdoptionPended: apply,
+  AdoptionDiscarded: apply,
+  CopyKept: apply,
+  CopyCorrected: apply,
+  CopyDeleted: apply,
+  KeyWarmed: apply,
+  KeySealed: apply,
+  DocumentUpdated: apply,
+  FileVersionAdded: apply,
+} satisfies TypedHandlers<Read>;
+
+/**
+ * The events feed (contract §12): the catalogue's events of each organization, from the log.
+ * It follows the log (docs/decisions.md, "The events feed"): record.updated joins grants and phases
+ * of requests with versions of resources, other streams, which only log order makes the same on
+ * every run. Its set-based form is every event's statements in order, sent without waiting (each
+ * needs its event's position, which an inline handler's statements may not read).
+ */
+export const eventsFeedProjector = projector({
+  name: 'events_feed',
+  version: 1,
+  followsLog: true,
+  schemaSql: readFileSync(new URL('./events-feed.sql', import.meta.url), 'utf8'),
+  events: eitherOf(eitherOf(requestEvents, chainEvents), eitherOf(organizationEvents, resourceEvents)),
+  on: handlers,
+  setBased: { types: Object.keys(handlers) as (keyof typeof handlers)[], statements: (run) => run.flatMap(statementsOf) },
+});

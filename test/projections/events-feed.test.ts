@@ -1,0 +1,368 @@
+import { expect } from 'chai';
+import type { ChainEvent } from '../../src/events/copy-events.js';
+import type { DocumentUpdated } from '../../src/events/document-events.js';
+import type { FileVersionAdded } from '../../src/events/file-events.js';
+import type { GrantedRecord, RequestEvent, RequestSent } from '../../src/events/request-events.js';
+import { eventsFeedProjector } from '../../src/projections/events-feed/events-feed.js';
+import { at, minute, positionOf, projectorSpecs, uuid } from '../support/projector-spec.js';
+
+const [acme, globex] = [uuid(1), uuid(2)];
+const [request, other, third] = [uuid(10), uuid(11), uuid(12)];
+const [nameSlot, companySlot] = [uuid(20), uuid(21)];
+const [name, company, passport] = [uuid(30), uuid(31), uuid(32)];
+const alphaGmbh = uuid(40);
+const [adoption, proposal] = [uuid(50), uuid(60)];
+
+const sent = (requestId = request, organizationId = acme): RequestSent => ({
+  type: 'RequestSent',
+  data: {
+    requestId,
+    organizationId,
+    manifestId: uuid(5),
+    manifestVersion: 1,
+    recipientEmail: 'ann@example.com',
+    invitationExpiresAt: '2026-12-08T00:00:00.000Z',
+    initiatedBy: 'org',
+    initiatingClientId: null,
+  },
+});
+/** Accepted at the default clock's start, for 30 days. */
+const accepted = (requestId = request): RequestEvent => ({
+  type: 'RequestAccepted',
+  data: { requestId, retention: 'P30D', retentionMs: 2_592_000_000, acceptedAt: minute(0) },
+});
+const moved = (
+  type: 'RequestRejected' | 'RequestCancelled' | 'RequestRevoked' | 'RequestSuspended' | 'RequestResumed',
+  requestId = request,
+): RequestEvent => ({ type, data: { requestId } });
+const own = (resourceId: string): GrantedRecord => ({ resourceId, entityId: null });
+const ofEntity = (resourceId: string): GrantedRecord => ({ resourceId, entityId: alphaGmbh });
+const granted = (slotId: string, records: GrantedRecord[], requestId = request): RequestEvent => ({
+  type: 'SlotGranted',
+  data: { requestId, slotId, records },
+});
+const withdrawn = (slotId: string, requestId = request): RequestEvent => ({ type: 'SlotWithdrawn', data: { requestId, slotId } });
+const updated = (resourceId: string, version: number): DocumentUpdated => ({
+  type: 'DocumentUpdated',
+  data: { resourceId, vaultId: uuid(90), name: 'Ann Example', description: 'private', version, sealedData: 'c2VhbGVk' },
+});
+const fileVersion = (resourceId: string, version: number): FileVersionAdded => ({
+  type: 'FileVersionAdded',
+  data: {
+    resourceId,
+    vaultId: uuid(90),
+    version,
+    blobId: uuid(91),
+    fileName: 'ann.pdf',
+    mimeType: 'application/pdf',
+    fileSize: 9,
+    label: null,
+  },
+});
+const participant = { subjectId: 'company', type: 'legal_entity' as const, alias: 'p_alias' };
+const kept = (orgVersion: number, sourceVersion: number): ChainEvent => ({
+  type: 'CopyKept',
+  data: {
+    adoptionId: adoption,
+    requestId: request,
+    organizationId: acme,
+    slotId: companySlot,
+    sourceResourceId: company,
+    sourceVersion,
+    orgResourceId: uuid(70),
+    orgVersion,
+    resourceType: 'document',
+    participant,
+    adoptedAt: minute(5),
+    materializedAt: minute(5),
+    name: 'Alpha GmbH',
+    schemaRef: null,
+    sealedData: 'c2VhbGVk',
+    file: null,
+  },
+});
+
+/** The feed as a consumer reads it: in log order, without the row's source event id (random in a spec). */
+const feed = `SELECT commit_pos::text AS commit, prepare_pos::text AS prepare, ordinal, type, organization_id, request_id, slot_id,
+                     resource_id, entity_id, adoption_id, proposal_id, source_version, org_version
+              FROM events_feed ORDER BY commit_pos, prepare_pos, ordinal`;
+const types = 'SELECT type, organization_id, request_id FROM events_feed ORDER BY commit_pos, prepare_pos, ordinal';
+const updates = `SELECT commit_pos::text AS commit, ordinal, organization_id, request_id, slot_id, resource_id, entity_id, source_version
+                 FROM events_feed WHERE type = 'record.updated' ORDER BY commit_pos, prepare_pos, ordinal`;
+
+/** A feed row of the n-th event given, with what it names (absent is null). */
+const row = (n: number, type: string, names: Record<string, unknown> = {}, ordinal = 0) => ({
+  commit: positionOf(n).commit.toString(),
+  prepare: positionOf(n).prepare.toString(),
+  ordinal,
+  type,
+  organization_id: acme,
+  request_id: request,
+  slot_id: null,
+  resource_id: null,
+  entity_id: null,
+  adoption_id: null,
+  proposal_id: null,
+  source_version: null,
+  org_version: null,
+  ...names,
+});
+
+describe('events feed read model: the catalogue’s thin events of each organization, in log order (contract §12)', () => {
+  const given = projectorSpecs();
+
+  it('RequestSent gives request.sent in the sending organization’s feed, at the event’s place in the log; the address is stored nowhere', () =>
+    given(eventsFeedProjector, at('2026-12-01T09:00:00.000Z', sent()))
+      .thenRows(feed, [row(0, 'request.sent')])
+      .thenRows('SELECT occurred_at FROM events_feed', [{ occurred_at: '2026-12-01T09:00:00.000Z' }])
+      .thenRowsSatisfy(
+        `SELECT to_jsonb(f)::text AS feed, (SELECT json_agg(r)::text FROM events_feed_requests r) AS requests FROM events_feed f`,
+        (rows) => expect(JSON.stringify(rows)).not.to.include('ann@example.com'),
+      ));
+
+  it('RequestAccepted, RequestRejected, RequestCancelled, RequestRevoked, RequestSuspended and RequestResumed each give theirs, to the request’s organization', () =>
+    given(
+      eventsFeedProjector,
+      sent(),
+      sent(other, globex),
+      accepted(),
+      moved('RequestSuspended'),
+      moved('RequestResumed'),
+      moved('RequestRevoked'),
+      moved('RequestRejected', other),
+      sent(third),
+      moved('RequestCancelled', third),
+    ).thenRows(types, [
+      { type: 'request.sent', organization_id: acme, request_id: request },
+      { type: 'request.sent', organization_id: globex, request_id: other },
+      { type: 'request.accepted', organization_id: acme, request_id: request },
+      { type: 'request.suspended', organization_id: acme, request_id: request },
+      { type: 'request.resumed', organization_id: acme, request_id: request },
+      { type: 'request.revoked', organization_id: acme, request_id: request },
+      { type: 'request.rejected', organization_id: globex, request_id: other },
+      { type: 'request.sent', organization_id: acme, request_id: third },
+      { type: 'request.cancelled', organization_id: acme, request_id: third },
+    ]));
+
+  it('SlotGranted gives one slot.granted per record newly granted, with the legal entity it is of; one granted again gives none, one withdrawn gives it anew', () =>
+    given(
+      eventsFeedProjector,
+      sent(),
+      accepted(),
+      granted(companySlot, [ofEntity(company)]),
+      // A later grant lists the slot's records so far.
+      granted(companySlot, [ofEntity(company), own(name)]),
+      withdrawn(companySlot),
+      granted(companySlot, [ofEntity(company)]),
+    ).thenRows(feed, [
+      row(0, 'request.sent'),
+      row(1, 'request.accepted'),
+      row(2, 'slot.granted', { slot_id: companySlot, resource_id: company, entity_id: alphaGmbh }),
+      row(3, 'slot.granted', { slot_id: companySlot, resource_id: name }, 1),
+      row(4, 'slot.withdrawn', { slot_id: companySlot }),
+      row(5, 'slot.granted', { slot_id: companySlot, resource_id: company, entity_id: alphaGmbh }),
+    ]));
+
+  it('DocumentUpdated and FileVersionAdded give record.updated for every slot of an active connection holding the record, in each organization’s feed', () =>
+    given(
+      eventsFeedProjector,
+      sent(),
+      accepted(),
+      granted(nameSlot, [own(name)]),
+      granted(companySlot, [own(name), ofEntity(company)]),
+      sent(other, globex),
+      accepted(other),
+      granted(nameSlot, [own(name), own(passport)], other),
+      updated(name, 2),
+      fileVersion(passport, 3),
+    ).thenRows(updates, [
+      {
+        commit: positionOf(7).commit.toString(),
+        ordinal: 0,
+        organization_id: acme,
+        request_id: request,
+        slot_id: nameSlot,
+        resource_id: name,
+        entity_id: null,
+        source_version: 2,
+      },
+      {
+        commit: positionOf(7).commit.toString(),
+        ordinal: 1,
+        organization_id: acme,
+        request_id: request,
+        slot_id: companySlot,
+        resource_id: name,
+        entity_id: null,
+        source_version: 2,
+      },
+      {
+        commit: positionOf(7).commit.toString(),
+        ordinal: 2,
+        organization_id: globex,
+        request_id: other,
+        slot_id: nameSlot,
+        resource_id: name,
+        entity_id: null,
+        source_version: 2,
+      },
+      {
+        commit: positionOf(8).commit.toString(),
+        ordinal: 0,
+        organization_id: globex,
+        request_id: other,
+        slot_id: nameSlot,
+        resource_id: passport,
+        entity_id: null,
+        source_version: 3,
+      },
+    ]));
+
+  it('record.updated follows the log: none before the grant, none while pending, suspended, withdrawn, revoked or past the retention, again once resumed', () =>
+    given(
+      eventsFeedProjector,
+      sent(),
+      updated(name, 2),
+      accepted(),
+      updated(name, 3),
+      granted(nameSlot, [own(name)]),
+      updated(name, 4),
+      moved('RequestSuspended'),
+      updated(name, 5),
+      moved('RequestResumed'),
+      updated(name, 6),
+      withdrawn(nameSlot),
+      updated(name, 7),
+      granted(nameSlot, [own(name)]),
+      updated(name, 8),
+      // 30 days and a minute after the acceptance: the terms ran out.
+      at('2026-01-31T00:01:00.000Z', updated(name, 9)),
+      moved('RequestRevoked'),
+      updated(name, 10),
+    ).thenRowsSatisfy(updates, (rows) => expect(rows.map((r) => r.source_version)).to.deep.equal([4, 6, 8])));
+
+  it('ProposalOpened and ProposalClosed give proposal.opened and proposal.closed naming the proposal, its record and its version', () =>
+    given(
+      eventsFeedProjector,
+      sent(),
+      accepted(),
+      granted(companySlot, [ofEntity(company)]),
+      {
+        type: 'ProposalOpened',
+        data: {
+          requestId: request,
+          organizationId: acme,
+          proposalId: proposal,
+          slotId: companySlot,
+          resourceId: company,
+          newVersion: 2,
+          participant,
+          proposedAt: minute(3),
+        },
+      },
+      { type: 'ProposalClosed', data: { requestId: request, proposalId: proposal, reason: 'dismissed', closedAt: minute(4) } },
+    ).thenRowsSatisfy(feed, (rows) =>
+      expect(rows.slice(3)).to.deep.equal([
+        row(3, 'proposal.opened', {
+          slot_id: companySlot,
+          resource_id: company,
+          entity_id: alphaGmbh,
+          proposal_id: proposal,
+          source_version: 2,
+        }),
+        row(4, 'proposal.closed', { slot_id: companySlot, resource_id: company, entity_id: alphaGmbh, proposal_id: proposal }),
+      ]),
+    ));
+
+  it('AdoptionPended, AdoptionDiscarded, CopyKept, CopyCorrected and CopyDeleted give copy.* naming the adoption and the versions', () => {
+    const copy = { slot_id: companySlot, resource_id: company, entity_id: alphaGmbh, adoption_id: adoption };
+    const chain = { requestId: request, organizationId: acme, slotId: companySlot, sourceResourceId: company };
+    return given(
+      eventsFeedProjector,
+      sent(),
+      accepted(),
+      granted(companySlot, [ofEntity(company)]),
+      {
+        type: 'AdoptionPended',
+        data: { ...chain, adoptionId: adoption, sourceVersion: 1, resourceType: 'document', participant, adoptedAt: minute(3) },
+      },
+      kept(1, 1),
+      {
+        type: 'CopyCorrected',
+        data: {
+          ...chain,
+          orgResourceId: uuid(70),
+          orgVersion: 2,
+          followsAdoptionId: adoption,
+          correctedAt: minute(6),
+          sealedData: 'c2VhbGVk',
+        },
+      },
+      {
+        type: 'AdoptionDiscarded',
+        data: { ...chain, adoptionId: adoption, sourceVersion: 2, reason: 'connection_inactive', discardedAt: minute(7) },
+      },
+      { type: 'CopyDeleted', data: { ...chain, orgResourceId: uuid(70), adoptionId: adoption, deletedAt: minute(8) } },
+    ).thenRowsSatisfy(feed, (rows) =>
+      expect(rows.slice(3)).to.deep.equal([
+        row(3, 'copy.pending', { ...copy, source_version: 1 }),
+        row(4, 'copy.kept', { ...copy, source_version: 1, org_version: 1 }),
+        row(5, 'copy.corrected', { ...copy, org_version: 2 }),
+        row(6, 'copy.discarded', { ...copy, source_version: 2 }),
+        row(7, 'copy.deleted', copy),
+      ]),
+    );
+  });
+
+  it('KeyWarmed and KeySealed give key.warmed and key.sealed; members, apps, receipts and new documents give nothing', () =>
+    given(
+      eventsFeedProjector,
+      { type: 'OrganizationCreated', data: { organizationId: acme, name: 'Acme', createdBy: 'owner@example.com' } },
+      { type: 'MemberSet', data: { organizationId: acme, email: 'member@example.com', permissions: ['request_read'] } },
+      { type: 'KeyWarmed', data: { organizationId: acme, until: minute(60) } },
+      { type: 'KeySealed', data: { organizationId: acme } },
+      { type: 'AppRegistered', data: { organizationId: acme, clientId: 'app', name: 'App' } },
+      { type: 'MemberRemoved', data: { organizationId: acme, email: 'member@example.com' } },
+      sent(),
+      {
+        type: 'ReceiptWritten',
+        data: {
+          requestId: request,
+          organizationId: acme,
+          recipientEmail: 'ann@example.com',
+          resourceId: name,
+          version: 2,
+          clientId: null,
+          readAt: minute(8),
+        },
+      },
+      {
+        type: 'DocumentCreated',
+        data: {
+          resourceId: name,
+          vaultId: uuid(90),
+          name: 'Name',
+          description: null,
+          schemaRef: null,
+          documentSchema: {},
+          uniquePerVault: false,
+          version: 1,
+          sealedData: 'c2VhbGVk',
+        },
+      },
+      { type: 'DocumentDeleted', data: { resourceId: name, vaultId: uuid(90) } },
+      { type: 'FileUploaded', data: { ...fileVersion(passport, 1).data } },
+    ).thenRows(feed, [row(2, 'key.warmed', { request_id: null }), row(3, 'key.sealed', { request_id: null }), row(6, 'request.sent')]));
+
+  it('an event’s id derives from its source event and what it names: distinct per feed event, the same each time it is written', () =>
+    given(eventsFeedProjector, sent(), accepted(), granted(nameSlot, [own(name), own(passport)])).thenRowsSatisfy(
+      `SELECT event_id, md5(source_event_id::text || '/' || type || '/' || coalesce(request_id::text, '') || '/'
+                            || coalesce(slot_id::text, '') || '/' || coalesce(resource_id::text, ''))::uuid AS derived
+       FROM events_feed ORDER BY commit_pos, prepare_pos, ordinal`,
+      (rows) => {
+        expect(rows).to.have.length(4);
+        for (const r of rows) expect(r.event_id).to.equal(r.derived);
+        expect(new Set(rows.map((r) => r.event_id)).size).to.equal(4);
+      },
+    ));
+});
