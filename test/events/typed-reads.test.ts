@@ -6,8 +6,8 @@ import { expect } from 'chai';
 const src = fileURLToPath(new URL('../../src', import.meta.url));
 const DECODER = 'events/decoder.ts';
 
-/** Casts that would read a stored event's type or data without its decoder. */
-const STORED_EVENT_CAST = /\.data as\b|\bas Recorded\b|\bas \w*Event\b(?!s)|\bas \w*Event\[/;
+/** Casts that would read a stored event's type or data without its decoder (a FeedEvent is the feed's answer, never stored). */
+const STORED_EVENT_CAST = /\.data as\b|\bas Recorded\b|\bas (?!FeedEvent\b)\w*Event\b(?!s)|\bas (?!FeedEvent\[)\w*Event\[/;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
