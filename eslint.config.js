@@ -4,7 +4,7 @@ import stylistic from '@stylistic/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'test/fixtures/**', 'web/dist/**'] },
+  { ignores: ['node_modules/**', 'test/fixtures/**', 'web/dist/**', 'sdk/dist/**', 'cli/dist/**', 'sdk/src/openapi.ts', 'cli/bin/**'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

@@ -193,7 +193,7 @@ describe(`the OpenAPI document types every body, so a generated client is useful
     expect(wrong).to.deep.equal([]);
     const keep = doc.paths['/org/v1/requests/{requestId}/slots/{slotId}/adopt']!.post!.responses['403']!;
     expect(keep.content!['application/problem+json']!.schema).to.deep.include({
-      properties: { status: { const: 403 }, code: { enum: ['adoption_refused', 'forbidden', 'participant_ineligible'] } },
+      properties: { status: { const: 403 }, code: { type: 'string', enum: ['adoption_refused', 'forbidden', 'participant_ineligible'] } },
     });
   });
 

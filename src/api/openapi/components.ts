@@ -41,7 +41,7 @@ function problemAnswer(status: number, codes: readonly ProblemCode[]): OpenApiOb
         schema: {
           allOf: [ref('Problem')],
           required: ['status', 'code'],
-          properties: { status: { const: status }, code: { enum: codes } },
+          properties: { status: { const: status }, code: { type: 'string', enum: codes } },
         },
       },
     },

@@ -1,7 +1,7 @@
 import { authPaths } from './auth-paths.js';
 import { compliancePaths } from './compliance-paths.js';
 import { eventsPaths } from './events-paths.js';
-import { components } from './components.js';
+import { components, ref } from './components.js';
 import { opsPaths } from './ops-paths.js';
 import { orgPaths } from './org-paths.js';
 import { requestPaths } from './request-paths.js';
@@ -19,5 +19,19 @@ export const openApiDocument = {
       'described by GET /graphql/schema.graphql. GET /docs renders this document.',
   },
   paths: { ...opsPaths, ...authPaths, ...orgPaths, ...requestPaths, ...eventsPaths, ...webhookPaths, ...compliancePaths, ...vaultPaths },
+  /** What a webhook endpoint receives (R-HOOK-*, docs/webhooks.md): a generator types the receiver's body from it. */
+  webhooks: {
+    event: {
+      post: {
+        operationId: 'receiveEvent',
+        summary: 'One event of the catalogue, signed per Standard Webhooks',
+        description:
+          'Headers webhook-id (the event id), webhook-timestamp and webhook-signature (v1,<HMAC-SHA256>); verify them with ' +
+          'the secret POST /org/v1/webhooks showed before reading the body. Answer 2xx within 10 seconds; anything else is retried.',
+        requestBody: { required: true, content: { 'application/json': { schema: ref('FeedEvent') } } },
+        responses: { '2XX': { description: 'Received; the delivery log records the status' } },
+      },
+    },
+  },
   components,
 };

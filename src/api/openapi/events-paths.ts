@@ -1,54 +1,5 @@
-import { CATALOGUE, FEED_EVENT_TYPES, type FeedEventType } from '../../events-feed/catalogue.js';
-import { arrayOf, asMember, exactly, jsonAnswer, problems, queryParam, tagged, timestamp, uuid, type OpenApiObject } from './components.js';
-
-const ID_MEANING = {
-  requestId: 'The request',
-  slotId: 'The slot of the request’s manifest version',
-  resourceId: 'The person’s record (document or file) the slot holds',
-  adoptionId: 'The keep (adoption) of the copy',
-  proposalId: 'The proposal',
-} as const;
-
-const VERSION_MEANING = {
-  sourceVersion: 'The version of the person’s record',
-  orgVersion: 'The version of the organization’s copy',
-} as const;
-
-/** One catalogue type as its events are answered: exactly the fields its entry names. */
-function eventSchema(type: FeedEventType): OpenApiObject {
-  const entry = CATALOGUE[type];
-  const versions = 'versions' in entry ? entry.versions : [];
-  return {
-    ...exactly(
-      {
-        id: uuid('Stable: the same on every read and after every rebuild; de-duplicate by it'),
-        type: { const: type },
-        occurredAt: timestamp('When the source event occurred'),
-        organizationId: uuid('The organization whose feed it is'),
-        ...Object.fromEntries(entry.names.map((name) => [name, uuid(ID_MEANING[name])])),
-        ...('participant' in entry
-          ? {
-              participant: {
-                type: 'string',
-                pattern: '^p_[A-Za-z0-9_-]{22}$',
-                description: 'The pairwise alias of the legal entity the record is of (absent: the person’s own)',
-              },
-            }
-          : {}),
-        ...(versions.length > 0
-          ? {
-              versions: exactly(
-                Object.fromEntries(versions.map((v) => [v, { type: 'integer', minimum: 1, description: VERSION_MEANING[v] }])),
-              ),
-            }
-          : {}),
-      },
-      ['participant'],
-    ),
-    title: type,
-    description: entry.says,
-  };
-}
+import { FEED_EVENT_TYPES } from '../../events-feed/catalogue.js';
+import { arrayOf, asMember, exactly, jsonAnswer, problems, queryParam, ref, tagged } from './components.js';
 
 /** A page as the feed answered it (docs/events.md has an example of every type). */
 const examplePage = {
@@ -109,7 +60,7 @@ export const eventsPaths = tagged('Events', {
         '200': jsonAnswer(
           'A page of events',
           exactly({
-            events: arrayOf({ oneOf: FEED_EVENT_TYPES.map(eventSchema) }, 'In log order'),
+            events: arrayOf(ref('FeedEvent'), 'In log order'),
             nextCursor: {
               type: ['string', 'null'],
               description: 'Where the next page starts: the `after` sent when nothing came since; null while the feed is empty',

@@ -3,6 +3,7 @@ import { PERMISSIONS } from '../../events/organization-events.js';
 import { REQUEST_STATES } from '../../requests/request-status.js';
 import { SERVICE_PROBLEMS } from '../problems.js';
 import { refusals } from '../refusals.js';
+import { feedEventSchema } from './event-schemas.js';
 import { arrayOf, exactly, freeForm, ref, timestamp, uuid, type OpenApiObject, type SchemaName } from './shapes.js';
 
 /** The codes a problem can carry: every refusal's (src/api/refusals.ts) and the service's own (src/api/problems.ts). */
@@ -275,4 +276,5 @@ export const schemas: Readonly<Record<SchemaName, OpenApiObject>> = {
     },
     ['locations', 'path', 'extensions'],
   ),
+  FeedEvent: feedEventSchema,
 };

@@ -30,7 +30,8 @@ export type SchemaName =
   | 'Candidate'
   | 'HistoryEntry'
   | 'FileVersion'
-  | 'GraphqlError';
+  | 'GraphqlError'
+  | 'FeedEvent';
 
 /** A `$ref` to a shared shape: a generator names its type after it (docs/decisions.md, "API description"). */
 export const ref = (name: SchemaName): OpenApiObject => ({ $ref: `#/components/schemas/${name}` });

@@ -25,7 +25,7 @@ const eventTypes: OpenApiObject = {
   type: 'array',
   minItems: 1,
   uniqueItems: true,
-  items: { enum: [...FEED_EVENT_TYPES] },
+  items: { type: 'string', enum: [...FEED_EVENT_TYPES] },
   description: 'The catalogue’s types it is sent (docs/events.md)',
 };
 
@@ -42,7 +42,7 @@ const delivery = exactly({
   eventId: uuid('The event delivered: its `id`, and the `webhook-id` header'),
   eventType: { type: 'string', description: 'A catalogue type, or webhook.test' },
   attempt: { type: 'integer', minimum: 1, description: 'Which attempt of this event’s delivery it was' },
-  status: { enum: ['succeeded', 'failed'], description: 'Succeeded: the endpoint answered 2xx' },
+  status: { type: 'string', enum: ['succeeded', 'failed'], description: 'Succeeded: the endpoint answered 2xx' },
   responseStatus: {
     type: ['integer', 'null'],
     description: 'The status it answered; null when none came (refused, unreachable, timed out)',
