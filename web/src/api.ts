@@ -1,3 +1,5 @@
+import type { paths } from '@dss/sdk';
+
 /**
  * Calls to the service from the pages (contract §11): same origin, the session in an HttpOnly cookie
  * the browser sends by itself, and on every call the header X-CSRF: 1, which a cross-site form
@@ -67,6 +69,17 @@ export function orgApi(organizationId: string) {
   };
 }
 export type OrgApi = ReturnType<typeof orgApi>;
+
+/** The routes of the service's OpenAPI document (sdk/src/openapi.ts, generated) that take `M`. */
+type Route<M extends Lowercase<Method>> = { [P in keyof paths]: paths[P][M] extends { responses: object } ? P : never }[keyof paths];
+type Success<R> = R extends { 200: infer A } ? A : R extends { 201: infer A } ? A : R extends { 202: infer A } ? A : never;
+
+/** The JSON that method M of route P answers on success, as the document declares it: `org.api.get<Answer<'get', '/org/v1/apps'>>`. */
+export type Answer<M extends Lowercase<Method>, P extends Route<M>> = paths[P][M] extends { responses: infer R }
+  ? Success<R> extends { content: { 'application/json': infer B } }
+    ? B
+    : never
+  : never;
 
 type GraphqlError = { message: string; extensions?: Record<string, unknown> & { code?: string } };
 type GraphqlAnswer<T> = { data?: T; errors?: GraphqlError[] };

@@ -1,6 +1,6 @@
 /**
- * One entry of a request's audit history (R-HIST-01), the same on both planes (the organization's
- * /history route and the person's user.requestHistory): an event of the request or of one of its copy chains.
+ * One entry of a request's audit history (R-HIST-01) as the person's user.requestHistory answers it (the
+ * organization's /history route answers the same, typed by @dss/sdk): an event of the request or of one of its copy chains.
  */
 export type HistoryEntry = {
   readonly position: string;

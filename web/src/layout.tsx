@@ -1,15 +1,16 @@
+import type { Schemas } from '@dss/sdk';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Failure, useAction } from './actions';
-import { get, post, Refused } from './api';
+import { get, post, Refused, type Answer } from './api';
 import { Link, navigate } from './navigation';
 
-export type Membership = { readonly organizationId: string; readonly name: string; readonly permissions: readonly string[] };
+type Membership = Schemas['Membership'];
 
 /** The caller's organizations (GET /org/v1/organizations); empty until known or when signed out. */
 export function useMemberships(): readonly Membership[] {
   const [memberships, setMemberships] = useState<readonly Membership[]>([]);
   useEffect(() => {
-    get<{ organizations: Membership[] }>('/org/v1/organizations').then(
+    get<Answer<'get', '/org/v1/organizations'>>('/org/v1/organizations').then(
       (l) => setMemberships(l.organizations),
       () => setMemberships([]),
     );

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Loaded, useLoad } from '../../actions';
+import type { Answer } from '../../api';
 import { useMemberships } from '../../layout';
 import type { OrgSession } from './org-session';
 import type { Manifest } from './manifest/drafts';
@@ -14,7 +15,7 @@ type Editing = { readonly base?: Manifest } | null;
  * for a member who may manage manifests, the editor that publishes a new one or a new version.
  */
 export function Manifests({ org }: { readonly org: OrgSession }) {
-  const [load, reload] = useLoad(() => org.api.get<{ manifests: Manifest[] }>('/org/v1/manifests').then((l) => l.manifests));
+  const [load, reload] = useLoad(() => org.api.get<Answer<'get', '/org/v1/manifests'>>('/org/v1/manifests').then((l) => l.manifests));
   const [editing, setEditing] = useState<Editing>(null);
   const [published, setPublished] = useState<string | null>(null);
   const organizationName = useMemberships().find((m) => m.organizationId === org.organizationId)?.name ?? 'Your organization';

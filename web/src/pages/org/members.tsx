@@ -1,10 +1,12 @@
+import type { Schemas } from '@dss/sdk';
 import { useState, type FormEvent } from 'react';
 import { Loaded, Outcome, useAction, useLoad } from '../../actions';
+import type { Answer } from '../../api';
 import { day } from '../../words';
 import type { OrgSession } from './org-session';
 import { PermissionBoxes, permissionWords, type Permission } from './admin/permissions';
 
-type Member = { readonly email: string; readonly permissions: readonly Permission[]; readonly addedAt: string };
+type Member = Schemas['Member'];
 
 const memberPath = (email: string) => `/org/v1/members/${encodeURIComponent(email)}`;
 
@@ -26,7 +28,7 @@ export function Members({ org }: { readonly org: OrgSession }) {
 }
 
 function MemberAdmin({ org }: { readonly org: OrgSession }) {
-  const [load, reload] = useLoad(() => org.api.get<{ members: Member[] }>('/org/v1/members').then((l) => l.members));
+  const [load, reload] = useLoad(() => org.api.get<Answer<'get', '/org/v1/members'>>('/org/v1/members').then((l) => l.members));
   return (
     <>
       <AddMember org={org} known={load.kind === 'ready' ? load.value : []} onAdded={reload} />

@@ -1,17 +1,17 @@
 import type { ReactNode } from 'react';
 import { Failure, Loaded, RefusalWords, useAction, useLoad } from '../../actions';
-import { messageOf, notFoundAs, orgApi, post, Refused, type OrgApi } from '../../api';
+import { messageOf, notFoundAs, orgApi, post, Refused, type Answer, type OrgApi } from '../../api';
 import { Shell } from '../../layout';
+
+type MemberToken = Answer<'post', '/org/v1/token'>;
 
 /** A member signed in to one organization through its member cookie (R-WEB-08), and what they may do. */
 export type OrgSession = {
   readonly api: OrgApi;
   readonly organizationId: string;
-  readonly permissions: readonly string[];
-  readonly can: (permission: 'request_read' | 'request_manage' | 'manifest_manage' | 'member_manage') => boolean;
+  readonly permissions: Readonly<MemberToken['permissions']>;
+  readonly can: (permission: MemberToken['permissions'][number]) => boolean;
 };
-
-type MemberToken = { readonly organizationId: string; readonly permissions: string[]; readonly expiresAt: string };
 
 /** POST /org/v1/token through the session's cookie: the service sets the member cookie and the organization's key warms (R-ORG-02). */
 const signInAsMember = (organizationId: string) => post<MemberToken>('/org/v1/token', { organizationId });

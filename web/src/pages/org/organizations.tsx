@@ -1,21 +1,15 @@
+import type { Schemas } from '@dss/sdk';
 import { Loaded, Outcome, useAction, useLoad } from '../../actions';
-import { get, post } from '../../api';
+import { get, post, type Answer } from '../../api';
 import { NameForm } from '../../forms/name-form';
 import { Shell } from '../../layout';
 import { Link, navigate } from '../../navigation';
 import { day } from '../../words';
 import { permissionWords } from './admin/permissions';
 
-type Membership = {
-  readonly organizationId: string;
-  readonly name: string;
-  readonly permissions: readonly string[];
-  readonly joinedAt: string;
-};
-
 /** /organizations: the organizations the person is a member of, and founding one (they land in it). */
 export function Organizations() {
-  const [load] = useLoad(() => get<{ organizations: Membership[] }>('/org/v1/organizations').then((l) => l.organizations));
+  const [load] = useLoad(() => get<Answer<'get', '/org/v1/organizations'>>('/org/v1/organizations').then((l) => l.organizations));
   return (
     <Shell>
       <h1>Your organizations</h1>
@@ -25,7 +19,7 @@ export function Organizations() {
   );
 }
 
-function MembershipList({ organizations }: { readonly organizations: readonly Membership[] }) {
+function MembershipList({ organizations }: { readonly organizations: readonly Schemas['Membership'][] }) {
   if (organizations.length === 0) return <p>You are not a member of any organization yet.</p>;
   return (
     <ul className="admin-list">
@@ -45,7 +39,7 @@ function MembershipList({ organizations }: { readonly organizations: readonly Me
 function CreateOrganization() {
   const action = useAction();
   const create = async (name: string) => {
-    const { organization } = await post<{ organization: { organizationId: string } }>('/org/v1/organizations', { name });
+    const { organization } = await post<Answer<'post', '/org/v1/organizations'>>('/org/v1/organizations', { name });
     navigate(`/org/${organization.organizationId}/requests`);
   };
   return (

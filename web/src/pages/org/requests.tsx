@@ -1,16 +1,20 @@
+import type { Request } from '@dss/sdk';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Failure, useAction } from '../../actions';
+import type { Answer } from '../../api';
+import { REQUEST_STATES } from '../../../../src/requests/request-status';
 import { Link } from '../../navigation';
 import { day, orgState } from '../../words';
 import type { OrgSession } from './org-session';
-import type { RequestSummary } from './request/model';
 import { SendInvitation } from './request/send-invitation';
 
 /** How many requests a page of the list asks for (§10.6: the route pages them, newest first). */
 const PAGE = 20;
-const STATES = ['pending', 'active', 'suspended', 'revoked', 'rejected_by_recipient', 'rejected_by_sender', 'expired'] as const;
+/** The states the filter offers: the service's own list, which the document's `state` enum also names. */
+const STATES = REQUEST_STATES satisfies readonly Request['state'][];
 
-type Listed = { readonly requests: readonly RequestSummary[]; readonly nextCursor: string | null };
+/** The requests loaded so far, and where the route's next page starts. */
+type Listed = Answer<'get', '/org/v1/requests'>;
 
 /**
  * Contract §11 /org/{organizationId}/requests: the organization's requests, newest first, a page at

@@ -1,10 +1,9 @@
+import type { Schemas } from '@dss/sdk';
 import { Loaded, Outcome, useAction, useLoad } from '../../actions';
+import type { Answer } from '../../api';
 import { NameForm } from '../../forms/name-form';
 import { day, when } from '../../words';
 import { UnsealButton, type OrgSession } from './org-session';
-
-type KeyState = { readonly state: 'warm' | 'cold'; readonly warmUntil?: string };
-type App = { readonly clientId: string; readonly name: string; readonly registeredAt: string };
 
 /** /org/{id}/settings (contract §11): the organization key's warmth and sealing it, and the apps. */
 export function Settings({ org }: { readonly org: OrgSession }) {
@@ -18,7 +17,7 @@ export function Settings({ org }: { readonly org: OrgSession }) {
 }
 
 function KeySection({ org }: { readonly org: OrgSession }) {
-  const [load, reload] = useLoad(() => org.api.get<KeyState>('/org/v1/key'));
+  const [load, reload] = useLoad(() => org.api.get<Schemas['KeyState']>('/org/v1/key'));
   const action = useAction(reload);
   const seal = () =>
     void action.run(async () => {
@@ -38,7 +37,7 @@ function KeySection({ org }: { readonly org: OrgSession }) {
           <>
             <p>
               <strong>{key.state === 'warm' ? 'Warm' : 'Cold'}</strong>
-              {key.state === 'warm' && key.warmUntil ? ` until ${when(key.warmUntil)}.` : '.'}
+              {key.state === 'warm' ? ` until ${when(key.warmUntil)}.` : '.'}
             </p>
             {key.state === 'cold' && <UnsealButton org={org} after={reload} />}
           </>
@@ -80,10 +79,10 @@ function AppsSection({ org }: { readonly org: OrgSession }) {
 }
 
 function AppAdmin({ org }: { readonly org: OrgSession }) {
-  const [load, reload] = useLoad(() => org.api.get<{ apps: App[] }>('/org/v1/apps').then((l) => l.apps));
+  const [load, reload] = useLoad(() => org.api.get<Answer<'get', '/org/v1/apps'>>('/org/v1/apps').then((l) => l.apps));
   const action = useAction(reload);
   const register = async (name: string) => {
-    const app = await org.api.post<{ clientId: string; name: string }>('/org/v1/apps', { name });
+    const app = await org.api.post<Answer<'post', '/org/v1/apps'>>('/org/v1/apps', { name });
     return `Registered ${app.name}. Its client ID is ${app.clientId}.`;
   };
   return (

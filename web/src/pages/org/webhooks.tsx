@@ -1,27 +1,10 @@
+import type { CreatedWebhook, Delivery, Webhook } from '@dss/sdk';
 import { useState, type FormEvent } from 'react';
 import { CATALOGUE, FEED_EVENT_TYPES, type FeedEventType } from '../../../../src/events-feed/catalogue';
 import { Loaded, Outcome, useAction, useLoad } from '../../actions';
+import type { Answer } from '../../api';
 import { day, when } from '../../words';
 import type { OrgSession } from './org-session';
-
-type Webhook = {
-  readonly webhookId: string;
-  readonly url: string;
-  readonly eventTypes: readonly string[];
-  readonly description: string | null;
-  readonly enabled: boolean;
-  readonly createdAt: string;
-};
-type Delivery = {
-  readonly eventId: string;
-  readonly eventType: string;
-  readonly attempt: number;
-  readonly status: 'succeeded' | 'failed';
-  readonly responseStatus: number | null;
-  readonly durationMs: number;
-  readonly at: string;
-  readonly error: string | null;
-};
 
 const hookPath = (webhookId: string, rest = '') => `/org/v1/webhooks/${webhookId}${rest}`;
 
@@ -44,7 +27,7 @@ export function Webhooks({ org }: { readonly org: OrgSession }) {
 }
 
 function WebhookAdmin({ org }: { readonly org: OrgSession }) {
-  const [load, reload] = useLoad(() => org.api.get<{ webhooks: Webhook[] }>('/org/v1/webhooks').then((l) => l.webhooks));
+  const [load, reload] = useLoad(() => org.api.get<Answer<'get', '/org/v1/webhooks'>>('/org/v1/webhooks').then((l) => l.webhooks));
   return (
     <>
       <AddWebhook org={org} onAdded={reload} />
@@ -77,7 +60,7 @@ function AddWebhook({ org, onAdded }: { readonly org: OrgSession; readonly onAdd
     e.preventDefault();
     setSecret(null);
     void action.run(async () => {
-      const made = await org.api.post<{ webhook: Webhook; secret: string }>('/org/v1/webhooks', { url: url.trim(), eventTypes: types });
+      const made = await org.api.post<CreatedWebhook>('/org/v1/webhooks', { url: url.trim(), eventTypes: types });
       setSecret(made.secret);
       setUrl('');
       return `Added the webhook to ${made.webhook.url}.`;
@@ -131,7 +114,9 @@ function WebhookCard({
   readonly onChanged: () => Promise<unknown>;
 }) {
   const [log, reloadLog] = useLoad(() =>
-    org.api.get<{ deliveries: Delivery[] }>(hookPath(webhook.webhookId, '/deliveries?limit=50')).then((l) => l.deliveries),
+    org.api
+      .get<Answer<'get', '/org/v1/webhooks/{webhookId}/deliveries'>>(hookPath(webhook.webhookId, '/deliveries?limit=50'))
+      .then((l) => l.deliveries),
   );
   const action = useAction(reloadLog);
   const removal = useAction(onChanged);

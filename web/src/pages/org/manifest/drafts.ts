@@ -1,31 +1,12 @@
+import type { Schemas } from '@dss/sdk';
+
 /** A manifest and its slots as the organization plane answers them (R-MAN-05), and the editor's drafts of them. */
-export type Verb = 'fill' | 'edit' | 'keep';
-export const VERBS: readonly Verb[] = ['fill', 'edit', 'keep'];
-export type Adoption = 'manual' | 'auto';
-export type SlotKind = 'schema' | 'file';
-
-export type Slot = {
-  readonly slotId: string;
-  readonly label: string;
-  readonly group: string;
-  readonly subject?: string;
-  readonly multiple: boolean;
-  readonly kind: SlotKind;
-  readonly target: string;
-  readonly verbs: readonly Verb[];
-  readonly adoption: Adoption;
-  readonly required: boolean;
-};
-
-export type Manifest = {
-  readonly manifestId: string;
-  readonly name: string;
-  readonly purpose: string;
-  readonly version: number;
-  readonly retention: string;
-  readonly slots: readonly Slot[];
-  readonly publishedAt: string;
-};
+export type Manifest = Schemas['Manifest'];
+type Slot = Schemas['Slot'];
+export type Verb = Slot['verbs'][number];
+export const VERBS = ['fill', 'edit', 'keep'] as const satisfies readonly Verb[];
+export type Adoption = Slot['adoption'];
+export type SlotKind = Slot['kind'];
 
 /** A slot being edited: `slotId` carries a slot of the previous version over, null makes a new one; `key` is React's. */
 export type SlotDraft = Omit<Slot, 'slotId' | 'subject'> & {

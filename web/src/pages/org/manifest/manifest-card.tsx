@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Loaded, useLoad } from '../../../actions';
+import type { Answer } from '../../../api';
 import { ConsentSummary } from '../../../consent/consent-summary';
 import { retentionWords, when } from '../../../words';
 import type { OrgSession } from '../org-session';
@@ -75,7 +76,9 @@ function Version(props: {
   readonly version: number;
 }) {
   const [load] = useLoad(() =>
-    props.org.api.get<{ manifest: Manifest }>(`/org/v1/manifests/${props.manifestId}?version=${props.version}`).then((a) => a.manifest),
+    props.org.api
+      .get<Answer<'get', '/org/v1/manifests/{manifestId}'>>(`/org/v1/manifests/${props.manifestId}?version=${props.version}`)
+      .then((a) => a.manifest),
   );
   return (
     <Loaded load={load}>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Failure, Outcome, useAction } from '../../../actions';
+import type { Answer } from '../../../api';
 import { ConsentSummary } from '../../../consent/consent-summary';
 import { builtIns as listBuiltIns, type BuiltIn } from '../../../forms/schemas';
 import type { OrgSession } from '../org-session';
@@ -45,8 +46,11 @@ export function ManifestEditor({ org, organizationName, base, onPublished, onCan
     void action.run(async () => {
       const version = { purpose, retention, slots: slots.map(slotInput) };
       const { manifest } = base
-        ? await org.api.post<{ manifest: Manifest }>(`/org/v1/manifests/${base.manifestId}/versions`, version)
-        : await org.api.post<{ manifest: Manifest }>('/org/v1/manifests', { name: name.trim(), ...version });
+        ? await org.api.post<Answer<'post', '/org/v1/manifests/{manifestId}/versions'>>(
+            `/org/v1/manifests/${base.manifestId}/versions`,
+            version,
+          )
+        : await org.api.post<Answer<'post', '/org/v1/manifests'>>('/org/v1/manifests', { name: name.trim(), ...version });
       onPublished(manifest);
       return '';
     });

@@ -1,11 +1,11 @@
+import type { Copy, Schemas } from '@dss/sdk';
 import { saveBlob } from '../../../api';
-import type { HistoryEntry } from '../../../history';
 import { when } from '../../../words';
 import { UnsealButton, type OrgSession } from '../org-session';
 import { Failure, useAction } from '../../../actions';
 import { CorrectCopy } from './correct';
 import { actorWords } from './history';
-import { chainsOf, newestOf, recordName, requestPath, type Chain, type Copy, type Item, type Reload, type RequestView } from './model';
+import { chainsOf, newestOf, recordName, requestPath, type Chain, type Reload, type RequestView } from './model';
 import { SchemaData, useSchema } from '../../../forms/schema-data';
 
 type Props = { readonly org: OrgSession; readonly view: RequestView; readonly reload: Reload };
@@ -42,7 +42,7 @@ export function SealedCopies({ org, reload }: { readonly org: OrgSession; readon
 type ChainProps = {
   readonly org: OrgSession;
   readonly view: RequestView;
-  readonly item: Item;
+  readonly item: Schemas['Item'];
   readonly chain: Chain;
   readonly reload: Reload;
 };
@@ -85,7 +85,7 @@ type VersionsProps = {
   readonly requestId: string;
   readonly name: string;
   readonly chain: Chain;
-  readonly history: readonly HistoryEntry[];
+  readonly history: RequestView['history'];
   readonly schema: ReturnType<typeof useSchema>;
 };
 
@@ -94,7 +94,8 @@ function Versions({ org, requestId, name, chain, history, schema }: VersionsProp
   const versions = history.filter(
     (e) => (e.type === 'CopyKept' || e.type === 'CopyCorrected') && e.versions.orgResourceId === chain.orgResourceId,
   );
-  const keptAs = (e: HistoryEntry): Copy | undefined => chain.copies.find((c) => c.adoption.adoptionId === e.versions.adoptionId);
+  const keptAs = (e: Schemas['HistoryEntry']): Copy | undefined =>
+    chain.copies.find((c) => c.adoption.adoptionId === e.versions.adoptionId);
   return (
     <>
       <h4>Versions</h4>

@@ -1,9 +1,10 @@
+import type { Corrected, Schemas } from '@dss/sdk';
 import { useState } from 'react';
 import { Refused } from '../../../api';
 import { SchemaForm } from '../../../forms/schema-form';
 import type { JsonSchema } from '../../../forms/schemas';
 import type { OrgSession } from '../org-session';
-import { chainsOf, newestOf, recordName, requestPath, type Chain, type Item, type Reload, type RequestView } from './model';
+import { chainsOf, newestOf, recordName, requestPath, type Chain, type Reload, type RequestView } from './model';
 import { SchemaData } from '../../../forms/schema-data';
 
 /** What a correction says it corrects (spec §4.3, rules for correct 3): the newest keep of the record and the head of its chain. */
@@ -21,7 +22,7 @@ const baseOf = (chain: Chain): Base => {
 /** After a 409: the chain as it is now, and what moved since the form was opened, in words. */
 type Conflict = { readonly chain: Chain | undefined; readonly notes: readonly string[] };
 
-function conflictOf(view: RequestView, item: Item, was: Base, orgResourceId: string): Conflict {
+function conflictOf(view: RequestView, item: Schemas['Item'], was: Base, orgResourceId: string): Conflict {
   const chain = chainsOf(view.copies ?? []).find((c) => c.orgResourceId === orgResourceId);
   const notes: string[] = [];
   if (chain && newestOf(chain).currentOrgVersion !== was.expectedOrgVersion) {
@@ -46,7 +47,7 @@ function conflictOf(view: RequestView, item: Item, was: Base, orgResourceId: str
 type Props = {
   readonly org: OrgSession;
   readonly view: RequestView;
-  readonly item: Item;
+  readonly item: Schemas['Item'];
   readonly chain: Chain;
   readonly schema: JsonSchema | undefined;
   readonly reload: Reload;
@@ -76,13 +77,10 @@ export function CorrectCopy({ org, view, item, chain, schema, reload }: Props) {
   const submit = async (data: unknown) => {
     if (!base) return;
     try {
-      const answer = await org.api.post<{ orgVersion: number }>(
-        requestPath(view.detail.request.requestId, `/slots/${item.slotId}/correct`),
-        {
-          ...base,
-          data,
-        },
-      );
+      const answer = await org.api.post<Corrected>(requestPath(view.detail.request.requestId, `/slots/${item.slotId}/correct`), {
+        ...base,
+        data,
+      });
       await reload();
       close();
       setDone(`Corrected: the copy is now at version ${answer.orgVersion}.`);

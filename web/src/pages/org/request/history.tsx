@@ -1,6 +1,7 @@
+import type { Schemas } from '@dss/sdk';
 import { unavailableWords, when } from '../../../words';
-import type { HistoryEntry } from '../../../history';
-import type { Item } from './model';
+
+type HistoryEntry = Schemas['HistoryEntry'];
 
 /** Who acted, as the history names them: a member by their address, the person, or the service. */
 export function actorWords(actor: string): string {
@@ -61,7 +62,7 @@ function entryWords(e: HistoryEntry, slot: string): string {
 }
 
 /** The request's audit history, newest first (R-HIST-01): what happened, when and by whom. */
-export function History({ history, items }: { readonly history: readonly HistoryEntry[]; readonly items: readonly Item[] }) {
+export function History({ history, items }: { readonly history: readonly HistoryEntry[]; readonly items: readonly Schemas['Item'][] }) {
   const slotOf = (e: HistoryEntry) => items.find((i) => i.slotId === e.versions.slotId)?.label ?? 'a slot';
   return (
     <section aria-labelledby="history-heading">

@@ -1,18 +1,10 @@
+import type { Adoption, KeepAnswer, Schemas } from '@dss/sdk';
 import { useState } from 'react';
 import { schemaWords, unavailableWords, when } from '../../../words';
 import type { OrgSession } from '../org-session';
 import { Failure, useAction } from '../../../actions';
-import {
-  partyWords,
-  recordName,
-  requestPath,
-  type Adoption,
-  type Item,
-  type KeepAnswer,
-  type RecordEntry,
-  type Reload,
-  type RequestView,
-} from './model';
+import { partyWords, recordName, requestPath, type Reload, type RequestView } from './model';
+import type { Answer } from '../../../api';
 
 type Props = { readonly org: OrgSession; readonly view: RequestView; readonly reload: Reload };
 
@@ -48,7 +40,7 @@ export function Items({ org, view, reload }: Props) {
 type ItemProps = {
   readonly org: OrgSession;
   readonly requestId: string;
-  readonly item: Item;
+  readonly item: Schemas['Item'];
   readonly adoptions: readonly Adoption[];
   readonly onKept: (label: string, answer: KeepAnswer) => Promise<void>;
 };
@@ -104,7 +96,7 @@ function ItemCard({ org, requestId, item, adoptions, onKept }: ItemProps) {
 }
 
 /** A record, whether the organization may read it now (and if not, why), and how its copy stands (spec §4.3 rule 2). */
-function RecordLine({ record, adoptions }: { readonly record: RecordEntry; readonly adoptions: readonly Adoption[] }) {
+function RecordLine({ record, adoptions }: { readonly record: Schemas['RecordEntry']; readonly adoptions: readonly Adoption[] }) {
   const kept = adoptions.filter((a) => a.sourceResourceId === record.resourceId).sort((a, b) => a.sourceVersion - b.sourceVersion);
   const newest = kept.at(-1);
   return (
@@ -163,7 +155,9 @@ function Drain({ org, requestId, reload }: { readonly org: OrgSession; readonly 
   const { busy, error, done, run } = useAction();
   const drain = () =>
     run(async () => {
-      const r = await org.api.post<{ materialized: number; stillPending: number }>(requestPath(requestId, '/adoptions/drain'));
+      const r = await org.api.post<Answer<'post', '/org/v1/requests/{requestId}/adoptions/drain'>>(
+        requestPath(requestId, '/adoptions/drain'),
+      );
       await reload();
       return `${r.materialized} kept, ${r.stillPending} still waiting.`;
     });

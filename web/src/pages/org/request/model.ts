@@ -1,100 +1,15 @@
-import { Refused, type OrgApi } from '../../../api';
-import type { HistoryEntry } from '../../../history';
-
-/** What the organization plane answers about a request (service spec §2, src/api/openapi/request-paths.ts). */
-
-/** A party other than the recipient a record answers for, by its pairwise alias; null is the recipient's own. */
-export type Participant = { readonly subjectId: string; readonly type: string; readonly alias: string } | null;
-
-export type RequestSummary = {
-  readonly requestId: string;
-  readonly manifestId: string;
-  readonly manifestName: string;
-  readonly manifestVersion: number;
-  readonly recipientEmail: string;
-  readonly state: string;
-  readonly invitationExpiresAt: string;
-  readonly createdAt: string;
-};
-
-export type RecordEntry = {
-  readonly resourceId: string;
-  readonly participant: Participant;
-  readonly sourceVersion?: number;
-  readonly status: 'available' | 'unavailable';
-  readonly reason?: string;
-};
-
-export type Item = {
-  readonly slotId: string;
-  readonly label: string;
-  readonly group: string;
-  readonly subject?: string;
-  readonly kind: string;
-  readonly target: string;
-  readonly verbs: readonly string[];
-  readonly adoption: 'manual' | 'auto';
-  readonly status: 'granted' | 'pending';
-  readonly records: readonly RecordEntry[];
-};
-
-export type Adoption = {
-  readonly adoptionId: string;
-  readonly slotId: string;
-  readonly sourceResourceId: string;
-  readonly sourceVersion: number;
-  readonly orgResourceId?: string;
-  readonly orgVersion?: number;
-  readonly resourceType: string;
-  readonly state: 'materialized' | 'pending';
-  readonly adoptedAt: string;
-  readonly participant: Participant;
-};
-
-export type ProposalSummary = {
-  readonly proposalId: string;
-  readonly slotId: string;
-  readonly resourceId: string;
-  readonly newVersion: number;
-  readonly proposedAt: string;
-  readonly participant: Participant;
-};
-
-export type Detail = {
-  readonly request: RequestSummary;
-  readonly manifestName: string;
-  readonly items: readonly Item[];
-  readonly adoptions: readonly Adoption[];
-  readonly proposals: readonly ProposalSummary[];
-};
-
-/** A materialized keep with its content, and the head of its chain (no currentData for a file). */
-export type Copy = {
-  readonly adoption: Adoption;
-  readonly resourceId: string;
-  readonly name: string;
-  readonly schemaRef: string | null;
-  readonly data: unknown;
-  readonly orgVersion: number;
-  readonly currentOrgVersion: number;
-  readonly currentOrigin: 'copy' | 'correction';
-  readonly currentData?: unknown;
-};
-
-export type Skipped = { readonly resourceId: string; readonly participant: Participant; readonly reason: string; readonly message: string };
-export type KeepAnswer = { readonly adoptions: readonly Adoption[]; readonly skipped: readonly Skipped[] };
-
-export type Candidate = { readonly version: number; readonly name: string; readonly schemaRef: string | null; readonly data: unknown };
+import type { Adoption, Copy, RequestDetail, Schemas } from '@dss/sdk';
+import { Refused, type Answer, type OrgApi } from '../../../api';
 
 /** Everything the detail page shows; copies only for a member who may manage requests (the route needs request_manage). */
 export type RequestView = {
-  readonly detail: Detail;
+  readonly detail: RequestDetail;
   /** Null without request_manage, or while the organization's key is sealed (then `sealed`). */
   readonly copies: readonly Copy[] | null;
   /** The copies route answered 423: the key is cold until a member signs in again (R-WEB-10). */
   readonly sealed: boolean;
   /** Newest first. */
-  readonly history: readonly HistoryEntry[];
+  readonly history: readonly Schemas['HistoryEntry'][];
 };
 
 /** Reads the request again and shows it: its new view, or undefined when that failed (the page then says why). */
@@ -103,12 +18,12 @@ export type Reload = () => Promise<RequestView | undefined>;
 export const requestPath = (requestId: string, rest = '') => `/org/v1/requests/${encodeURIComponent(requestId)}${rest}`;
 
 /** The whole audit history, page after page (§10.6, oldest first as served), turned newest first. */
-async function historyOf(api: OrgApi, requestId: string): Promise<HistoryEntry[]> {
-  const entries: HistoryEntry[] = [];
+async function historyOf(api: OrgApi, requestId: string): Promise<Schemas['HistoryEntry'][]> {
+  const entries: Schemas['HistoryEntry'][] = [];
   let after: string | null = null;
   do {
     const query: string = after === null ? '' : `?after=${encodeURIComponent(after)}`;
-    const page: { history: HistoryEntry[]; nextAfter: string | null } = await api.get(requestPath(requestId, `/history${query}`));
+    const page = await api.get<Answer<'get', '/org/v1/requests/{requestId}/history'>>(requestPath(requestId, `/history${query}`));
     entries.push(...page.history);
     after = page.nextAfter;
   } while (after !== null);
@@ -117,7 +32,7 @@ async function historyOf(api: OrgApi, requestId: string): Promise<HistoryEntry[]
 
 /** The kept copies opened, 'sealed' while the organization's key is cold (423): the rest of the request still reads. */
 const copiesOf = (api: OrgApi, requestId: string): Promise<readonly Copy[] | 'sealed'> =>
-  api.get<{ copies: Copy[] }>(requestPath(requestId, '/copies')).then(
+  api.get<Answer<'get', '/org/v1/requests/{requestId}/copies'>>(requestPath(requestId, '/copies')).then(
     (c) => c.copies,
     (e: unknown) => {
       if (e instanceof Refused && e.status === 423) return 'sealed' as const;
@@ -127,7 +42,7 @@ const copiesOf = (api: OrgApi, requestId: string): Promise<readonly Copy[] | 'se
 
 export async function readRequest(api: OrgApi, requestId: string, manages: boolean): Promise<RequestView> {
   const [detail, copies, history] = await Promise.all([
-    api.get<Detail>(requestPath(requestId)),
+    api.get<RequestDetail>(requestPath(requestId)),
     manages ? copiesOf(api, requestId) : Promise.resolve(null),
     historyOf(api, requestId),
   ]);
@@ -135,11 +50,8 @@ export async function readRequest(api: OrgApi, requestId: string, manages: boole
 }
 
 /** One chain of copies: a record of one slot (and participant) under the request, kept version after version. */
-export type Chain = {
-  readonly slotId: string;
-  readonly sourceResourceId: string;
+export type Chain = Readonly<Pick<Adoption, 'slotId' | 'sourceResourceId' | 'participant'>> & {
   readonly orgResourceId: string;
-  readonly participant: Participant;
   /** Its kept versions, oldest first: the last is the newest keep, whose head is what the organization uses today. */
   readonly copies: readonly Copy[];
 };
@@ -169,9 +81,9 @@ export function chainsOf(copies: readonly Copy[]): Chain[] {
 export const newestOf = (chain: Chain): Copy => chain.copies.at(-1)!;
 
 /** A slot's record named as the member reads it: the slot's label, and the party when it is not the recipient. */
-export const recordName = (label: string, participant: Participant): string =>
+export const recordName = (label: string, participant: Schemas['Participant']): string =>
   participant === null ? label : `${label} for ${participant.alias}`;
 
 /** Whose record it is: the recipient's own, or the party its alias names. */
-export const partyWords = (participant: Participant): string =>
+export const partyWords = (participant: Schemas['Participant']): string =>
   participant === null ? 'The person’s own record' : `For ${participant.alias}`;

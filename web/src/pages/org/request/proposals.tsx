@@ -1,20 +1,10 @@
+import type { Adoption, Candidate, Schemas } from '@dss/sdk';
 import { useState } from 'react';
 import { when } from '../../../words';
 import type { OrgSession } from '../org-session';
 import { Failure, useAction } from '../../../actions';
-import {
-  chainsOf,
-  newestOf,
-  recordName,
-  requestPath,
-  type Adoption,
-  type Candidate,
-  type Chain,
-  type Item,
-  type ProposalSummary,
-  type Reload,
-  type RequestView,
-} from './model';
+import { chainsOf, newestOf, recordName, requestPath, type Chain, type Reload, type RequestView } from './model';
+import type { Answer } from '../../../api';
 import { SchemaData, useSchema } from '../../../forms/schema-data';
 
 type Props = { readonly org: OrgSession; readonly view: RequestView; readonly reload: Reload };
@@ -45,8 +35,8 @@ export function Proposals({ org, view, reload }: Props) {
 type CardProps = {
   readonly org: OrgSession;
   readonly view: RequestView;
-  readonly proposal: ProposalSummary;
-  readonly item: Item;
+  readonly proposal: Schemas['ProposalSummary'];
+  readonly item: Schemas['Item'];
   readonly chain: Chain | undefined;
   readonly reload: Reload;
   readonly onDone: (words: string) => void;
@@ -67,7 +57,7 @@ function ProposalCard({ org, view, proposal, item, chain, reload, onDone }: Card
     });
   const dismiss = () =>
     run(async () => {
-      const answer = await org.api.post<{ dismissed: boolean }>(path('/dismiss'));
+      const answer = await org.api.post<Answer<'post', '/org/v1/requests/{requestId}/proposals/{proposalId}/dismiss'>>(path('/dismiss'));
       await reload();
       onDone(answer.dismissed ? `Dismissed ${what}: the copy stays as it was.` : `The proposal of ${what} was already decided.`);
     });
@@ -105,7 +95,15 @@ function ProposalCard({ org, view, proposal, item, chain, reload, onDone }: Card
 }
 
 /** The candidate beside the copy it would follow, each through the schema; what the candidate changes is marked. */
-function SideBySide({ item, chain, candidate }: { readonly item: Item; readonly chain: Chain | undefined; readonly candidate: Candidate }) {
+function SideBySide({
+  item,
+  chain,
+  candidate,
+}: {
+  readonly item: Schemas['Item'];
+  readonly chain: Chain | undefined;
+  readonly candidate: Candidate;
+}) {
   const schema = useSchema(candidate.schemaRef ?? item.target);
   const current = chain ? newestOf(chain) : undefined;
   const currentData = current?.currentData ?? current?.data;

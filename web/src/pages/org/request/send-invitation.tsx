@@ -1,14 +1,13 @@
+import type { Request, Schemas } from '@dss/sdk';
 import { useState, type FormEvent } from 'react';
 import { Failure, Loaded, useAction, useLoad } from '../../../actions';
 import { Link } from '../../../navigation';
+import type { Answer } from '../../../api';
 import type { OrgSession } from '../org-session';
-import type { RequestSummary } from './model';
-
-type Manifest = { readonly manifestId: string; readonly name: string; readonly version: number };
 
 /** Send invitation: a manifest of the organization's (its newest version) to a person's address (POST /org/v1/requests). */
-export function SendInvitation({ org, onSent }: { readonly org: OrgSession; readonly onSent: (request: RequestSummary) => void }) {
-  const [load] = useLoad(() => org.api.get<{ manifests: Manifest[] }>('/org/v1/manifests').then((m) => m.manifests));
+export function SendInvitation({ org, onSent }: { readonly org: OrgSession; readonly onSent: (request: Request) => void }) {
+  const [load] = useLoad(() => org.api.get<Answer<'get', '/org/v1/manifests'>>('/org/v1/manifests').then((m) => m.manifests));
   return (
     <section className="card" aria-labelledby="send-heading">
       <h2 id="send-heading">Send an invitation</h2>
@@ -33,8 +32,8 @@ function SendForm({
   onSent,
 }: {
   readonly org: OrgSession;
-  readonly manifests: readonly Manifest[];
-  readonly onSent: (request: RequestSummary) => void;
+  readonly manifests: readonly Schemas['Manifest'][];
+  readonly onSent: (request: Request) => void;
 }) {
   const [manifestId, setManifestId] = useState(manifests[0]?.manifestId ?? '');
   const [email, setEmail] = useState('');
@@ -43,7 +42,7 @@ function SendForm({
   const send = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      const { request } = await org.api.post<{ request: RequestSummary }>('/org/v1/requests', { manifestId, recipientEmail: email });
+      const { request } = await org.api.post<Answer<'post', '/org/v1/requests'>>('/org/v1/requests', { manifestId, recipientEmail: email });
       setEmail('');
       onSent(request);
       return `Invitation sent to ${request.recipientEmail}.`;
