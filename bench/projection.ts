@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlDb } from '../src/db/sql.js';
 import { SqlEventStore } from '../src/events/sql/sql-event-store.js';
 import { ProjectionEngine } from '../src/projections/engine.js';
+import { eventsFeedProjector } from '../src/projections/events-feed/events-feed.js';
 import { allProjectors } from '../src/projections/index.js';
 import { replay } from '../src/projections/replay.js';
 import { benchEvent } from './bench-event.js';
@@ -80,7 +81,20 @@ export async function benchDomainReplay(db: SqlDb, recorded: readonly LoggedEven
   const store = await SqlEventStore.open(db);
   const appended = await appendReplicas(store, recorded, events);
   const replicas = Math.round(appended / recorded.length);
-  return replayRow(db, store, 'replay of a domain log into a fresh schema + swap', `the command workloads' log, about ${replicas} copies`);
+  const log = `the command workloads' log, about ${replicas} copies`;
+  const all = await replayRow(db, store, 'replay of a domain log into a fresh schema + swap', log);
+  // The events feed's write cost (docs/events.md): the same log without it, and through it alone, each in a schema of its own.
+  const others = allProjectors.filter((p) => p !== eventsFeedProjector);
+  const without = await replay({ db, store, projectors: others, batchSize: 5000, schema: 'rm_bench_no_feed' });
+  const alone = await replay({ db, store, projectors: [eventsFeedProjector], batchSize: 5000, schema: 'rm_bench_feed' });
+  const row = (name: string, report: { events: number; eventsPerSecond: number }, models: number): Row => ({
+    section: 'replay',
+    name,
+    count: report.events,
+    perSecond: report.eventsPerSecond,
+    note: `${models} read models; ${log}`,
+  });
+  return [...all, row('the same without the events feed', without, others.length), row('the same through the events feed alone', alone, 1)];
 }
 
 async function replayRow(db: SqlDb, store: SqlEventStore, name: string, log: string | null): Promise<Row[]> {
