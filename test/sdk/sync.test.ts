@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { memoryStore, Organization, sync, type Held } from '@dss/sdk';
 import { mainBackend } from '../support/databases.js';
-import { sdkScenario, type SdkScenario } from './support/sdk-scenario.js';
+import { sdkScenario, untilFeedHas, type SdkScenario } from './support/sdk-scenario.js';
 
 /** The organization's client, counting the writes it sends. */
 function counting(s: SdkScenario) {
@@ -57,13 +57,15 @@ describe(`the SDK's sync(): the spec's sync procedure against a real service (do
       if (round % 2 === 0) {
         const held = heldOf(view, s.requestId);
         const corrected = { givenName: `Ann ${round}`, familyName: 'Example-Corrected' };
-        await s.organization.correct(s.requestId, s.slotId, {
+        const { orgVersion } = await s.organization.correct(s.requestId, s.slotId, {
           sourceResourceId: held.resourceId,
           expectedSourceVersion: held.sourceVersion,
           expectedOrgVersion: held.orgVersion,
           data: corrected,
         });
         expected = corrected;
+        // The feed trails the log by a moment (docs/events.md): the next sync learns of the correction from it.
+        await untilFeedHas(s.organization, (e) => e.type === 'copy.corrected' && e.versions?.orgVersion === orgVersion);
         const after = heldOf((await sync(s.organization, { store })).view, s.requestId);
         expect({ data: after.data, origin: after.origin }, `round ${round}: the correction`).to.deep.equal({
           data: corrected,
