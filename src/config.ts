@@ -60,6 +60,8 @@ export type Config = {
   readonly projections: 'inline' | 'async';
   /** R-HOOK-08: webhooks may reach private, loopback and link-local addresses, over http too (development only). */
   readonly webhookAllowPrivate: boolean;
+  /** R-ORG-16: an app's redirect URIs may be plain http on a loopback address (RFC 8252 §7.3; development and native apps). */
+  readonly oauthAllowLoopbackHttp: boolean;
 };
 
 export type TrustProxy = false | number | readonly string[];
@@ -151,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: text('METRICS_TOKEN'),
     projections: projectionsOf(text('PROJECTIONS'), problems),
     webhookAllowPrivate: switchOf('WEBHOOK_ALLOW_PRIVATE', text('WEBHOOK_ALLOW_PRIVATE'), problems),
+    oauthAllowLoopbackHttp: switchOf('OAUTH_ALLOW_LOOPBACK_HTTP', text('OAUTH_ALLOW_LOOPBACK_HTTP'), problems),
   };
 
   if (production) {

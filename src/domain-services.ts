@@ -8,7 +8,10 @@ import { graphqlRoute } from './api/graphql/graphql-route.js';
 import { jsonBody } from './api/middleware/json-body.js';
 import { underPrefix } from './api/middleware/under-prefix.js';
 import { orgRoutes } from './api/org/index.js';
-import { openOrganizationPlane } from './organizations/index.js';
+import { oauthRoutes } from './api/partner/oauth-routes.js';
+import { partnerRoutes } from './api/partner/partner-routes.js';
+import { openPartner } from './partner/index.js';
+import { openOrganizationPlane, type OrganizationService } from './organizations/index.js';
 import { AccountErasure } from './identity/account-erasure.js';
 import { IdentityService } from './identity/identity-service.js';
 import { loadKeys } from './identity/keys/index.js';
@@ -71,6 +74,8 @@ export type DomainServices = {
   readonly proposals: ProposalService;
   /** The organizations' webhooks; the webhook workers (src/workers/webhook-workers.ts) deliver through it. */
   readonly webhooks: Webhooks;
+  /** Organizations, members and apps; the authorization server reads its clients through it (contract §13). */
+  readonly organizations: OrganizationService;
   close(): Promise<void>;
 };
 
@@ -120,6 +125,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     issuer,
     identities,
     warmSeconds: deps.config.orgKeyWarmSeconds,
+    redirectPolicy: { loopbackHttp: deps.config.oauthAllowLoopbackHttp },
   });
   const validator = new SchemaValidator({
     schemaBase: deps.config.schemaBase,
@@ -214,6 +220,25 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     policy: { allowPrivate: deps.config.webhookAllowPrivate },
     now,
   });
+  // Contract §13: organizations' apps through OAuth 2.0, and the partner plane they read.
+  const partner = await openPartner({
+    store: deps.store,
+    waitFor: deps.waitFor,
+    db: deps.db,
+    baseUrl: deps.config.baseUrl,
+    rootKey: await keyring.dataKey(SERVICE_VAULT_ID),
+    reads: requests.reads,
+    records: requests.records,
+    detail: (organizationId, requestId) => requests.org.detail(organizationId, requestId),
+    source: { store: deps.store, keyring, blobs },
+    validator,
+    clients: (clientId) => organizationPlane.organizations.oauthClient(clientId),
+    manifestOf: (organizationId, manifestId) => organizationPlane.manifests.exists(organizationId, manifestId),
+    personRequests: requests.person,
+    trustProxy: deps.config.trustProxy !== false,
+    logger: deps.logger,
+    now,
+  });
   const erasure = new AccountErasure({ store: deps.store, waitFor: deps.waitFor, otp, keyring, requests: requests.person });
   const exportLinks = await ExportLinks.open({ db: deps.db, identities, baseUrl: deps.config.baseUrl, now });
   const exportDeps = {
@@ -241,6 +266,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     copies,
     proposals,
     webhooks,
+    organizations: organizationPlane.organizations,
     routes: (app) => {
       app.use(forwardedForWarning(deps.logger));
       // Contract §11: the pages first (their /org/{organizationId}/.. paths are under the org plane's prefix); the
@@ -251,6 +277,20 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       app.use(jwksRoute(keys.jwks));
       app.use(openApiRoutes());
       app.use(schemasRoutes(validator));
+      app.use(oauthRoutes({ server: partner.server, consent: partner.consent, auth, now }));
+      app.use(
+        underPrefix(
+          '/partner/',
+          partnerRoutes({
+            partner: partner.plane,
+            server: partner.server,
+            store: partner.store,
+            clients: (clientId) => organizationPlane.organizations.oauthClient(clientId),
+            baseUrl: deps.config.baseUrl,
+            now,
+          }),
+        ),
+      );
       app.use(['/auth', '/graphql'], jsonBody());
       // Each plane's router is entered only by requests under its prefix (underPrefix).
       app.use(underPrefix('/auth/', authRoutes(identities, auth, now, browser)));
@@ -286,6 +326,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       );
     },
     close: async () => {
+      partner.close();
       await validator.close();
       await mailer.close();
     },

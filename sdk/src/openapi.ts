@@ -428,7 +428,10 @@ export interface paths {
         /** The apps, the earliest registered first */
         get: operations["listApps"];
         put?: never;
-        /** Register an app */
+        /**
+         * Register an app
+         * @description With `name` alone, an app for `user.request.open`. With `redirectUris` and exactly one of `jwks` and `jwksUri`, also an OAuth client of the authorization server (contract §13), authenticating with private_key_jwt.
+         */
         post: operations["registerApp"];
         delete?: never;
         options?: never;
@@ -946,6 +949,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-authorization-server": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The authorization server’s metadata (RFC 8414); the same as /.well-known/openid-configuration
+         * @description oidc-provider’s discovery document: every endpoint, and what the FAPI 2.0 profile requires (PAR, PKCE S256, DPoP).
+         */
+        get: operations["authorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/interaction/{uid}/asked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the authorization in progress asks: the app, its organization, the manifest
+         * @description Called by the hosted consent page with the interaction cookie the authorization set.
+         */
+        get: operations["consentAsked"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/interaction/{uid}/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The request the person answers for the app: their active connection, or one opened now */
+        post: operations["consentOpen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/interaction/{uid}/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The person accepted the request: the authorization goes on, naming it */
+        post: operations["consentFinish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/interaction/{uid}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The person did not share: the app gets access_denied */
+        post: operations["consentDeny"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The connection the app’s grant opened: the request and its items, records by alias */
+        get: operations["partnerConnection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partner/v1/records/{resourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current version of a record granted on the connection; the read is a receipt on the person’s side */
+        get: operations["partnerRecord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -1068,6 +1196,41 @@ export interface components {
             name: string;
             /** Format: date-time */
             registeredAt: string;
+            /** @description Where the authorization server may send the person back; an app with them is an OAuth client, with jwks or jwksUri */
+            redirectUris?: string[];
+            /** @description The app’s public keys for private_key_jwt, at most 8 KiB of JSON; never with jwksUri */
+            jwks?: {
+                keys: {
+                    /** @enum {string} */
+                    kty: "OKP" | "EC" | "RSA";
+                    /** @description Unique in the set */
+                    kid: string;
+                    /**
+                     * @description Ed25519 with OKP, P-256 with EC; none with RSA
+                     * @enum {string}
+                     */
+                    crv?: "Ed25519" | "P-256";
+                    x?: string;
+                    /** @description EC only */
+                    y?: string;
+                    /** @description RSA only: a modulus of at least 2048 bits */
+                    n?: string;
+                    /** @description RSA only */
+                    e?: string;
+                    /**
+                     * @description When given: EdDSA or Ed25519 with OKP, ES256 with EC, PS256 with RSA
+                     * @enum {string}
+                     */
+                    alg?: "EdDSA" | "Ed25519" | "ES256" | "PS256";
+                    /** @constant */
+                    use?: "sig";
+                }[];
+            };
+            /**
+             * Format: uri
+             * @description Where the app publishes its public keys for private_key_jwt: https; never with jwks
+             */
+            jwksUri?: string;
         };
         /** @description Warm while a member signed in lately (keeps and corrections go through); cold once sealed or timed out. */
         KeyState: {
@@ -3546,6 +3709,26 @@ export interface operations {
                      *           "clientId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
                      *           "name": "Acme onboarding",
                      *           "registeredAt": "2026-11-27T08:10:00.000Z"
+                     *         },
+                     *         {
+                     *           "clientId": "4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e",
+                     *           "name": "Acme portal",
+                     *           "registeredAt": "2026-11-27T08:12:00.000Z",
+                     *           "redirectUris": [
+                     *             "https://portal.acme.example/oauth/callback"
+                     *           ],
+                     *           "jwks": {
+                     *             "keys": [
+                     *               {
+                     *                 "kty": "OKP",
+                     *                 "crv": "Ed25519",
+                     *                 "x": "q3S96EYJL87XNr9ifZ9qIcr4sXK_OrjXYA1JQC-5o4U",
+                     *                 "kid": "portal-2026",
+                     *                 "alg": "EdDSA",
+                     *                 "use": "sig"
+                     *               }
+                     *             ]
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -3575,11 +3758,63 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Acme onboarding"
+                 *       "name": "Acme portal",
+                 *       "redirectUris": [
+                 *         "https://portal.acme.example/oauth/callback"
+                 *       ],
+                 *       "jwks": {
+                 *         "keys": [
+                 *           {
+                 *             "kty": "OKP",
+                 *             "crv": "Ed25519",
+                 *             "x": "q3S96EYJL87XNr9ifZ9qIcr4sXK_OrjXYA1JQC-5o4U",
+                 *             "kid": "portal-2026",
+                 *             "alg": "EdDSA",
+                 *             "use": "sig"
+                 *           }
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": {
                     name: string;
+                    /** @description Where the authorization server may send the person back; an app with them is an OAuth client, with jwks or jwksUri */
+                    redirectUris?: string[];
+                    /** @description The app’s public keys for private_key_jwt, at most 8 KiB of JSON; never with jwksUri */
+                    jwks?: {
+                        keys: ({
+                            /** @enum {string} */
+                            kty: "OKP" | "EC" | "RSA";
+                            /** @description Unique in the set */
+                            kid: string;
+                            /**
+                             * @description Ed25519 with OKP, P-256 with EC; none with RSA
+                             * @enum {string}
+                             */
+                            crv?: "Ed25519" | "P-256";
+                            x?: string;
+                            /** @description EC only */
+                            y?: string;
+                            /** @description RSA only: a modulus of at least 2048 bits */
+                            n?: string;
+                            /** @description RSA only */
+                            e?: string;
+                            /**
+                             * @description When given: EdDSA or Ed25519 with OKP, ES256 with EC, PS256 with RSA
+                             * @enum {string}
+                             */
+                            alg?: "EdDSA" | "Ed25519" | "ES256" | "PS256";
+                            /** @constant */
+                            use?: "sig";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                    /**
+                     * Format: uri
+                     * @description Where the app publishes its public keys for private_key_jwt: https; never with jwks
+                     */
+                    jwksUri?: string;
                 };
             };
         };
@@ -3592,14 +3827,64 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "clientId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
-                     *       "name": "Acme onboarding"
+                     *       "clientId": "4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e",
+                     *       "name": "Acme portal",
+                     *       "redirectUris": [
+                     *         "https://portal.acme.example/oauth/callback"
+                     *       ],
+                     *       "jwks": {
+                     *         "keys": [
+                     *           {
+                     *             "kty": "OKP",
+                     *             "crv": "Ed25519",
+                     *             "x": "q3S96EYJL87XNr9ifZ9qIcr4sXK_OrjXYA1JQC-5o4U",
+                     *             "kid": "portal-2026",
+                     *             "alg": "EdDSA",
+                     *             "use": "sig"
+                     *           }
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": {
                         /** Format: uuid */
                         clientId: string;
                         name: string;
+                        /** @description Where the authorization server may send the person back; an app with them is an OAuth client, with jwks or jwksUri */
+                        redirectUris?: string[];
+                        /** @description The app’s public keys for private_key_jwt, at most 8 KiB of JSON; never with jwksUri */
+                        jwks?: {
+                            keys: {
+                                /** @enum {string} */
+                                kty: "OKP" | "EC" | "RSA";
+                                /** @description Unique in the set */
+                                kid: string;
+                                /**
+                                 * @description Ed25519 with OKP, P-256 with EC; none with RSA
+                                 * @enum {string}
+                                 */
+                                crv?: "Ed25519" | "P-256";
+                                x?: string;
+                                /** @description EC only */
+                                y?: string;
+                                /** @description RSA only: a modulus of at least 2048 bits */
+                                n?: string;
+                                /** @description RSA only */
+                                e?: string;
+                                /**
+                                 * @description When given: EdDSA or Ed25519 with OKP, ES256 with EC, PS256 with RSA
+                                 * @enum {string}
+                                 */
+                                alg?: "EdDSA" | "Ed25519" | "ES256" | "PS256";
+                                /** @constant */
+                                use?: "sig";
+                            }[];
+                        };
+                        /**
+                         * Format: uri
+                         * @description Where the app publishes its public keys for private_key_jwt: https; never with jwks
+                         */
+                        jwksUri?: string;
                     };
                 };
             };
@@ -5877,6 +6162,355 @@ export interface operations {
                     } & WithRequired<components["schemas"]["Problem"], "status" | "code">;
                 };
             };
+        };
+    };
+    authorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metadata */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuer": "https://share.example.com",
+                     *       "authorization_endpoint": "https://share.example.com/oauth/authorize",
+                     *       "token_endpoint": "https://share.example.com/oauth/token",
+                     *       "pushed_authorization_request_endpoint": "https://share.example.com/oauth/par",
+                     *       "jwks_uri": "https://share.example.com/oauth/jwks",
+                     *       "revocation_endpoint": "https://share.example.com/oauth/revoke",
+                     *       "require_pushed_authorization_requests": true,
+                     *       "code_challenge_methods_supported": [
+                     *         "S256"
+                     *       ],
+                     *       "dpop_signing_alg_values_supported": [
+                     *         "Ed25519",
+                     *         "EdDSA",
+                     *         "ES256",
+                     *         "PS256"
+                     *       ],
+                     *       "authorization_details_types_supported": [
+                     *         "data_request"
+                     *       ],
+                     *       "authorization_response_iss_parameter_supported": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uri */
+                        issuer: string;
+                        /** Format: uri */
+                        authorization_endpoint: string;
+                        /** Format: uri */
+                        token_endpoint: string;
+                        /** Format: uri */
+                        pushed_authorization_request_endpoint: string;
+                        /** Format: uri */
+                        jwks_uri: string;
+                        /** Format: uri */
+                        revocation_endpoint?: string;
+                        /** @constant */
+                        require_pushed_authorization_requests?: true;
+                        code_challenge_methods_supported?: string[];
+                        dpop_signing_alg_values_supported?: string[];
+                        authorization_details_types_supported?: string[];
+                        /** @constant */
+                        authorization_response_iss_parameter_supported?: true;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    consentAsked: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorization in progress, from the consent page’s URL */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app and what it asks for */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "uid": "dQw4w9WgXcQ-5mJ0eXkz1eQ7u0h3Z1bD2cQ4n8Pq",
+                     *       "app": {
+                     *         "clientId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *         "name": "Acme onboarding"
+                     *       },
+                     *       "organizationId": "0b5e3c1a-6d2f-4a8e-9c47-1f2e3d4c5b6a",
+                     *       "manifestId": "7c9d1e2f-3a4b-4c5d-8e6f-0a1b2c3d4e5f"
+                     *     }
+                     */
+                    "application/json": {
+                        uid: string;
+                        app: {
+                            /** Format: uuid */
+                            clientId: string;
+                            name: string;
+                        };
+                        /** Format: uuid */
+                        organizationId: string;
+                        /** Format: uuid */
+                        manifestId: string;
+                    };
+                };
+            };
+            404: components["responses"]["Problem404"];
+            500: components["responses"]["Problem500"];
+        };
+    };
+    consentOpen: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorization in progress, from the consent page’s URL */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request, and whether it is an active connection already (then finish at once) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requestId": "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d",
+                     *       "active": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        requestId: string;
+                        active: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    consentFinish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorization in progress, from the consent page’s URL */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "requestId": "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uuid */
+                    requestId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Where the browser goes next: back to the authorization, which returns to the app */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "redirectTo": "https://share.example.com/oauth/authorize/Zx9kQ2"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uri */
+                        redirectTo: string;
+                    };
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    consentDeny: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorization in progress, from the consent page’s URL */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the browser goes next: back to the authorization, which returns to the app */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "redirectTo": "https://share.example.com/oauth/authorize/Zx9kQ2"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uri */
+                        redirectTo: string;
+                    };
+                };
+            };
+            404: components["responses"]["Problem404"];
+            500: components["responses"]["Problem500"];
+        };
+    };
+    partnerConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "request": {
+                     *         "requestId": "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d",
+                     *         "manifestId": "7c9d1e2f-3a4b-4c5d-8e6f-0a1b2c3d4e5f",
+                     *         "manifestName": "Customer onboarding",
+                     *         "manifestVersion": 1,
+                     *         "recipientEmail": "ann@example.com",
+                     *         "state": "active",
+                     *         "initiatedBy": "recipient",
+                     *         "invitationExpiresAt": "2026-12-11T08:30:00.000Z",
+                     *         "createdAt": "2026-11-27T08:30:00.000Z",
+                     *         "initiatingClientId": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+                     *       },
+                     *       "manifestName": "KYC",
+                     *       "items": []
+                     *     }
+                     */
+                    "application/json": {
+                        request: components["schemas"]["Request"];
+                        manifestName: string;
+                        items: components["schemas"]["Item"][];
+                    };
+                };
+            };
+            401: components["responses"]["Problem401"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    partnerRecord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A record granted on the connection */
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "resourceId": "9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a",
+                     *       "version": 2,
+                     *       "name": "PersonFullName",
+                     *       "schemaRef": "https://share.example.com/schemas/core/PersonFullName.json",
+                     *       "data": {
+                     *         "givenName": "Ann",
+                     *         "familyName": "Example"
+                     *       },
+                     *       "participant": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        resourceId: string;
+                        version: number;
+                        name: string;
+                        /** Format: uri */
+                        schemaRef: string | null;
+                        /** @description Free-form JSON: the document; for a file its label, fileName, mimeType and fileSize */
+                        data: unknown;
+                        participant: components["schemas"]["Participant"];
+                    };
+                };
+            };
+            401: components["responses"]["Problem401"];
+            /** @description The caller may not do this: adoption_refused, participant_ineligible */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @constant */
+                        status: 403;
+                        /** @enum {string} */
+                        code: "adoption_refused" | "participant_ineligible";
+                    } & WithRequired<components["schemas"]["Problem"], "status" | "code">;
+                };
+            };
+            404: components["responses"]["Problem404"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     receiveEvent: {

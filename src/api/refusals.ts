@@ -60,7 +60,9 @@ export const refusals: { readonly [C in RefusalCode | TransportCode]: RefusalMap
  */
 export function sendRefusal(res: Response, refusal: AnyRefusal): void {
   const { status, title } = refusals[refusal.code];
-  if (refusal.code === 'unauthenticated') res.set('WWW-Authenticate', bearerChallenge(res.req.get('authorization'), refusal.message));
+  // A route that answers another scheme's challenge (DPoP on the partner plane) has set it already.
+  if (refusal.code === 'unauthenticated' && !res.get('WWW-Authenticate'))
+    res.set('WWW-Authenticate', bearerChallenge(res.req.get('authorization'), refusal.message));
   if (status === 429 || (status === 503 && refusal.retryAfter !== undefined)) {
     res.set('Retry-After', String(Math.max(1, Math.ceil(refusal.retryAfter ?? 1))));
   }

@@ -1,5 +1,6 @@
 import { documentSealContext } from '../documents/document-service.js';
 import { readDecoded } from '../events/decoder.js';
+import type { JsonValue } from '../events/envelope.js';
 import type { EventStore } from '../events/store.js';
 import { resourceStream, type ResourceEvent } from '../events/resource-events.js';
 import type { BlobStore } from '../files/blob-store.js';
@@ -93,4 +94,19 @@ export async function readSourceVersion(
 
 function versionOf(event: ResourceEvent): number | null {
   return event.type === 'DocumentDeleted' ? null : event.data.version;
+}
+
+/** A version as a reader is shown it (spec §4.3's candidate, contract §13's record): a document's data, a file's description. */
+export function contentOf(
+  source: SourceVersion,
+  canonicalRef: (schemaRef: string) => string,
+): { readonly name: string; readonly schemaRef: string | null; readonly data: JsonValue } {
+  return {
+    name: source.name,
+    schemaRef: source.kind === 'document' && source.schemaRef !== null ? canonicalRef(source.schemaRef) : null,
+    data:
+      source.kind === 'document'
+        ? (JSON.parse(source.plaintext.toString('utf8')) as JsonValue)
+        : { label: source.label, fileName: source.fileName, mimeType: source.mimeType, fileSize: source.fileSize },
+  };
 }

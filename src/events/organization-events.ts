@@ -1,5 +1,7 @@
 import type { DomainEvent } from './domain-event.js';
 import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
+import type { JsonObject } from './envelope.js';
+import { appWithoutClientMetadata } from './upcasters/app-registered-v1.js';
 
 /** Stream: `org-<organizationId>`, one organization with its members, key state and apps. */
 export const organizationStreams = {
@@ -26,7 +28,17 @@ export type MemberRemoved = DomainEvent<'MemberRemoved', { organizationId: strin
 export type KeyWarmed = DomainEvent<'KeyWarmed', { organizationId: string; until: string }>;
 /** POST /org/v1/key/seal: cold until the next KeyWarmed, whatever `until` said. */
 export type KeySealed = DomainEvent<'KeySealed', { organizationId: string }>;
-export type AppRegistered = DomainEvent<'AppRegistered', { organizationId: string; clientId: string; name: string }>;
+/** An app's signing keys: a JWK Set of public keys (src/organizations/app-metadata.ts checks them). */
+export type AppJwks = { keys: JsonObject[] };
+/**
+ * Version 2 (contract §13): an app of the authorization server has its redirect URIs and its keys,
+ * by value (`jwks`) or by URL (`jwksUri`); an app for user.request.open alone has no redirect URIs
+ * and neither. Version 1 had none of the three.
+ */
+export type AppRegistered = DomainEvent<
+  'AppRegistered',
+  { organizationId: string; clientId: string; name: string; redirectUris: string[]; jwks: AppJwks | null; jwksUri: string | null }
+>;
 
 export type OrganizationEvent = OrganizationCreated | MemberSet | MemberRemoved | KeyWarmed | KeySealed | AppRegistered;
 
@@ -36,5 +48,5 @@ export const organizationEvents = eventDecoder<OrganizationEvent>('organization'
   MemberRemoved: { version: 1 },
   KeyWarmed: { version: 1 },
   KeySealed: { version: 1 },
-  AppRegistered: { version: 1 },
+  AppRegistered: { version: 2, upcasters: { 1: appWithoutClientMetadata } },
 });

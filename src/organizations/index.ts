@@ -9,11 +9,13 @@ import { ManifestService } from '../manifests/manifest-service.js';
 import { memberTokenSigner } from './member-token.js';
 import { OrganizationKey } from './organization-key.js';
 import { OrganizationService } from './organization-service.js';
+import type { RedirectPolicy } from './app-metadata.js';
 
 export type { KeyState } from './key-warmth.js';
 export type { KeyRow } from './organization-queries.js';
 export type { Member, MemberView } from './member.js';
-export type { MembershipView } from './organization-service.js';
+export type { AppView, MembershipView, OAuthClient, RegisteredApp } from './organization-service.js';
+export type { OAuthClientMetadata, RedirectPolicy } from './app-metadata.js';
 export type { ManifestView, SlotView } from '../manifests/manifest-view.js';
 export type { MemberToken } from './organization-key.js';
 export { retentionProblem } from '../manifests/retention.js';
@@ -32,12 +34,16 @@ export type OrganizationPlaneDeps = CommandDeps & {
   readonly warmSeconds: number;
   /** Defaults to now(): sign-ins before it leave the key cold (see key-warmth.ts). */
   readonly startedAt?: Date;
+  /** OAUTH_ALLOW_LOOPBACK_HTTP. */
+  readonly redirectPolicy: RedirectPolicy;
 };
 
 export type OrganizationPlane = {
   readonly organizations: OrganizationService;
   readonly key: OrganizationKey;
   readonly manifests: ManifestService;
+  /** What an app's redirect URIs may name: the edge checks them at registration (R-ORG-16). */
+  readonly redirectPolicy: RedirectPolicy;
 };
 
 export function openOrganizationPlane(deps: OrganizationPlaneDeps): OrganizationPlane {
@@ -60,5 +66,6 @@ export function openOrganizationPlane(deps: OrganizationPlaneDeps): Organization
       signToken: memberTokenSigner(deps.issuer, deps.identities),
     }),
     manifests: new ManifestService({ ...commands, readModels: deps.readModels, now: deps.now }),
+    redirectPolicy: deps.redirectPolicy,
   };
 }

@@ -5,12 +5,21 @@ import { isRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
+import { parseId } from '../ids.js';
 import { isPermission, organizationStreams as streams, type Permission } from '../events/organization-events.js';
 import type { Logger } from '../logger.js';
 import { MailUnavailableError, type Mailer } from '../mail/index.js';
 import { iso, type Member, type MemberView } from './member.js';
 import { memberAddedMail } from './member-mail.js';
-import { organizationSql as q, type AppRow, type MemberRow, type MembershipOfRow, type MembershipRow } from './organization-queries.js';
+import { clientFields, clientMetadataView, type ClientMetadataView, type OAuthClientMetadata } from './app-metadata.js';
+import {
+  organizationSql as q,
+  type AppRow,
+  type MemberRow,
+  type MembershipOfRow,
+  type MembershipRow,
+  type OAuthClientRow,
+} from './organization-queries.js';
 
 export type Membership = { readonly permissions: readonly Permission[] };
 
@@ -33,8 +42,22 @@ export type MembershipView = {
   readonly joinedAt: string;
 };
 
-/** An app as GET /org/v1/apps lists it. */
-export type AppView = { readonly clientId: string; readonly name: string; readonly registeredAt: string };
+/** An app as GET /org/v1/apps lists it: redirectUris, and jwks or jwksUri, only for an OAuth client (contract §13). */
+export type AppView = { readonly clientId: string; readonly name: string; readonly registeredAt: string } & ClientMetadataView;
+
+/** POST /org/v1/apps's answer. */
+export type RegisteredApp = { readonly clientId: string; readonly name: string } & ClientMetadataView;
+
+/** Contract §13: an app as the authorization server knows its client, with the organization it acts for. */
+export type OAuthClient = {
+  readonly clientId: string;
+  readonly organizationId: string;
+  readonly organizationName: string;
+  readonly name: string;
+  readonly redirectUris: string[];
+  readonly jwks?: { keys: object[] };
+  readonly jwksUri?: string;
+};
 
 export type OrganizationDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
@@ -126,21 +149,45 @@ export class OrganizationService {
 
   async apps(organizationId: string): Promise<AppView[]> {
     const rows = (await this.deps.readModels.query<AppRow>(q.apps, [organizationId])).rows;
-    return rows.map((r) => ({ clientId: r.client_id, name: r.name, registeredAt: iso(r.registered_at) }));
+    return rows.map((r) => ({ clientId: r.client_id, name: r.name, registeredAt: iso(r.registered_at), ...metadataOf(r) }));
   }
 
-  async registerApp(actor: Member, name: string, context: EventContext): Promise<{ clientId: string; name: string } | Refusal> {
+  async registerApp(
+    actor: Member,
+    name: string,
+    client: OAuthClientMetadata | null,
+    context: EventContext,
+  ): Promise<RegisteredApp | Refusal> {
     const clientId = randomUUID();
     const done = await handle(
       this.deps,
       streams.organization(actor.organizationId),
       organizationDecider,
-      { type: 'RegisterApp', data: { organizationId: actor.organizationId, actorEmail: actor.email, clientId, name } },
+      { type: 'RegisterApp', data: { organizationId: actor.organizationId, actorEmail: actor.email, clientId, name, client } },
       { context },
     );
-    return isRefusal(done) ? done : { clientId, name };
+    return isRefusal(done) ? done : { clientId, name, ...clientMetadataView(clientFields(client)) };
+  }
+
+  /** Contract §13: the authorization server's client of this id; null for an unknown or malformed id, or an app without redirect URIs. */
+  async oauthClient(clientId: string): Promise<OAuthClient | null> {
+    const id = parseId<'app'>(clientId);
+    if (!id) return null;
+    const row = (await this.deps.readModels.query<OAuthClientRow>(q.oauthClient, [id])).rows[0];
+    if (!row) return null;
+    return {
+      clientId: row.client_id,
+      organizationId: row.organization_id,
+      organizationName: row.organization_name,
+      name: row.name,
+      redirectUris: row.redirect_uris,
+      ...metadataOf(row),
+    };
   }
 }
+
+const metadataOf = (row: AppRow | OAuthClientRow): ClientMetadataView =>
+  clientMetadataView({ redirectUris: row.redirect_uris, jwks: row.jwks, jwksUri: row.jwks_uri });
 
 function memberView(row: MemberRow): MemberView {
   return { email: row.email, permissions: row.permissions.filter(isPermission), addedAt: iso(row.added_at) };

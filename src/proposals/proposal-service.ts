@@ -9,7 +9,7 @@ import type { Adoption } from '../copies/copy-view.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { Participant } from '../events/copy-events.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
-import { readSourceVersion, type SourceDeps } from '../copies/source-version.js';
+import { contentOf, readSourceVersion, type SourceDeps } from '../copies/source-version.js';
 import { proposalWithdrawn, type UseProposal } from '../commands/proposals/use-proposal.js';
 import { requestStream } from '../events/request-events.js';
 import type { ProposalId, RequestId } from '../ids.js';
@@ -183,12 +183,7 @@ export class ProposalService {
     return {
       proposal: { ...summaryOf(proposal), itemKind: used.slot.kind, itemTarget: used.slot.target },
       version: proposal.new_version,
-      name: source.name,
-      schemaRef: source.kind === 'document' && source.schemaRef !== null ? this.deps.validator.canonicalRef(source.schemaRef) : null,
-      data:
-        source.kind === 'document'
-          ? (JSON.parse(source.plaintext.toString('utf8')) as JsonValue)
-          : { label: source.label, fileName: source.fileName, mimeType: source.mimeType, fileSize: source.fileSize },
+      ...contentOf(source, (ref) => this.deps.validator.canonicalRef(ref)),
     };
   }
 

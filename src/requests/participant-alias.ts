@@ -36,3 +36,10 @@ export class MemberAliases extends PairwiseAliases {
     super(rootKey, 'member-alias-v1', 'm_');
   }
 }
+
+/** Contract §13: the person as an organization's app knows them (the access token's `sub`), per (organization, person). */
+export class SubjectAliases extends PairwiseAliases {
+  constructor(rootKey: Buffer) {
+    super(rootKey, 'partner-subject-v1', 's_');
+  }
+}

@@ -4,6 +4,7 @@ import { eitherOf, eventDecoder, UndecodableEventError } from '../../src/events/
 import type { JsonObject, RecordedEvent } from '../../src/events/envelope.js';
 import { requestEvents } from '../../src/events/request-events.js';
 import { manifestEvents } from '../../src/events/manifest-events.js';
+import { organizationEvents } from '../../src/events/organization-events.js';
 import { sessionEvents, userEvents } from '../../src/events/identity-events.js';
 
 /** A stored event as the store hands it back: only type, data, version and place matter here. */
@@ -57,6 +58,14 @@ describe('decoding stored events (one decoder per event family, upcasting by sch
     expect(old.data).to.deep.equal({ ...v1, purpose: '', slots: [{ ...slot, required: false }] });
     const v2 = { ...v1, purpose: 'KYC', slots: [{ ...slot, required: true }] };
     expect(manifestEvents.decode(stored('ManifestPublished', v2, 2, 'manifest-m', 0)).data).to.deep.equal(v2);
+  });
+
+  it('§13: upcasts AppRegistered version 1: an app without redirect URIs or keys; version 2 reads as written', () => {
+    const v1 = { organizationId: 'o', clientId: 'c', name: 'Portal' };
+    const old = organizationEvents.decode(stored('AppRegistered', v1, 1, 'org-o', 4));
+    expect(old.data).to.deep.equal({ ...v1, redirectUris: [], jwks: null, jwksUri: null });
+    const v2 = { ...v1, redirectUris: ['https://portal.example/cb'], jwks: null, jwksUri: 'https://portal.example/jwks.json' };
+    expect(organizationEvents.decode(stored('AppRegistered', v2, 2, 'org-o', 4)).data).to.deep.equal(v2);
   });
 
   it('names the event, revision and stream it cannot read: another family, a newer version, a version nothing upcasts', () => {

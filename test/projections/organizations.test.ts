@@ -8,7 +8,7 @@ import type {
   Permission,
 } from '../../src/events/organization-events.js';
 import { organizationsProjector } from '../../src/projections/organizations/organizations.js';
-import { at, projectorSpecs, uuid } from '../support/projector-spec.js';
+import { at, projectorSpecs, uuid, writtenIn } from '../support/projector-spec.js';
 
 const acme = uuid(1);
 const globex = uuid(2);
@@ -25,7 +25,12 @@ const memberSet = (email: string, permissions: Permission[], organizationId = ac
 const memberRemoved = (email: string): MemberRemoved => ({ type: 'MemberRemoved', data: { organizationId: acme, email } });
 const warmed = (until: string, organizationId = acme): KeyWarmed => ({ type: 'KeyWarmed', data: { organizationId, until } });
 const sealed: KeySealed = { type: 'KeySealed', data: { organizationId: acme } };
-const app = (clientId: string, name: string): AppRegistered => ({ type: 'AppRegistered', data: { organizationId: acme, clientId, name } });
+const app = (clientId: string, name: string, client: Partial<AppRegistered['data']> = {}): AppRegistered => ({
+  type: 'AppRegistered',
+  data: { organizationId: acme, clientId, name, redirectUris: [], jwks: null, jwksUri: null, ...client },
+});
+const portalKeys = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'q3S96EYJL87XNr9ifZ9qIcr4sXK_OrjXYA1JQC-5o4U', kid: 'k1' }] };
+const appRows = 'SELECT client_id, name, redirect_uris, jwks, jwks_uri FROM organization_apps ORDER BY client_id';
 
 const organizations = `SELECT organization_id, name, created_by, created_at, key_warm_until, key_warmed_at, key_sealed_at
                        FROM organizations ORDER BY organization_id`;
@@ -133,4 +138,36 @@ describe('organizations read model: organizations, members, key warmth and apps'
       { client_id: uuid(20), organization_id: acme, name: 'Onboarding', registered_at: '2026-11-07T00:00:00.000Z' },
       { client_id: uuid(21), organization_id: acme, name: 'Renewals', registered_at: '2026-11-08T00:00:00.000Z' },
     ]));
+
+  it('§13: AppRegistered keeps an OAuth client’s redirect URIs with its keys or their URL; an app without them has none', () =>
+    given(
+      organizationsProjector,
+      created(acme, 'Acme'),
+      app(uuid(20), 'Onboarding'),
+      app(uuid(21), 'Portal', { redirectUris: ['https://portal.acme.example/cb', 'http://127.0.0.1:8080/cb'], jwks: portalKeys }),
+      app(uuid(22), 'Mobile', { redirectUris: ['https://m.acme.example/cb'], jwksUri: 'https://m.acme.example/jwks.json' }),
+    ).thenRows(appRows, [
+      { client_id: uuid(20), name: 'Onboarding', redirect_uris: [], jwks: null, jwks_uri: null },
+      {
+        client_id: uuid(21),
+        name: 'Portal',
+        redirect_uris: ['https://portal.acme.example/cb', 'http://127.0.0.1:8080/cb'],
+        jwks: portalKeys,
+        jwks_uri: null,
+      },
+      {
+        client_id: uuid(22),
+        name: 'Mobile',
+        redirect_uris: ['https://m.acme.example/cb'],
+        jwks: null,
+        jwks_uri: 'https://m.acme.example/jwks.json',
+      },
+    ]));
+
+  it('an AppRegistered of schema version 1, from before apps were OAuth clients, reads as an app without redirect URIs or keys', () =>
+    given(
+      organizationsProjector,
+      created(acme, 'Acme'),
+      writtenIn(1, { type: 'AppRegistered', data: { organizationId: acme, clientId: uuid(20), name: 'Onboarding' } }),
+    ).thenRows(appRows, [{ client_id: uuid(20), name: 'Onboarding', redirect_uris: [], jwks: null, jwks_uri: null }]));
 });

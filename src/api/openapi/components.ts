@@ -84,6 +84,13 @@ export const components = {
       description: 'A user access token (aud "user") from /auth/verify-otp.',
     },
     orgToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A member token (aud "org") from POST /org/v1/token.' },
+    partnerToken: {
+      type: 'http',
+      scheme: 'DPoP',
+      bearerFormat: 'JWT',
+      description:
+        'An app’s access token from /oauth/token, sent as `Authorization: DPoP <token>` with a DPoP proof (RFC 9449; docs/oauth.md).',
+    },
   },
 };
 

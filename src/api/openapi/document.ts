@@ -4,6 +4,7 @@ import { eventsPaths } from './events-paths.js';
 import { components, ref } from './components.js';
 import { opsPaths } from './ops-paths.js';
 import { orgPaths } from './org-paths.js';
+import { partnerPaths } from './partner-paths.js';
 import { requestPaths } from './request-paths.js';
 import { vaultPaths } from './vault-paths.js';
 import { webhookPaths } from './webhook-paths.js';
@@ -18,7 +19,17 @@ export const openApiDocument = {
       'Errors are RFC 9457 problem+json; each error answer names the `code`s it can carry. GraphQL (POST /graphql) is ' +
       'described by GET /graphql/schema.graphql. GET /docs renders this document.',
   },
-  paths: { ...opsPaths, ...authPaths, ...orgPaths, ...requestPaths, ...eventsPaths, ...webhookPaths, ...compliancePaths, ...vaultPaths },
+  paths: {
+    ...opsPaths,
+    ...authPaths,
+    ...orgPaths,
+    ...requestPaths,
+    ...eventsPaths,
+    ...webhookPaths,
+    ...compliancePaths,
+    ...vaultPaths,
+    ...partnerPaths,
+  },
   /** What a webhook endpoint receives (R-HOOK-*, docs/webhooks.md): a generator types the receiver's body from it. */
   webhooks: {
     event: {

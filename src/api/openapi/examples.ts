@@ -16,6 +16,7 @@ export const ids = {
   proposalId: 'd7e8f9a0-b1c2-4d3e-8f4a-5b6c7d8e9f0a',
   orgFileId: 'f0e1d2c3-b4a5-4697-8877-665544332211',
   clientId: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+  oauthClientId: '4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e',
   fileId: '6c7d8e9f-0a1b-4c2d-9e3f-4a5b6c7d8e9f',
 } as const;
 
@@ -37,6 +38,17 @@ export const memberToken = {
 export const member = { email: 'ops@acme.example', permissions: ['request_read', 'request_manage'], addedAt: '2026-11-27T08:05:00.000Z' };
 
 export const app = { clientId: ids.clientId, name: 'Acme onboarding', registeredAt: '2026-11-27T08:10:00.000Z' };
+
+/** Contract §13: an app that signs in people through the authorization server, with its public key. */
+export const oauthApp = {
+  clientId: ids.oauthClientId,
+  name: 'Acme portal',
+  registeredAt: '2026-11-27T08:12:00.000Z',
+  redirectUris: ['https://portal.acme.example/oauth/callback'],
+  jwks: {
+    keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'q3S96EYJL87XNr9ifZ9qIcr4sXK_OrjXYA1JQC-5o4U', kid: 'portal-2026', alg: 'EdDSA', use: 'sig' }],
+  },
+};
 
 const slotInput = {
   label: 'Name',

@@ -1,6 +1,7 @@
 import { PERMISSIONS } from '../../events/organization-events.js';
 import { ADOPTIONS, SLOT_KINDS, SLOT_VERBS } from '../../events/manifest-events.js';
 import * as example from './examples.js';
+import { appClientFields, appJwk } from './schemas.js';
 import {
   APPENDS,
   arrayOf,
@@ -162,18 +163,36 @@ export const orgPaths = {
         operationId: 'listApps',
         summary: 'The apps, the earliest registered first',
         security: asMember('member_manage'),
-        responses: { '200': jsonAnswer('Apps', exactly({ apps: arrayOf(ref('App')) }), { apps: [example.app] }), ...memberErrors() },
+        responses: {
+          '200': jsonAnswer('Apps', exactly({ apps: arrayOf(ref('App')) }), { apps: [example.app, example.oauthApp] }),
+          ...memberErrors(),
+        },
       },
       post: {
         operationId: 'registerApp',
         summary: 'Register an app',
+        description:
+          'With `name` alone, an app for `user.request.open`. With `redirectUris` and exactly one of `jwks` and `jwksUri`, ' +
+          'also an OAuth client of the authorization server (contract §13), authenticating with private_key_jwt.',
         security: asMember('member_manage'),
-        requestBody: jsonRequest(object({ name: text(200) }), { name: example.app.name }),
+        requestBody: jsonRequest(
+          {
+            ...object({ name: text(200), ...appClientFields(appJwk(true)) }, ['name']),
+            dependentRequired: { jwks: ['redirectUris'], jwksUri: ['redirectUris'] },
+          },
+          { name: example.oauthApp.name, redirectUris: example.oauthApp.redirectUris, jwks: example.oauthApp.jwks },
+        ),
         responses: {
-          '201': jsonAnswer('The app', exactly({ clientId: uuid(), name: { type: 'string' } }), {
-            clientId: example.app.clientId,
-            name: example.app.name,
-          }),
+          '201': jsonAnswer(
+            'The app',
+            exactly({ clientId: uuid(), name: { type: 'string' }, ...appClientFields(appJwk(false)) }, ['redirectUris', 'jwks', 'jwksUri']),
+            {
+              clientId: example.oauthApp.clientId,
+              name: example.oauthApp.name,
+              redirectUris: example.oauthApp.redirectUris,
+              jwks: example.oauthApp.jwks,
+            },
+          ),
           ...memberErrors(...JSON_ERRORS, ...APPENDS),
         },
       },

@@ -1,5 +1,6 @@
 import { ADOPTIONS, SLOT_KINDS, SLOT_VERBS } from '../../events/manifest-events.js';
 import { PERMISSIONS } from '../../events/organization-events.js';
+import { MAX_CLIENT_URL_LENGTH, MAX_JWKS_BYTES, MAX_JWKS_KEYS, MAX_REDIRECT_URIS } from '../../organizations/app-metadata.js';
 import { REQUEST_STATES } from '../../requests/request-status.js';
 import { SERVICE_PROBLEMS } from '../problems.js';
 import { refusals } from '../refusals.js';
@@ -62,6 +63,60 @@ const historyVersions = {
   proposalId: uuid(),
   reason: string(),
 };
+
+const clientUrl = (description: string): OpenApiObject => ({
+  type: 'string',
+  format: 'uri',
+  maxLength: MAX_CLIENT_URL_LENGTH,
+  description,
+});
+
+/**
+ * R-ORG-17: a public signing key of an app. `open`: as a request takes it, so that a private key's
+ * members reach the check that asks for the public key alone, rather than the unknown-field one.
+ */
+export function appJwk(open: boolean): OpenApiObject {
+  return {
+    type: 'object',
+    required: ['kty', 'kid'],
+    properties: {
+      kty: oneOf(['OKP', 'EC', 'RSA']),
+      kid: { type: 'string', minLength: 1, maxLength: 200, description: 'Unique in the set' },
+      crv: oneOf(['Ed25519', 'P-256'], 'Ed25519 with OKP, P-256 with EC; none with RSA'),
+      x: string(),
+      y: string('EC only'),
+      n: string('RSA only: a modulus of at least 2048 bits'),
+      e: string('RSA only'),
+      alg: oneOf(['EdDSA', 'Ed25519', 'ES256', 'PS256'], 'When given: EdDSA or Ed25519 with OKP, ES256 with EC, PS256 with RSA'),
+      use: { const: 'sig' },
+    },
+    additionalProperties: open,
+    ...(open ? { description: 'A public key only: any other member, a private key’s (d, p, q, dp, dq, qi, k) above all, is refused' } : {}),
+  };
+}
+
+/** Contract §13 (R-ORG-16, R-ORG-17): an app's OAuth client metadata, as POST /org/v1/apps takes it and answers show it. */
+export const appClientFields = (jwk: OpenApiObject): Record<string, OpenApiObject> => ({
+  redirectUris: {
+    type: 'array',
+    minItems: 1,
+    maxItems: MAX_REDIRECT_URIS,
+    uniqueItems: true,
+    items: clientUrl(
+      'https, no fragment, no user or password; http only on 127.0.0.1, [::1] or localhost, ' +
+        'where the service allows it (OAUTH_ALLOW_LOOPBACK_HTTP)',
+    ),
+    description: 'Where the authorization server may send the person back; an app with them is an OAuth client, with jwks or jwksUri',
+  },
+  jwks: {
+    type: 'object',
+    required: ['keys'],
+    properties: { keys: { type: 'array', minItems: 1, maxItems: MAX_JWKS_KEYS, items: jwk } },
+    additionalProperties: false,
+    description: `The app’s public keys for private_key_jwt, at most ${MAX_JWKS_BYTES / 1024} KiB of JSON; never with jwksUri`,
+  },
+  jwksUri: clientUrl('Where the app publishes its public keys for private_key_jwt: https; never with jwks'),
+});
 
 const schemaRef: OpenApiObject = {
   type: ['string', 'null'],
@@ -128,7 +183,11 @@ export const schemas: Readonly<Record<SchemaName, OpenApiObject>> = {
     ['token'],
   ),
   Member: exactly({ email: { type: 'string', format: 'email' }, permissions: permissionList, addedAt: timestamp() }),
-  App: exactly({ clientId: uuid(), name: string(), registeredAt: timestamp() }),
+  App: exactly({ clientId: uuid(), name: string(), registeredAt: timestamp(), ...appClientFields(appJwk(false)) }, [
+    'redirectUris',
+    'jwks',
+    'jwksUri',
+  ]),
   KeyState: {
     description: 'Warm while a member signed in lately (keeps and corrections go through); cold once sealed or timed out.',
     oneOf: [exactly({ state: { const: 'warm' }, warmUntil: timestamp() }), exactly({ state: { const: 'cold' } })],

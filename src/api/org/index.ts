@@ -38,7 +38,7 @@ export function orgRoutes(
   const access = orgAccess(auth);
   const router = Router();
   router.use(organizationRoutes(plane.organizations, plane.key, auth, now, browser));
-  router.use(memberRoutes(plane.organizations, plane.key, access, now));
+  router.use(memberRoutes(plane.organizations, plane.key, access, now, plane.redirectPolicy));
   router.use(underPrefix('/org/v1/manifests', manifestRoutes(plane.manifests, access, now)));
   router.use(underPrefix('/org/v1/requests', requestRoutes(requests.org, access, now)));
   router.use(underPrefix('/org/v1/requests', copyRoutes(requests.copies, access, requests.uploadSlot, now)));

@@ -3,18 +3,17 @@ import { normalizeEmail } from '../../identity/email.js';
 import { isRefusal, refuse } from '../../commands/refusal.js';
 import type { EventContext } from '../../events/envelope.js';
 import { PERMISSIONS, type Permission } from '../../events/organization-events.js';
-import type { OrganizationKey, OrganizationService } from '../../organizations/index.js';
+import type { OrganizationKey, OrganizationService, RedirectPolicy } from '../../organizations/index.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { knownInput } from '../middleware/known-input.js';
 import { answer, created, ok, whenDone } from '../answer.js';
 import { eventContext } from '../request-context.js';
-import { objectAt, subsetAt, textAt } from '../fields.js';
+import { objectAt, subsetAt } from '../fields.js';
+import { appBody } from './app-body.js';
 import { memberOf } from './org-access.js';
 
-const MAX_APP_NAME = 200;
-
 /**
- * The member routes: members, the key, apps (R-ORG-04, R-ORG-05, R-ORG-09 to R-ORG-13, R-WEB-44). Each
+ * The member routes: members, the key, apps (R-ORG-04, R-ORG-05, R-ORG-09 to R-ORG-13, R-ORG-16 to R-ORG-18, R-WEB-44). Each
  * addresses the token's own organization only.
  */
 export function memberRoutes(
@@ -22,6 +21,7 @@ export function memberRoutes(
   key: OrganizationKey,
   access: (p: Permission) => RequestHandler[],
   now: () => Date,
+  redirectPolicy: RedirectPolicy,
 ): Router {
   const router = Router();
   const context = (req: Request, res: Response): EventContext => eventContext(req, { kind: 'member', id: memberOf(res).identityId }, now());
@@ -89,11 +89,9 @@ export function memberRoutes(
     ...access('member_manage'),
     jsonBody(),
     answer(async (req, res) => {
-      const body = objectAt(req.body, 'body');
-      if (isRefusal(body)) return body;
-      const name = textAt(body.name, 'name', MAX_APP_NAME);
-      if (isRefusal(name)) return name;
-      return whenDone(await organizations.registerApp(memberOf(res), name, context(req, res)), created);
+      const app = await appBody(req.body, redirectPolicy);
+      if (isRefusal(app)) return app;
+      return whenDone(await organizations.registerApp(memberOf(res), app.name, app.client, context(req, res)), created);
     }),
   );
 

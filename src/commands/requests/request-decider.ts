@@ -7,6 +7,7 @@ import { cancelRequest } from './cancel-request.js';
 import { discardLapsed } from './discard-adoption.js';
 import { grantSlot } from './grant-slot.js';
 import { pendAdoption } from './pend-adoption.js';
+import { readRecord } from './read-record.js';
 import { rejectRequest } from './reject-request.js';
 import { evolveRequest, noRequest } from './request-state.js';
 import { resumeRequest } from './resume-request.js';
@@ -31,6 +32,7 @@ const requestDecisions = {
   UseProposal: useProposal,
   DecideProposal: decideProposal,
   CloseKeptProposals: closeKeptProposals,
+  ReadRecord: readRecord,
 };
 
 /** Every command on a request's stream (`request-<id>`): its consent, grants, pending keeps and proposals. */

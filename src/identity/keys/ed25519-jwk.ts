@@ -55,3 +55,8 @@ function publicXOf(d: string, where: string): string {
     throw new KeyProblem(`${where} has a "d" that is not a valid Ed25519 private key`);
   }
 }
+
+/** The Ed25519 key of this 32-byte seed, as a JWK whose kid is its thumbprint (a key derived from another secret). */
+export async function privateJwkFromSeed(seed: Buffer): Promise<PrivateJwk> {
+  return checkPrivateJwk({ kty: 'OKP', crv: 'Ed25519', d: seed.toString('base64url') }, 'the derived key');
+}

@@ -28,6 +28,11 @@ CREATE TABLE IF NOT EXISTS organization_apps (
   client_id        uuid        PRIMARY KEY,
   organization_id  uuid        NOT NULL,
   name             text        NOT NULL,
-  registered_at    timestamptz NOT NULL
+  registered_at    timestamptz NOT NULL,
+  -- Contract §13: a JSON array of the app's redirect URIs, empty for an app for user.request.open
+  -- alone; with them, exactly one of jwks (a JWK Set of public keys) and jwks_uri is set.
+  redirect_uris    jsonb       NOT NULL,
+  jwks             jsonb,
+  jwks_uri         text
 );
 CREATE INDEX IF NOT EXISTS organization_apps_organization ON organization_apps (organization_id);

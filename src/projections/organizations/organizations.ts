@@ -9,12 +9,13 @@ const sql = {
   deleteMember: `DELETE FROM organization_members WHERE organization_id = $1 AND email = $2`,
   warm: `UPDATE organizations SET key_warm_until = $2, key_warmed_at = $3 WHERE organization_id = $1`,
   seal: `UPDATE organizations SET key_warm_until = NULL, key_warmed_at = NULL, key_sealed_at = $2 WHERE organization_id = $1`,
-  insertApp: `INSERT INTO organization_apps (client_id, organization_id, name, registered_at) VALUES ($1, $2, $3, $4)`,
+  insertApp: `INSERT INTO organization_apps (client_id, organization_id, name, registered_at, redirect_uris, jwks, jwks_uri)
+              VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 };
 
 export const organizationsProjector = projector({
   name: 'organizations',
-  version: 2,
+  version: 3,
   schemaSql: readFileSync(new URL('./organizations.sql', import.meta.url), 'utf8'),
   events: organizationEvents,
   on: {
@@ -30,6 +31,19 @@ export const organizationsProjector = projector({
     MemberRemoved: writes((e) => [[sql.deleteMember, [e.data.organizationId, e.data.email]]]),
     KeyWarmed: writes((e) => [[sql.warm, [e.data.organizationId, e.data.until, e.metadata.occurredAt]]]),
     KeySealed: writes((e) => [[sql.seal, [e.data.organizationId, e.metadata.occurredAt]]]),
-    AppRegistered: writes((e) => [[sql.insertApp, [e.data.clientId, e.data.organizationId, e.data.name, e.metadata.occurredAt]]]),
+    AppRegistered: writes(({ data: d, metadata }) => [
+      [
+        sql.insertApp,
+        [
+          d.clientId,
+          d.organizationId,
+          d.name,
+          metadata.occurredAt,
+          JSON.stringify(d.redirectUris),
+          d.jwks === null ? null : JSON.stringify(d.jwks),
+          d.jwksUri,
+        ],
+      ],
+    ]),
   },
 });

@@ -1,4 +1,13 @@
-import type { MemberSet, OrganizationCreated, OrganizationEvent, Permission } from '../../../src/events/organization-events.js';
+import { exportJWK, generateKeyPair } from 'jose';
+import { isRefusal, type Refusal } from '../../../src/commands/refusal.js';
+import type {
+  AppRegistered,
+  MemberSet,
+  OrganizationCreated,
+  OrganizationEvent,
+  Permission,
+} from '../../../src/events/organization-events.js';
+import { jwksUriOf, publicJwksOf, redirectUriOf, type OAuthClientMetadata } from '../../../src/organizations/app-metadata.js';
 import { specOf } from '../../support/given.js';
 import { organizationDecider } from '../../../src/commands/organizations/organization-decider.js';
 
@@ -108,22 +117,52 @@ describe('the organization key (contract 2: warm window, seal)', () => {
   });
 });
 
-describe('apps (contract 2)', () => {
-  it('a member_manage member registers an app', () =>
-    registerApp(created, owner)
-      .when({ organizationId: org, actorEmail: 'ann@x.com', clientId: 'c1', name: 'Portal' })
-      .then({ type: 'AppRegistered', data: { organizationId: org, clientId: 'c1', name: 'Portal' } }));
+describe('apps (contract 2, 13)', () => {
+  const app = { organizationId: org, clientId: 'c1', name: 'Portal' };
+  const registered = (client: Partial<AppRegistered['data']> = {}): AppRegistered => ({
+    type: 'AppRegistered',
+    data: { organizationId: org, clientId: 'c1', name: 'Portal', redirectUris: [], jwks: null, jwksUri: null, ...client },
+  });
+  let withKeys: OAuthClientMetadata;
+  let withKeysAt: OAuthClientMetadata;
+  before(async () => {
+    const redirectUris = [checked(redirectUriOf('https://portal.acme.example/cb', 'redirectUris[0]', { loopbackHttp: false }))];
+    const { publicKey } = await generateKeyPair('EdDSA', { extractable: true });
+    withKeys = { redirectUris, jwks: checked(await publicJwksOf({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1' }] }, 'jwks')) };
+    withKeysAt = { redirectUris, jwksUri: checked(jwksUriOf('https://portal.acme.example/jwks.json', 'jwksUri')) };
+  });
 
-  it('needs member_manage, a member still on the stream and an organization', () => {
-    const app = { organizationId: org, clientId: 'c1', name: 'Portal' };
-    registerApp(created, owner, member('bob@x.com', ['request_manage']))
-      .when({ ...app, actorEmail: 'bob@x.com' })
-      .thenRefused('forbidden', /member_manage/);
+  it('a member_manage member registers an app; without metadata it has no redirect URIs and no keys', () =>
     registerApp(created, owner)
-      .when({ ...app, actorEmail: 'eve@x.com' })
-      .thenRefused('unauthenticated');
-    registerApp()
-      .when({ ...app, actorEmail: 'ann@x.com' })
-      .thenRefused('not_found');
+      .when({ ...app, actorEmail: 'ann@x.com', client: null })
+      .then(registered()));
+
+  it('§13: an OAuth client is registered with its redirect URIs and its keys, by value or by URL', () => {
+    registerApp(created, owner)
+      .when({ ...app, actorEmail: 'ann@x.com', client: withKeys })
+      .then(registered({ redirectUris: ['https://portal.acme.example/cb'], jwks: withKeys.jwks! }));
+    registerApp(created, owner)
+      .when({ ...app, actorEmail: 'ann@x.com', client: withKeysAt })
+      .then(registered({ redirectUris: ['https://portal.acme.example/cb'], jwksUri: 'https://portal.acme.example/jwks.json' }));
+  });
+
+  it('needs member_manage, a member still on the stream and an organization, with metadata or without', () => {
+    for (const client of [null, withKeys]) {
+      registerApp(created, owner, member('bob@x.com', ['request_manage']))
+        .when({ ...app, actorEmail: 'bob@x.com', client })
+        .thenRefused('forbidden', /member_manage/);
+      registerApp(created, owner)
+        .when({ ...app, actorEmail: 'eve@x.com', client })
+        .thenRefused('unauthenticated');
+      registerApp()
+        .when({ ...app, actorEmail: 'ann@x.com', client })
+        .thenRefused('not_found');
+    }
   });
 });
+
+/** A value the edge parsed, for a command: a refusal here is the test's own mistake. */
+function checked<T>(value: T | Refusal): T {
+  if (isRefusal(value)) throw new Error(value.message);
+  return value;
+}
