@@ -16,6 +16,7 @@ const Webhooks = lazy(() => import('./pages/org/webhooks').then((m) => ({ defaul
 const Account = lazy(() => import('./pages/person/account').then((m) => ({ default: m.Account })));
 const RequestDetail = lazy(() => import('./pages/person/request-detail').then((m) => ({ default: m.RequestDetail })));
 const Vault = lazy(() => import('./pages/person/vault').then((m) => ({ default: m.Vault })));
+const OAuthConsent = lazy(() => import('./pages/oauth/consent').then((m) => ({ default: m.OAuthConsent })));
 
 type Route = { readonly title: string; readonly page: ReactNode };
 
@@ -31,6 +32,8 @@ function route(path: string): Route {
   if (p === '/vault') return { title: 'Your vault', page: <Vault /> };
   if (p === '/account') return { title: 'Your account', page: <Account /> };
   if (p === '/organizations') return { title: 'Your organizations', page: <Organizations /> };
+  const uid = /^\/oauth\/interaction\/([\w-]{1,128})$/.exec(p)?.[1];
+  if (uid) return { title: 'Share with an app', page: <OAuthConsent key={uid} uid={uid} /> };
   const requestId = new RegExp(`^/requests/${ID}$`).exec(p)?.[1];
   if (requestId) return { title: 'Request', page: <RequestDetail key={requestId} requestId={requestId} /> };
   const orgRequest = new RegExp(`^/org/${UUID}/requests/${ID}$`).exec(p);

@@ -7,6 +7,7 @@ import { answer, ok, whenDone } from '../answer.js';
 import { callerOf, type Authenticator } from '../auth/authenticate.js';
 import { objectAt, textAt } from '../fields.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { knownInput } from '../middleware/known-input.js';
 import { eventContext } from '../request-context.js';
 
 export type OAuthRouteDeps = {
@@ -29,12 +30,15 @@ export function oauthRoutes(deps: OAuthRouteDeps): Router {
   const provider = deps.server.provider.callback();
   const { consent, auth } = deps;
 
+  // §10.3 first: a query parameter or field the document does not define is 400 before anything is looked up.
   router.get(
     '/oauth/interaction/:uid/asked',
+    knownInput(),
     answer(async (req, res) => whenDone(await consent.asked(http(req, res)), ok)),
   );
   router.post(
     '/oauth/interaction/:uid/open',
+    knownInput(),
     auth.require('user'),
     answer(async (req, res) =>
       whenDone(await consent.open(http(req, res), callerOf(res), eventContext(req, actorOf(res), deps.now())), ok),
@@ -42,8 +46,8 @@ export function oauthRoutes(deps: OAuthRouteDeps): Router {
   );
   router.post(
     '/oauth/interaction/:uid/finish',
-    auth.require('user'),
     jsonBody(),
+    auth.require('user'),
     answer(async (req, res) => {
       const body = objectAt(req.body, 'body');
       if (isRefusal(body)) return body;
@@ -54,6 +58,7 @@ export function oauthRoutes(deps: OAuthRouteDeps): Router {
   );
   router.post(
     '/oauth/interaction/:uid/deny',
+    knownInput(),
     answer(async (req, res) => whenDone(await consent.deny(http(req, res)), ok)),
   );
   // RFC 8414's metadata is OpenID discovery's document: one description of the server.

@@ -8,6 +8,7 @@ import { ACCESS_TOKEN_SECONDS, requestIdOf } from '../../partner/authorization-s
 import type { OAuthStore } from '../../partner/oauth-store.js';
 import type { PartnerGrant, PartnerPlane } from '../../partner/partner-plane.js';
 import { answer, ok } from '../answer.js';
+import { knownInput } from '../middleware/known-input.js';
 import { sendRefusal } from '../refusals.js';
 import { eventContext } from '../request-context.js';
 
@@ -70,6 +71,7 @@ export function partnerRoutes(deps: PartnerRouteDeps): Router {
 
   router.get(
     '/partner/v1/connection',
+    knownInput(),
     answer(async (req) => {
       const grant = await grantOf(req);
       if (isRefusal(grant)) return grant;
@@ -79,6 +81,7 @@ export function partnerRoutes(deps: PartnerRouteDeps): Router {
   );
   router.get(
     '/partner/v1/records/:resourceId',
+    knownInput(),
     answer(async (req) => {
       const grant = await grantOf(req);
       if (isRefusal(grant)) return grant;

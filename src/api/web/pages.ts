@@ -42,6 +42,8 @@ const PAGE_PATHS: readonly RegExp[] = [
   `/org/${UUID}`,
   `/org/${UUID}/(requests|manifests|members|settings|webhooks)`,
   `/org/${UUID}/requests/${ID}`,
+  // Contract §13: an app's authorization's consent step (its uid is oidc-provider's, url-safe).
+  '/oauth/interaction/[\\w-]{1,128}',
 ].map((p) => new RegExp(`^${p === '/' ? '/' : `${p}/?`}$`));
 
 const isLoopback = (address: string | undefined): boolean =>

@@ -13,7 +13,11 @@ type Operation = {
   readonly parameters?: ReadonlyArray<{ readonly name: string; readonly in: string; readonly required?: boolean }>;
   readonly requestBody?: { readonly required?: boolean; readonly content: Readonly<Record<string, unknown>> };
 };
-type Guard = { readonly kind: 'public' } | { readonly kind: 'user' } | { readonly kind: 'member'; readonly permission: Permission };
+type Guard =
+  | { readonly kind: 'public' }
+  | { readonly kind: 'user' }
+  | { readonly kind: 'member'; readonly permission: Permission }
+  | { readonly kind: 'app' };
 type Route = { readonly key: string; readonly guard: Guard; readonly build: (ids: Ids) => Call };
 type Call = { readonly method: string; readonly url: string; readonly body?: string | Blob; readonly contentType?: string };
 
@@ -41,6 +45,7 @@ const inputs: Readonly<Record<string, (ids: Ids) => { body?: unknown; query?: Re
   }),
   'POST /vault/files': (ids) => ({ query: { fileName: 'scan.pdf', owner: ids.entityId } }),
   'POST /org/v1/webhooks': () => ({ body: { url: 'https://hooks.example/dss', eventTypes: ['key.warmed'] } }),
+  'POST /oauth/interaction/{uid}/finish': (ids) => ({ body: { requestId: ids.requestId } }),
 };
 const REQUIRED_QUERY: Readonly<Record<string, string>> = { fileName: 'scan.pdf' };
 const PATH_VALUES: Readonly<Record<string, (ids: Ids) => string>> = {
@@ -55,6 +60,8 @@ const PATH_VALUES: Readonly<Record<string, (ids: Ids) => string>> = {
   eventId: (ids) => ids.eventId,
   file: () => 'PersonFullName.json',
   code: () => 'not_found',
+  uid: () => 'no-authorization-in-progress',
+  resourceId: (ids) => ids.documentId,
 };
 
 const paths = openApiDocument.paths as unknown as Record<string, Record<string, Operation>>;
@@ -64,6 +71,8 @@ function guardOf(key: string, op: Operation): Guard {
   const security = op.security;
   if (!security) return { kind: 'public' };
   if (security.some((s) => 'userToken' in s)) return { kind: 'user' };
+  // Contract §13: the partner plane takes an app's DPoP-bound access token, never a user's or a member's.
+  if (security.some((s) => 'partnerToken' in s)) return { kind: 'app' };
   const [only] = security;
   const permission = only?.orgToken?.[0];
   if (security.length === 1 && permission && (PERMISSIONS as readonly string[]).includes(permission))
@@ -159,9 +168,10 @@ describe(`access matrix: every REST route × every kind of token (contract 0, 1,
   const each = (list: Route[], tokens: readonly BadToken[], ids: Ids) =>
     list.flatMap((route) => tokens.map((t) => ({ route, label: t.name, token: t.token, ids })));
 
-  it('every route the app serves is public, a user route or a member route naming its permission', function () {
+  it('every route the app serves is public, a user route, a member route naming its permission, or an app’s (the partner plane)', function () {
     const kinds = routes.map((r) => r.guard.kind);
-    expect(new Set(kinds)).to.deep.equal(new Set(['public', 'user', 'member']));
+    expect(new Set(kinds)).to.deep.equal(new Set(['public', 'user', 'member', 'app']));
+    expect(of('app').map((r) => r.key)).to.have.members(['GET /partner/v1/connection', 'GET /partner/v1/records/{resourceId}']);
     expect(of('member').map((r) => r.key)).to.include('DELETE /org/v1/requests/{requestId}/copies/{adoptionId}');
     expect(of('user').map((r) => r.key)).to.include.members(['GET /vault/files/{fileId}', 'POST /graphql', 'POST /org/v1/token']);
   });
@@ -172,6 +182,15 @@ describe(`access matrix: every REST route × every kind of token (contract 0, 1,
       ...(await refusals(each(of('member'), world.refusedMember, world.acme.ids), 401, 'unauthenticated')),
     ];
     expect(wrong).to.deep.equal([]);
+  });
+
+  it('no token, and a user’s or a member’s live bearer token, is 401 unauthenticated on every app route (the partner plane), writing nothing', async function () {
+    const tokens = [
+      { name: 'no token', token: undefined },
+      { name: 'a live user token', token: world.acme.user },
+      { name: 'a live member token', token: world.acme.member },
+    ];
+    expect(await refusals(each(of('app'), tokens, world.acme.ids), 401, 'unauthenticated')).to.deep.equal([]);
   });
 
   it("a removed member's token is 401 unauthenticated on every member route from the next request, even once they are added again", async function () {
@@ -233,7 +252,10 @@ describe(`access matrix: every REST route × every kind of token (contract 0, 1,
   });
 
   it("what another organization or user reads on routes naming no id holds none of this side's ids", async function () {
-    const reads = routes.filter((r) => r.guard.kind !== 'public' && !namesIds(r) && r.build(world.acme.ids).method === 'GET');
+    // An app route reads only what its own grant names (test/partner); no side's token reaches it at all.
+    const reads = routes.filter(
+      (r) => (r.guard.kind === 'user' || r.guard.kind === 'member') && !namesIds(r) && r.build(world.acme.ids).method === 'GET',
+    );
     expect(reads.length).to.be.greaterThan(3);
     const secrets = Object.values(world.acme.ids).filter((id) => id !== world.acme.ids.email);
     for (const route of reads) {

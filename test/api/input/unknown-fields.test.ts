@@ -57,6 +57,7 @@ describe(`§10.3 unknown fields are refused (${mainBackend})`, function () {
     'POST /org/v1/requests/{requestId}/slots/{slotId}/adopt': {},
     'POST /org/v1/requests/{requestId}/slots/{slotId}/correct': { expectedSourceVersion: 1, expectedOrgVersion: 1, data: {} },
     'POST /org/v1/webhooks': { url: 'https://hooks.acme.example/', eventTypes: ['key.warmed'] },
+    'POST /oauth/interaction/{uid}/finish': { requestId: randomUUID() },
   });
 
   function target(route: Route, query: Record<string, string>): string {
@@ -70,6 +71,8 @@ describe(`§10.3 unknown fields are refused (${mainBackend})`, function () {
       proposalId: randomUUID(),
       webhookId,
       eventId: randomUUID(),
+      uid: 'no-authorization-in-progress',
+      resourceId: randomUUID(),
     };
     const path = route.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(ids[name]!));
     const required = Object.fromEntries(

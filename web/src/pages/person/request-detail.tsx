@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Loaded, Outcome, useAction, useLoad } from '../../actions';
+import { Loaded, Outcome, useAction, useLoad, type Action } from '../../actions';
 import { graphql, Refused } from '../../api';
 import { ConsentSummary } from '../../consent/consent-summary';
 import { HISTORY_FIELDS, type HistoryEntry } from '../../history';
@@ -36,11 +36,21 @@ async function detailOf(requestId: string): Promise<Detail> {
 /** The records chosen per slot (slotId → resource ids), not yet shared. */
 type Choices = Readonly<Record<string, readonly string[]>>;
 
+/** The request answered for an app's authorization (contract §13): its name, and the way back to it. */
+export type ThroughApp = {
+  readonly app: string;
+  /** Goes back to the app, which then holds a grant naming this request. */
+  readonly onContinue: () => Promise<unknown>;
+  /** Goes back to the app with access_denied. */
+  readonly onDeny: () => Promise<unknown>;
+};
+
 /**
  * Contract §11 /requests/{requestId}: which organization asks, why and for how long; each slot in
- * words with the person's choice of what to share; the request's verbs; and who holds what.
+ * words with the person's choice of what to share; the request's verbs; and who holds what. Through
+ * an app's authorization (§13, /oauth/interaction/{uid}) the same page ends with the way back to it.
  */
-export function RequestDetail({ requestId }: { readonly requestId: string }) {
+export function RequestDetail({ requestId, through }: { readonly requestId: string; readonly through?: ThroughApp }) {
   const [load, reload] = useLoad(() => detailOf(requestId));
   const [chosen, setChosen] = useState<Choices>({});
   // A refusal is announced as an alert, what went through as a status.
@@ -90,15 +100,22 @@ export function RequestDetail({ requestId }: { readonly requestId: string }) {
 
   return (
     <Shell>
-      <p>
-        <Link to="/requests">All your requests</Link>
-      </p>
+      {through ? (
+        <p>
+          <strong>{through.app}</strong> sent you here to ask for your data.
+        </p>
+      ) : (
+        <p>
+          <Link to="/requests">All your requests</Link>
+        </p>
+      )}
       <Loaded load={load}>
         {(detail) => (
           <>
             <RequestHeading request={detail.request} accepted={wasAccepted(detail.request, detail.history)} />
             <Outcome action={action} />
             <Consent detail={detail} answering={answering(detail)} />
+            {through && <BackToApp through={through} active={detail.request.state === 'active'} busy={action.busy} run={action.run} />}
             <WhoHoldsWhat
               organizationId={detail.request.organizationId}
               organization={detail.request.organizationName}
@@ -108,6 +125,32 @@ export function RequestDetail({ requestId }: { readonly requestId: string }) {
         )}
       </Loaded>
     </Shell>
+  );
+}
+
+/** §13: once the person shares, back to the app; or back with nothing. */
+function BackToApp({
+  through,
+  active,
+  busy,
+  run,
+}: {
+  readonly through: ThroughApp;
+  readonly active: boolean;
+  readonly busy: boolean;
+  readonly run: Action['run'];
+}) {
+  return (
+    <section aria-labelledby="back-to-app">
+      <h2 id="back-to-app">Back to {through.app}</h2>
+      <p>{active ? `${through.app} can read what you share, until you revoke it.` : `Accept the request to continue to ${through.app}.`}</p>
+      <button type="button" disabled={!active || busy} onClick={() => void run(through.onContinue)}>
+        Continue to {through.app}
+      </button>{' '}
+      <button type="button" disabled={busy} onClick={() => void run(through.onDeny)}>
+        Don’t share with {through.app}
+      </button>
+    </section>
   );
 }
 

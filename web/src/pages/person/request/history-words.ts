@@ -163,7 +163,10 @@ export function historySentence(e: HistoryEntry, names: HistoryNames): string {
     case 'ProposalClosed':
       return proposalClosedWords(text(e, 'reason'), org);
     case 'ReceiptWritten':
-      return `${org} read version ${yours} of ${record()} before deciding whether to take it.`;
+      // A member reads an update before deciding on it; an app reads through the partner plane (§13), as the service.
+      return e.actor === 'system'
+        ? `${org}’s app read your version ${yours} of ${record()}.`
+        : `${org} read version ${yours} of ${record()} before deciding whether to take it.`;
     default:
       return `${typeWords(e.type)}.`;
   }
