@@ -103,6 +103,8 @@ export async function authorizationServer(deps: AuthorizationServerDeps): Promis
               const manifestId = detail.manifest_id;
               const known = typeof manifestId === 'string' && client !== null && (await deps.manifestOf(client.organizationId, manifestId));
               if (!known) throw new errors.InvalidAuthorizationDetails('manifest_id must name a manifest of the app’s organization');
+              // The request is named by the service once the person answered (consent-interaction.ts), never by the app.
+              if ('request_id' in detail) throw new errors.InvalidAuthorizationDetails('request_id is not the app’s to send');
             },
           },
         },

@@ -45,7 +45,7 @@ describe(`the partner plane's OAuth 2.0 flow refuses what FAPI 2.0 refuses, with
     expect(await errorOf(acme.push({ ...w.details(), code_challenge: '', code_challenge_method: '' }))).to.equal('invalid_request');
   });
 
-  it('an app asking for another organization’s manifest, or none, is invalid_authorization_details', async () => {
+  it('an app asking for another organization’s manifest, or none, or naming a request itself, is invalid_authorization_details', async () => {
     const acme = w.app.client(w.clientId);
     const other = await w.api.user();
     const otherOrg = await w.api.organization(other.token, 'Other');
@@ -63,6 +63,8 @@ describe(`the partner plane's OAuth 2.0 flow refuses what FAPI 2.0 refuses, with
     expect(await errorOf(acme.push({ authorization_details: JSON.stringify([{ type: 'data_request' }]) }))).to.equal(
       'invalid_authorization_details',
     );
+    const naming = [{ type: 'data_request', manifest_id: w.manifestId, request_id: w.manifestId }];
+    expect(await errorOf(acme.push({ authorization_details: JSON.stringify(naming) }))).to.equal('invalid_authorization_details');
   });
 
   it('the code with another verifier is invalid_grant, and a code used once is invalid_grant the second time', async () => {

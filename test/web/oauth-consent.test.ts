@@ -75,6 +75,7 @@ describe(`§13 an app's authorization in a browser: the hosted consent step, the
     expect((await acme.read(tokens.access_token, `/partner/v1/records/${nameDoc}`)).status).to.equal(200);
 
     await page.goto(`${web.base}/requests/${requestId}`);
+    await page.getByRole('heading', { name: 'What Acme Bank’s app read' }).waitFor();
     await page.getByText('Acme Bank’s app read your version 1 of “My passport name”.').first().waitFor();
     await page.getByRole('button', { name: 'Revoke' }).click();
     await page.getByRole('button', { name: 'Yes, revoke' }).click();

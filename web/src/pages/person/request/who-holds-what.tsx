@@ -49,7 +49,10 @@ export function Dealings({ organization: org, told, level, folded = false }: Dea
   const holdings = holdingsOf(told);
   const waiting = stillWaiting(told).reverse();
   const deleted = holdings.filter(wasDeleted);
-  const reads = told.filter((t) => t.entry.type === 'ReceiptWritten').reverse();
+  // A member reads an update before deciding on it; an app reads through the partner plane, as the service (§13).
+  const receipts = told.filter((t) => t.entry.type === 'ReceiptWritten').reverse();
+  const reads = receipts.filter((t) => t.entry.actor !== 'system');
+  const appReads = receipts.filter((t) => t.entry.actor === 'system');
   const everything = [...told].reverse();
   const part = { id, level };
   return (
@@ -89,6 +92,13 @@ export function Dealings({ organization: org, told, level, folded = false }: Dea
           <Event key={t.entry.position} told={t} />
         ))}
       </Part>
+      {appReads.length > 0 && (
+        <Part {...part} name="app-reads" title={`What ${org}’s app read`}>
+          {appReads.map((t) => (
+            <Event key={t.entry.position} told={t} />
+          ))}
+        </Part>
+      )}
       {folded ? (
         <details>
           <summary id={`${id}-all`}>Everything that happened with {org}, newest first</summary>
