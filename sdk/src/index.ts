@@ -1,13 +1,14 @@
 /**
  * @dss/sdk: the data-sharing service for an organization's own systems (docs/sdk.md). Types come from
  * the service's OpenAPI document (openapi.ts, generated); this layer adds sign-in, retries, paging,
- * problems typed by code, webhook verification and sync().
+ * problems typed by code, webhook verification, sync(), and an app's side of OAuth (PartnerApp).
  */
 export type { components, paths, webhooks } from './openapi.js';
 export * from './client.js';
 export { DssProblem, type Problem, type ProblemCode } from './problem.js';
 export type { RetryOptions } from './retry.js';
 export { signIn, signInMember, type UserSession } from './sign-in.js';
+export { PartnerApp, type PartnerAppOptions, type PartnerConnection, type PartnerRecord, type PartnerTokens } from './partner-app.js';
 export { webhookVerifier, WebhookVerificationError, type WebhookHeaders } from './webhooks.js';
 export { sync, held, type SyncOptions, type SyncResult, type SyncStep } from './sync/sync.js';
 export { fileStore, memoryStore } from './sync/store.js';

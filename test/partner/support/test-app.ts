@@ -35,6 +35,9 @@ export async function testApp(baseUrl: string) {
   return {
     as,
     jwks: { keys: [publicJwk] },
+    /** The app's private signing key and its kid, as the SDK's PartnerApp takes them. */
+    signingKey: signing.privateKey,
+    kid,
     /** The app's private_key_jwt client authentication. */
     clientAuth: () => oauth.PrivateKeyJwt({ key: signing.privateKey, kid }),
     /** The app's view once registered: its client id, auth and DPoP handle. */
