@@ -12,7 +12,8 @@ export type Proposal = Schemas['Proposal'];
 export type Candidate = Schemas['Candidate'];
 export type FeedEvent = Schemas['FeedEvent'];
 export type FeedEventType = FeedEvent['type'];
-type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+/** The JSON body of an answer of the generated document. */
+export type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 type Op<P extends keyof paths, M extends 'get' | 'post' | 'delete'> = NonNullable<paths[P][M]>;
 export type KeepAnswer = Json<Op<'/org/v1/requests/{requestId}/slots/{slotId}/adopt', 'post'>['responses'][200]>;
 export type Correction = NonNullable<

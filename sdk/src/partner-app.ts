@@ -1,8 +1,8 @@
 import * as oauth from 'oauth4webapi';
+import type { Json } from './client.js';
 import type { paths } from './openapi.js';
 import { problemOf } from './problem.js';
 
-type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 export type PartnerConnection = Json<NonNullable<paths['/partner/v1/connection']['get']>['responses'][200]>;
 export type PartnerRecord = Json<NonNullable<paths['/partner/v1/records/{resourceId}']['get']>['responses'][200]>;
 

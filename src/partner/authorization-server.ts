@@ -3,6 +3,7 @@ import { lookup } from 'node:dns/promises';
 import Provider, { errors, type Adapter, type AsymmetricSigningAlgorithm, type Configuration } from 'oidc-provider';
 import { privateJwkFromSeed } from '../identity/keys/ed25519-jwk.js';
 import type { Logger } from '../logger.js';
+import type { OAuthClient } from '../organizations/index.js';
 import { isPublicAddress } from '../webhooks/addresses.js';
 import type { OAuthStore } from './oauth-store.js';
 
@@ -13,15 +14,8 @@ export const PARTNER_SCOPE = 'partner';
 /** Access tokens live at most 5 minutes (FAPI 2.0, contract §13). */
 export const ACCESS_TOKEN_SECONDS = 300;
 
-/** An app as the authorization server knows it: an organization's app registered with redirect URIs and keys. */
-export type OAuthClient = {
-  readonly clientId: string;
-  readonly organizationId: string;
-  readonly name: string;
-  readonly redirectUris: readonly string[];
-  readonly jwks?: { readonly keys: readonly object[] };
-  readonly jwksUri?: string;
-};
+/** The signing algorithms apps may use for client authentication and DPoP proofs (FAPI 2.0: EdDSA, ES256, PS256). */
+export const APP_SIGNING_ALGS: AsymmetricSigningAlgorithm[] = ['Ed25519', 'EdDSA', 'ES256', 'PS256'];
 
 export type AuthorizationServerDeps = {
   readonly baseUrl: string;
@@ -62,7 +56,6 @@ export async function authorizationServer(deps: AuthorizationServerDeps): Promis
   const signing = await privateJwkFromSeed(derive('oauth-signing-v1'));
   const resource = `${deps.baseUrl}/partner/v1`;
   const key = { ...signing, alg: 'Ed25519' };
-  const algs: AsymmetricSigningAlgorithm[] = ['Ed25519', 'EdDSA', 'ES256', 'PS256'];
 
   const configuration: Configuration = {
     adapter: (model: string) => (model === 'Client' ? clientAdapter(deps) : deps.store.adapter(model)),
@@ -80,10 +73,10 @@ export async function authorizationServer(deps: AuthorizationServerDeps): Promis
       authorization_signed_response_alg: 'Ed25519',
     },
     enabledJWA: {
-      clientAuthSigningAlgValues: algs,
-      dPoPSigningAlgValues: algs,
+      clientAuthSigningAlgValues: APP_SIGNING_ALGS,
+      dPoPSigningAlgValues: APP_SIGNING_ALGS,
       idTokenSigningAlgValues: ['Ed25519'],
-      requestObjectSigningAlgValues: algs,
+      requestObjectSigningAlgValues: APP_SIGNING_ALGS,
       authorizationSigningAlgValues: ['Ed25519'],
     },
     clientAuthMethods: ['private_key_jwt'],

@@ -6,7 +6,8 @@ import type { Caller } from '../identity/identity-service.js';
 import { parseId, type RequestId } from '../ids.js';
 import type { SubjectAliases } from '../requests/participant-alias.js';
 import type { PersonRequests } from '../requests/person-requests.js';
-import { DATA_REQUEST, PARTNER_SCOPE, requestIdOf, type OAuthClient } from './authorization-server.js';
+import type { OAuthClient } from '../organizations/index.js';
+import { DATA_REQUEST, PARTNER_SCOPE, requestIdOf } from './authorization-server.js';
 
 export type ConsentInteractionDeps = {
   readonly provider: Provider;

@@ -2,12 +2,13 @@ import type { SqlDb } from '../db/sql.js';
 import type { Logger } from '../logger.js';
 import { SubjectAliases } from '../requests/participant-alias.js';
 import type { PersonRequests } from '../requests/person-requests.js';
-import { authorizationServer, type AuthorizationServer, type OAuthClient } from './authorization-server.js';
+import type { OAuthClient } from '../organizations/index.js';
+import { authorizationServer, type AuthorizationServer } from './authorization-server.js';
 import { ConsentInteraction } from './consent-interaction.js';
 import { OAuthStore } from './oauth-store.js';
 import { PartnerPlane, type PartnerPlaneDeps } from './partner-plane.js';
 
-export { type AuthorizationServer, type OAuthClient } from './authorization-server.js';
+export { type AuthorizationServer } from './authorization-server.js';
 export { ConsentInteraction } from './consent-interaction.js';
 export { OAuthStore } from './oauth-store.js';
 export { PartnerPlane, type PartnerGrant } from './partner-plane.js';

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { generateKeyPair } from 'jose';
+import { createServer, type AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
+import { MANUAL_NAME_SLOT } from '../api/support/driver.js';
 import { mainBackend } from '../support/databases.js';
 import { partnerWorld } from './support/partner-world.js';
 import { browse, CookieJar, REDIRECT_URI } from './support/test-app.js';
@@ -142,5 +144,26 @@ describe(`the partner plane's OAuth 2.0 flow refuses what FAPI 2.0 refuses, with
     expect(await errorOf(Promise.resolve().then(() => oauth.validateAuthResponse(w.app.as, acme.client, back.callback)))).to.equal(
       'access_denied',
     );
+  });
+
+  it('an app whose jwksUri names a private address cannot authenticate: the server never connects to it (invalid_client)', async () => {
+    // A listener on loopback counts every connection the authorization server would open to fetch the keys.
+    let connections = 0;
+    const listener = createServer((socket) => (connections++, socket.destroy()));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const port = (listener.address() as AddressInfo).port;
+    try {
+      const registered = await w.api.post('/org/v1/apps', w.member, {
+        name: 'Inside',
+        redirectUris: [REDIRECT_URI],
+        jwksUri: `https://127.0.0.1:${port}/jwks.json`,
+      });
+      expect(registered.status, JSON.stringify(registered.body)).to.equal(201);
+      const inside = w.app.client(registered.body.clientId as string);
+      expect(await errorOf(inside.push(w.details()))).to.equal('invalid_client');
+      expect(connections).to.equal(0);
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
   });
 });

@@ -3,8 +3,9 @@ import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { isRefusal, refuse, type AnyRefusal, type Refusal } from '../../commands/refusal.js';
 import { parseId } from '../../ids.js';
-import type { AuthorizationServer, OAuthClient } from '../../partner/authorization-server.js';
-import { ACCESS_TOKEN_SECONDS, requestIdOf } from '../../partner/authorization-server.js';
+import type { OAuthClient } from '../../organizations/index.js';
+import type { AuthorizationServer } from '../../partner/authorization-server.js';
+import { ACCESS_TOKEN_SECONDS, APP_SIGNING_ALGS, requestIdOf } from '../../partner/authorization-server.js';
 import type { OAuthStore } from '../../partner/oauth-store.js';
 import type { PartnerGrant, PartnerPlane } from '../../partner/partner-plane.js';
 import { answer, ok } from '../answer.js';
@@ -20,8 +21,6 @@ export type PartnerRouteDeps = {
   readonly baseUrl: string;
   readonly now: () => Date;
 };
-
-const ALGS = ['Ed25519', 'EdDSA', 'ES256', 'PS256'];
 
 /**
  * The partner plane, /partner/v1 (contract §13): an app's DPoP-bound access token, checked by
@@ -63,7 +62,7 @@ export function partnerRoutes(deps: PartnerRouteDeps): Router {
     if (refusal.code === 'unauthenticated')
       res.set(
         'WWW-Authenticate',
-        `DPoP error="invalid_token", error_description="${refusal.message.replace(/"/g, "'")}", algs="${ALGS.join(' ')}"`,
+        `DPoP error="invalid_token", error_description="${refusal.message.replace(/"/g, "'")}", algs="${APP_SIGNING_ALGS.join(' ')}"`,
       );
     sendRefusal(res, refusal);
   };
