@@ -56,9 +56,7 @@ describe(`the partner plane's OAuth 2.0 flow refuses what FAPI 2.0 refuses, with
       name: 'KYC',
       purpose: 'To check who you are',
       retention: 'P30D',
-      slots: [
-        { label: 'Name', group: 'KYC', multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['keep'], adoption: 'manual' },
-      ],
+      slots: [MANUAL_NAME_SLOT],
     });
     const foreign = (created.body.manifest as { manifestId: string }).manifestId;
     expect(await errorOf(acme.push(w.details(foreign)))).to.equal('invalid_authorization_details');
