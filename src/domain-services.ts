@@ -8,6 +8,7 @@ import { graphqlRoute } from './api/graphql/graphql-route.js';
 import { jsonBody } from './api/middleware/json-body.js';
 import { underPrefix } from './api/middleware/under-prefix.js';
 import { orgRoutes } from './api/org/index.js';
+import { partnerSignInRoutes } from './api/partner/partner-sign-in-routes.js';
 import { oauthRoutes } from './api/partner/oauth-routes.js';
 import { partnerRoutes } from './api/partner/partner-routes.js';
 import { openPartner } from './partner/index.js';
@@ -235,6 +236,8 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     clients: (clientId) => organizationPlane.organizations.oauthClient(clientId),
     manifestOf: (organizationId, manifestId) => organizationPlane.manifests.exists(organizationId, manifestId),
     personRequests: requests.person,
+    identities,
+    loopbackHttp: deps.config.oauthAllowLoopbackHttp,
     trustProxy: deps.config.trustProxy !== false,
     logger: deps.logger,
     now,
@@ -277,6 +280,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       app.use(jwksRoute(keys.jwks));
       app.use(openApiRoutes());
       app.use(schemasRoutes(validator));
+      app.use(partnerSignInRoutes({ signIn: partner.signIn, consent: partner.consent, browser, now }));
       app.use(oauthRoutes({ server: partner.server, consent: partner.consent, auth, now }));
       app.use(
         underPrefix(

@@ -1040,6 +1040,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/interaction/{uid}/partner-sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * “Continue with <organization>”: where the browser goes to sign in at the organization’s identity provider
+         * @description Sets a short-lived cookie binding the sign-in to this browser; the provider is asked with prompt=none first, so a person signed in there comes straight back.
+         */
+        post: operations["partnerSignInStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/partner-sign-in/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The provider sent the person back: signs them in, asks the provider again, or asks for an address to link
+         * @description Called by the page at /oauth/partner-sign-in/callback (the redirect URI registered at the provider) with the query it was reached with, and the cookie set at the start. Signed in, the session is set as the pages’ cookie.
+         */
+        post: operations["partnerSignInComplete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/partner-sign-in/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A first sign-in: the code mailed to the address signs the person in and links the provider’s identity to that account
+         * @description The code is POST /auth/send-otp’s, with its limits; the link is made only once the code checked out.
+         */
+        post: operations["partnerSignInLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/partner-sign-in/jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The public key the service authenticates to organizations’ identity providers with (private_key_jwt) */
+        get: operations["partnerSignInJwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/partner/v1/connection": {
         parameters: {
             query?: never;
@@ -1231,6 +1308,16 @@ export interface components {
              * @description Where the app publishes its public keys for private_key_jwt: https; never with jwks
              */
             jwksUri?: string;
+            /** @description The organization’s own OpenID Connect provider: the consent page offers “Continue with <organization>”. Register the service there as a confidential client with private_key_jwt (its keys at /oauth/partner-sign-in/jwks) and the redirect URI {BASE_URL}/oauth/partner-sign-in/callback (docs/oauth.md) */
+            identityProvider?: {
+                /**
+                 * Format: uri
+                 * @description The OpenID Connect issuer: https, no query (loopback http where the service allows it); its discovery document is read at sign-in
+                 */
+                issuer: string;
+                /** @description The service’s client id at that provider */
+                clientId: string;
+            };
         };
         /** @description Warm while a member signed in lately (keeps and corrections go through); cold once sealed or timed out. */
         KeyState: {
@@ -3815,6 +3902,16 @@ export interface operations {
                      * @description Where the app publishes its public keys for private_key_jwt: https; never with jwks
                      */
                     jwksUri?: string;
+                    /** @description The organization’s own OpenID Connect provider: the consent page offers “Continue with <organization>”. Register the service there as a confidential client with private_key_jwt (its keys at /oauth/partner-sign-in/jwks) and the redirect URI {BASE_URL}/oauth/partner-sign-in/callback (docs/oauth.md) */
+                    identityProvider?: {
+                        /**
+                         * Format: uri
+                         * @description The OpenID Connect issuer: https, no query (loopback http where the service allows it); its discovery document is read at sign-in
+                         */
+                        issuer: string;
+                        /** @description The service’s client id at that provider */
+                        clientId: string;
+                    };
                 };
             };
         };
@@ -3885,6 +3982,16 @@ export interface operations {
                          * @description Where the app publishes its public keys for private_key_jwt: https; never with jwks
                          */
                         jwksUri?: string;
+                        /** @description The organization’s own OpenID Connect provider: the consent page offers “Continue with <organization>”. Register the service there as a confidential client with private_key_jwt (its keys at /oauth/partner-sign-in/jwks) and the redirect URI {BASE_URL}/oauth/partner-sign-in/callback (docs/oauth.md) */
+                        identityProvider?: {
+                            /**
+                             * Format: uri
+                             * @description The OpenID Connect issuer: https, no query (loopback http where the service allows it); its discovery document is read at sign-in
+                             */
+                            issuer: string;
+                            /** @description The service’s client id at that provider */
+                            clientId: string;
+                        };
                     };
                 };
             };
@@ -6256,7 +6363,10 @@ export interface operations {
                      *         "name": "Acme onboarding"
                      *       },
                      *       "organizationId": "0b5e3c1a-6d2f-4a8e-9c47-1f2e3d4c5b6a",
-                     *       "manifestId": "7c9d1e2f-3a4b-4c5d-8e6f-0a1b2c3d4e5f"
+                     *       "manifestId": "7c9d1e2f-3a4b-4c5d-8e6f-0a1b2c3d4e5f",
+                     *       "partnerSignIn": {
+                     *         "organization": "Acme Bank"
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -6270,6 +6380,10 @@ export interface operations {
                         organizationId: string;
                         /** Format: uuid */
                         manifestId: string;
+                        /** @description Set when the app carries its organization’s identity provider: the page offers “Continue with <organization>” */
+                        partnerSignIn: {
+                            organization: string;
+                        } | null;
                     };
                 };
             };
@@ -6400,6 +6514,222 @@ export interface operations {
             };
             404: components["responses"]["Problem404"];
             500: components["responses"]["Problem500"];
+        };
+    };
+    partnerSignInStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The authorization in progress, from the consent page’s URL */
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the browser goes next: back to the authorization, which returns to the app */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "redirectTo": "https://share.example.com/oauth/authorize/Zx9kQ2"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uri */
+                        redirectTo: string;
+                    };
+                };
+            };
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    partnerSignInComplete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "callback": "code=SplxlOBeZQQYbYS6WxSbIA&state=af0ifjsldkj&iss=https%3A%2F%2Fid.acme.example"
+                 *     }
+                 */
+                "application/json": {
+                    callback: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Where to go next (signedIn: the session cookie is set), or, on a first sign-in, the address to link with its code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "link": {
+                     *         "organization": "Acme Bank",
+                     *         "email": "ann@acme.example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        redirectTo: string;
+                        signedIn: boolean;
+                    } | {
+                        link: {
+                            organization: string;
+                            email: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Problem400"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    partnerSignInLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ann@acme.example",
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    email: string;
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in (the session cookie is set): back to the authorization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "redirectTo": "/oauth/interaction/dQw4w9WgXcQ-5mJ0eXkz1eQ7u0h3Z1bD2cQ4n8Pq",
+                     *       "signedIn": true
+                     *     }
+                     */
+                    "application/json": {
+                        redirectTo: string;
+                        signedIn: boolean;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid: invalid_email, invalid_request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @constant */
+                        status: 400;
+                        /** @enum {string} */
+                        code: "invalid_email" | "invalid_request";
+                    } & WithRequired<components["schemas"]["Problem"], "status" | "code">;
+                };
+            };
+            /** @description No valid token (or code) came along: invalid_code */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @constant */
+                        status: 401;
+                        /** @enum {string} */
+                        code: "invalid_code";
+                    } & WithRequired<components["schemas"]["Problem"], "status" | "code">;
+                };
+            };
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            /** @description Too many requests; Retry-After says when to try again: too_many_attempts */
+            429: {
+                headers: {
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": {
+                        /** @constant */
+                        status: 429;
+                        /** @enum {string} */
+                        code: "too_many_attempts";
+                    } & WithRequired<components["schemas"]["Problem"], "status" | "code">;
+                };
+            };
+            500: components["responses"]["Problem500"];
+        };
+    };
+    partnerSignInJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JWK Set of one Ed25519 key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kty": "OKP",
+                     *           "crv": "Ed25519",
+                     *           "x": "q3S96EYJL87XNr9ifZ9qIcr4sXK_OrjXYA1JQC-5o4U",
+                     *           "kid": "k1",
+                     *           "alg": "Ed25519",
+                     *           "use": "sig"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        keys: unknown[];
+                    };
+                };
+            };
         };
     };
     partnerConnection: {

@@ -2,6 +2,7 @@ import type { DomainEvent } from './domain-event.js';
 import { eventDecoder, streamOf, type StreamRef } from './decoder.js';
 import type { JsonObject } from './envelope.js';
 import { appWithoutClientMetadata } from './upcasters/app-registered-v1.js';
+import { appWithoutIdentityProvider } from './upcasters/app-registered-v2.js';
 
 /** Stream: `org-<organizationId>`, one organization with its members, key state and apps. */
 export const organizationStreams = {
@@ -30,14 +31,25 @@ export type KeyWarmed = DomainEvent<'KeyWarmed', { organizationId: string; until
 export type KeySealed = DomainEvent<'KeySealed', { organizationId: string }>;
 /** An app's signing keys: a JWK Set of public keys (src/organizations/app-metadata.ts checks them). */
 export type AppJwks = { keys: JsonObject[] };
+/** The organization's OpenID Connect provider an app carries, and the service's client id there (contract §13). */
+export type AppIdentityProvider = { issuer: string; clientId: string };
 /**
- * Version 2 (contract §13): an app of the authorization server has its redirect URIs and its keys,
- * by value (`jwks`) or by URL (`jwksUri`); an app for user.request.open alone has no redirect URIs
- * and neither. Version 1 had none of the three.
+ * Version 3 (contract §13): an app of the authorization server has its redirect URIs and its keys,
+ * by value (`jwks`) or by URL (`jwksUri`), and may carry its organization's identity provider; an
+ * app for user.request.open alone has none of them. Version 1 had none of the four, version 2 no
+ * identityProvider.
  */
 export type AppRegistered = DomainEvent<
   'AppRegistered',
-  { organizationId: string; clientId: string; name: string; redirectUris: string[]; jwks: AppJwks | null; jwksUri: string | null }
+  {
+    organizationId: string;
+    clientId: string;
+    name: string;
+    redirectUris: string[];
+    jwks: AppJwks | null;
+    jwksUri: string | null;
+    identityProvider: AppIdentityProvider | null;
+  }
 >;
 
 export type OrganizationEvent = OrganizationCreated | MemberSet | MemberRemoved | KeyWarmed | KeySealed | AppRegistered;
@@ -48,5 +60,5 @@ export const organizationEvents = eventDecoder<OrganizationEvent>('organization'
   MemberRemoved: { version: 1 },
   KeyWarmed: { version: 1 },
   KeySealed: { version: 1 },
-  AppRegistered: { version: 2, upcasters: { 1: appWithoutClientMetadata } },
+  AppRegistered: { version: 3, upcasters: { 1: appWithoutClientMetadata, 2: appWithoutIdentityProvider } },
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { emailClaimDecider } from '../commands/identity/email-claim-decider.js';
 import { sessionDecider } from '../commands/identity/session-decider.js';
+import { partnerIdentityDecider } from '../commands/identity/partner-identity-decider.js';
 import { userDecider } from '../commands/identity/user-decider.js';
 import { fold } from '../commands/decider.js';
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
@@ -22,6 +23,13 @@ import type { TokenIssuer } from './tokens/index.js';
 export type Caller = { readonly identityId: string; readonly sessionId: string; readonly email: string };
 
 export type SessionToken = { readonly token: string; readonly expiresAt: string };
+export type LoginSession = SessionToken & { readonly isNewUser: boolean };
+
+/** Contract §13: who a person is at a partner's OpenID Connect provider (the ID token's iss and sub). */
+export type PartnerSubject = { readonly issuer: string; readonly subject: string };
+
+/** The keyed hash's input for a partner identity: the issuer and subject, apart by a byte neither may hold. */
+const partnerKey = (partner: PartnerSubject): string => `${partner.issuer}\u0000${partner.subject}`;
 
 export type Me = {
   readonly userId: string | null;
@@ -52,19 +60,87 @@ export class IdentityService {
     code: string,
     client: ClientAddress,
     context: (actor: EventContext['actor']) => EventContext,
-  ): Promise<(SessionToken & { isNewUser: boolean }) | Refusal> {
+  ): Promise<LoginSession | Refusal> {
+    const account = await this.accountOfCode(email, code, client, context);
+    if (isRefusal(account)) return account;
+    return this.startSession(account.identityId, email, account.allocated, context({ kind: 'user', id: account.identityId }));
+  }
+
+  /**
+   * Contract §13, R-PART-08: verifyLogin, and then the partner's identity the person came with is
+   * linked to the account of the address whose code they gave, so their next sign-in there is enough.
+   */
+  async verifyLoginLinking(
+    email: Email,
+    code: string,
+    client: ClientAddress,
+    context: (actor: EventContext['actor']) => EventContext,
+    partner: PartnerSubject,
+  ): Promise<LoginSession | Refusal> {
+    const account = await this.accountOfCode(email, code, client, context);
+    if (isRefusal(account)) return account;
+    const { identityId, allocated } = account;
+    const linked = await this.linkedAccount(partner);
+    const link = await handle(
+      this.deps,
+      streams.partnerIdentity(this.deps.secrets.subject(partnerKey(partner))),
+      partnerIdentityDecider,
+      { type: 'LinkPartnerIdentity', data: { identityId, ...partner, erased: linked.erased } },
+      { context: context({ kind: 'user', id: identityId }) },
+    );
+    if (isRefusal(link)) return link;
+    return this.startSession(identityId, email, allocated, context({ kind: 'user', id: identityId }));
+  }
+
+  /**
+   * Contract §13: a session for the account a partner's identity is linked to, or null when it is
+   * linked to none (or to an account since erased): then the person links it with an address's code.
+   */
+  async signInLinked(
+    partner: PartnerSubject,
+    context: (actor: EventContext['actor']) => EventContext,
+  ): Promise<LoginSession | Refusal | null> {
+    const { identityId } = await this.linkedAccount(partner);
+    if (identityId === null) return null;
+    const row = (await this.deps.readModels.query<{ email: string }>(q.identity, [identityId])).rows[0];
+    if (!row) return refuse('conflict', 'the linked account is not ready yet: try again');
+    return this.startSession(identityId, row.email, false, context({ kind: 'user', id: identityId }));
+  }
+
+  /** The account a partner identity's stream links it to, unless that account is erased (then `erased` names it). */
+  private async linkedAccount(partner: PartnerSubject): Promise<{ identityId: string | null; erased: string | null }> {
+    const stream = streams.partnerIdentity(this.deps.secrets.subject(partnerKey(partner)));
+    const { identityId } = fold(partnerIdentityDecider, await readDecoded(this.deps.store, stream));
+    if (identityId === null) return { identityId: null, erased: null };
+    const erased = fold(userDecider, await readDecoded(this.deps.store, streams.user(identityId))).erased;
+    return erased ? { identityId: null, erased: identityId } : { identityId, erased: null };
+  }
+
+  /** A right login code: the address's identity, allocated on first use. */
+  private async accountOfCode(
+    email: Email,
+    code: string,
+    client: ClientAddress,
+    context: (actor: EventContext['actor']) => EventContext,
+  ): Promise<{ identityId: string; allocated: boolean } | Refusal> {
     const wrong = await this.deps.otp.verify(email, 'login', code, client);
-    if (wrong) return wrong;
-    const claimed = await this.claim(email, context({ kind: 'system', id: 'login' }));
-    if (isRefusal(claimed)) return claimed;
-    const { identityId, allocated } = claimed;
+    return wrong ?? this.claim(email, context({ kind: 'system', id: 'login' }));
+  }
+
+  /** A session of the identity, its token signed; isNewUser until the identity registers. */
+  private async startSession(
+    identityId: string,
+    email: string,
+    allocated: boolean,
+    context: EventContext,
+  ): Promise<LoginSession | Refusal> {
     const sessionId = randomUUID();
     const started = await handle(
       this.deps,
       streams.session(sessionId),
       sessionDecider,
       { type: 'StartSession', data: { sessionId, identityId, email, now: this.deps.now() } },
-      { context: context({ kind: 'user', id: identityId }), newStream: true },
+      { context, newStream: true },
     );
     if (isRefusal(started) || started.state.status !== 'active') return refuse('conflict', 'the session could not be started');
     const { expiresAt } = started.state;

@@ -1,11 +1,13 @@
 import { importJWK } from 'jose';
-import { refuse, type Refusal } from '../commands/refusal.js';
+import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import type { JsonObject } from '../events/envelope.js';
-import type { AppJwks } from '../events/organization-events.js';
+import type { AppIdentityProvider, AppJwks } from '../events/organization-events.js';
 
 /** R-ORG-16: an app has 1 to 10 redirect URIs; each URL of an app at most this long (the edge checks the length). */
 export const MAX_REDIRECT_URIS = 10;
 export const MAX_CLIENT_URL_LENGTH = 2048;
+/** R-ORG-19: the service's client id at an organization's identity provider. */
+export const MAX_IDP_CLIENT_ID = 255;
 /** R-ORG-17: 1 to 5 keys, at most 8 KiB of JSON in all. */
 export const MAX_JWKS_KEYS = 5;
 export const MAX_JWKS_BYTES = 8 * 1024;
@@ -15,12 +17,21 @@ declare const urlKind: unique symbol;
 export type RedirectUri = string & { readonly [urlKind]: 'redirect' };
 /** Where the app publishes its keys: https, judged at registration (R-ORG-17). */
 export type JwksUri = string & { readonly [urlKind]: 'jwks' };
+/** An OpenID Connect provider's issuer, judged at registration (R-ORG-19). */
+export type IssuerUrl = string & { readonly [urlKind]: 'issuer' };
+
+/**
+ * Contract §13: the organization's OpenID Connect provider an app may carry ("Continue with
+ * <organization>"), where the service is a client of this id; it authenticates with private_key_jwt
+ * and its keys at /oauth/partner-sign-in/jwks (docs/oauth.md), so no shared secret is held.
+ */
+export type IdentityProvider = { readonly issuer: IssuerUrl; readonly clientId: string };
 declare const checkedKeys: unique symbol;
 /** 1 to 5 public signing keys, each imported once to prove it is a key of its type (R-ORG-17). */
 export type PublicJwks = AppJwks & { readonly [checkedKeys]: true };
 
 /** What the authorization server needs of an app (contract §13): its redirect URIs, and its keys by value or by URL. */
-export type OAuthClientMetadata = { readonly redirectUris: readonly RedirectUri[] } & (
+export type OAuthClientMetadata = { readonly redirectUris: readonly RedirectUri[]; readonly identityProvider?: IdentityProvider } & (
   { readonly jwks: PublicJwks; readonly jwksUri?: never } | { readonly jwksUri: JwksUri; readonly jwks?: never }
 );
 
@@ -29,6 +40,7 @@ export type RedirectPolicy = { readonly loopbackHttp: boolean };
 
 /** As URL.hostname writes them: an IPv6 literal keeps its brackets. */
 const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '[::1]', 'localhost'];
+export const isLoopbackHost = (hostname: string): boolean => LOOPBACK_HOSTS.includes(hostname);
 /** RFC 3986: a URI is printable ASCII; anything else must be percent-encoded, or the URL parser would rewrite it. */
 const NOT_URI_CHARACTER = /[^\x21-\x7e]/;
 
@@ -48,10 +60,22 @@ function absoluteUrl(text: string, path: string): URL | string {
 
 /** R-ORG-16: https, or with the policy http on a loopback address. */
 export function redirectUriOf(text: string, path: string, policy: RedirectPolicy): RedirectUri | Refusal {
+  const url = httpsOrLoopback(text, path, policy);
+  return isRefusal(url) ? url : (text as RedirectUri);
+}
+
+/** R-ORG-19: an OpenID Connect issuer is an https URL without query (OpenID Connect Discovery §2), loopback http with the policy. */
+export function issuerOf(text: string, path: string, policy: RedirectPolicy): IssuerUrl | Refusal {
+  const url = httpsOrLoopback(text, path, policy);
+  if (isRefusal(url)) return url;
+  return url.search === '' ? (text as IssuerUrl) : refuse('invalid_request', `${path} must not have a query (?)`);
+}
+
+function httpsOrLoopback(text: string, path: string, policy: RedirectPolicy): URL | Refusal {
   const url = absoluteUrl(text, path);
   if (typeof url === 'string') return refuse('invalid_request', url);
-  if (url.protocol === 'https:') return text as RedirectUri;
-  if (policy.loopbackHttp && url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname)) return text as RedirectUri;
+  if (url.protocol === 'https:') return url;
+  if (policy.loopbackHttp && url.protocol === 'http:' && isLoopbackHost(url.hostname)) return url;
   return refuse(
     'invalid_request',
     policy.loopbackHttp
@@ -143,15 +167,31 @@ async function publicJwkOf(value: unknown, path: string): Promise<(JsonObject & 
 }
 
 /** The metadata as an event, the read model and the answers hold it: none for an app without redirect URIs. */
-export type ClientFields = { redirectUris: string[]; jwks: AppJwks | null; jwksUri: string | null };
+export type ClientFields = {
+  redirectUris: string[];
+  jwks: AppJwks | null;
+  jwksUri: string | null;
+  identityProvider: AppIdentityProvider | null;
+};
 
 export function clientFields(metadata: OAuthClientMetadata | null): ClientFields {
-  if (metadata === null) return { redirectUris: [], jwks: null, jwksUri: null };
-  return { redirectUris: [...metadata.redirectUris], jwks: metadata.jwks ?? null, jwksUri: metadata.jwksUri ?? null };
+  if (metadata === null) return { redirectUris: [], jwks: null, jwksUri: null, identityProvider: null };
+  const { redirectUris, jwks, jwksUri, identityProvider } = metadata;
+  return {
+    redirectUris: [...redirectUris],
+    jwks: jwks ?? null,
+    jwksUri: jwksUri ?? null,
+    identityProvider: identityProvider ? { issuer: identityProvider.issuer, clientId: identityProvider.clientId } : null,
+  };
 }
 
-/** What an answer shows of an app's metadata: redirectUris, and jwks or jwksUri, only when set. */
-export type ClientMetadataView = { readonly redirectUris?: string[]; readonly jwks?: AppJwks; readonly jwksUri?: string };
+/** What an answer shows of an app's metadata: redirectUris, jwks or jwksUri, and identityProvider, only when set. */
+export type ClientMetadataView = {
+  readonly redirectUris?: string[];
+  readonly jwks?: AppJwks;
+  readonly jwksUri?: string;
+  readonly identityProvider?: AppIdentityProvider;
+};
 
 export function clientMetadataView(fields: ClientFields): ClientMetadataView {
   if (fields.redirectUris.length === 0) return {};
@@ -159,5 +199,6 @@ export function clientMetadataView(fields: ClientFields): ClientMetadataView {
     redirectUris: fields.redirectUris,
     ...(fields.jwks ? { jwks: fields.jwks } : {}),
     ...(fields.jwksUri ? { jwksUri: fields.jwksUri } : {}),
+    ...(fields.identityProvider ? { identityProvider: fields.identityProvider } : {}),
   };
 }

@@ -6,7 +6,7 @@ import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EventContext } from '../events/envelope.js';
 import { parseId } from '../ids.js';
-import { isPermission, organizationStreams as streams, type Permission } from '../events/organization-events.js';
+import { isPermission, organizationStreams as streams, type AppIdentityProvider, type Permission } from '../events/organization-events.js';
 import type { Logger } from '../logger.js';
 import { MailUnavailableError, type Mailer } from '../mail/index.js';
 import { iso, type Member, type MemberView } from './member.js';
@@ -57,6 +57,8 @@ export type OAuthClient = {
   readonly redirectUris: string[];
   readonly jwks?: { keys: object[] };
   readonly jwksUri?: string;
+  /** Its organization's OpenID Connect provider, for "Continue with <organization>". */
+  readonly identityProvider?: AppIdentityProvider;
 };
 
 export type OrganizationDeps = CommandDeps & {
@@ -187,7 +189,7 @@ export class OrganizationService {
 }
 
 const metadataOf = (row: AppRow | OAuthClientRow): ClientMetadataView =>
-  clientMetadataView({ redirectUris: row.redirect_uris, jwks: row.jwks, jwksUri: row.jwks_uri });
+  clientMetadataView({ redirectUris: row.redirect_uris, jwks: row.jwks, jwksUri: row.jwks_uri, identityProvider: row.identity_provider });
 
 function memberView(row: MemberRow): MemberView {
   return { email: row.email, permissions: row.permissions.filter(isPermission), addedAt: iso(row.added_at) };

@@ -1,11 +1,10 @@
 import { hkdfSync } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import Provider, { errors, type Adapter, type AsymmetricSigningAlgorithm, type Configuration } from 'oidc-provider';
 import { privateJwkFromSeed } from '../identity/keys/ed25519-jwk.js';
 import type { Logger } from '../logger.js';
 import type { OAuthClient } from '../organizations/index.js';
-import { isPublicAddress } from '../webhooks/addresses.js';
 import type { OAuthStore } from './oauth-store.js';
+import { outboundFetch } from './outbound-fetch.js';
 
 /** The one authorization_details type an app asks with (contract §13): a request of one of its organization's manifests. */
 export const DATA_REQUEST = 'data_request';
@@ -158,7 +157,7 @@ export async function authorizationServer(deps: AuthorizationServerDeps): Promis
       challenge: '/oauth/challenge',
     },
     // An app's jwks_uri is fetched from the service: https to public addresses only, no redirects (as webhooks, R-HOOK-08).
-    fetch: publicOnlyFetch,
+    fetch: outboundFetch({ loopback: false }),
     renderError: (ctx, out) => {
       ctx.type = 'application/json';
       ctx.body = out;
@@ -169,21 +168,6 @@ export async function authorizationServer(deps: AuthorizationServerDeps): Promis
   provider.proxy = deps.trustProxy;
   provider.on('server_error', (_ctx, err) => deps.logger.error({ err }, 'authorization server error'));
   return { provider, resource, jwks: { keys: [{ kty: key.kty, crv: key.crv, x: key.x, kid: key.kid, alg: key.alg, use: key.use }] } };
-}
-
-/**
- * The authorization server's one way out (an app's jwks_uri): https, every address the name resolves
- * to public, no redirect followed. The connection resolves the name again, so a name that changes
- * its answer in between (DNS rebinding) is the residual risk docs/security.md names.
- */
-async function publicOnlyFetch(input: string | URL | Request, options?: RequestInit): Promise<Response> {
-  const target = new URL(input instanceof Request ? input.url : input);
-  if (target.protocol !== 'https:') throw new Error('an app’s jwks_uri must be https');
-  const host = target.hostname.replace(/^\[|\]$/g, '');
-  const addresses = await lookup(host, { all: true, verbatim: true });
-  if (addresses.length === 0 || !addresses.every((a) => isPublicAddress(a.address)))
-    throw new Error('an app’s jwks_uri must resolve to public addresses only');
-  return fetch(target, { ...options, redirect: 'error' });
 }
 
 /** Clients are the organizations' apps with redirect URIs: read, never written, by the authorization server. */

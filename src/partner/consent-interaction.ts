@@ -23,6 +23,8 @@ export type ConsentAsked = {
   readonly app: { readonly clientId: string; readonly name: string };
   readonly organizationId: string;
   readonly manifestId: string;
+  /** R-PART-07: the app carries its organization's identity provider: the page offers "Continue with <organization>". */
+  readonly partnerSignIn: { readonly organization: string } | null;
 };
 
 type Http = { readonly req: IncomingMessage; readonly res: ServerResponse };
@@ -36,10 +38,16 @@ export class ConsentInteraction {
   constructor(private readonly deps: ConsentInteractionDeps) {}
 
   async asked(http: Http): Promise<ConsentAsked | Refusal> {
-    const details = await this.details(http);
+    const details = await this.inProgress(http);
     if (isRefusal(details)) return details;
     const { uid, client, manifestId } = details;
-    return { uid, app: { clientId: client.clientId, name: client.name }, organizationId: client.organizationId, manifestId };
+    return {
+      uid,
+      app: { clientId: client.clientId, name: client.name },
+      organizationId: client.organizationId,
+      manifestId,
+      partnerSignIn: client.identityProvider ? { organization: client.organizationName } : null,
+    };
   }
 
   /**
@@ -51,7 +59,7 @@ export class ConsentInteraction {
     caller: Caller,
     context: EventContext,
   ): Promise<{ readonly requestId: RequestId; readonly active: boolean } | Refusal> {
-    const details = await this.details(http);
+    const details = await this.inProgress(http);
     if (isRefusal(details)) return details;
     const { client, manifestId } = details;
     const mine = await this.deps.requests.mine(caller);
@@ -69,7 +77,7 @@ export class ConsentInteraction {
 
   /** The person answered: the request must be theirs, of this manifest, and active; the grant names it. Answers where the browser goes. */
   async finish(http: Http, caller: Caller, requestId: string): Promise<{ readonly redirectTo: string } | Refusal> {
-    const details = await this.details(http);
+    const details = await this.inProgress(http);
     if (isRefusal(details)) return details;
     const { client, manifestId } = details;
     const request = (await this.deps.requests.mine(caller)).find((r) => r.requestId === requestId);
@@ -91,7 +99,7 @@ export class ConsentInteraction {
 
   /** The person said no: the app's redirect with access_denied (RFC 6749 §4.1.2.1). */
   async deny(http: Http): Promise<{ readonly redirectTo: string } | Refusal> {
-    const details = await this.details(http);
+    const details = await this.inProgress(http);
     if (isRefusal(details)) return details;
     const redirectTo = await this.deps.provider.interactionResult(http.req, http.res, {
       error: 'access_denied',
@@ -101,7 +109,7 @@ export class ConsentInteraction {
   }
 
   /** The interaction as the provider stored it (by its cookie), with the app and the manifest it asks for. */
-  private async details(http: Http) {
+  async inProgress(http: Http): Promise<{ readonly uid: string; readonly client: OAuthClient; readonly manifestId: string } | Refusal> {
     let interaction: Awaited<ReturnType<Provider['interactionDetails']>>;
     try {
       interaction = await this.deps.provider.interactionDetails(http.req, http.res);

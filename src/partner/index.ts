@@ -6,14 +6,20 @@ import type { OAuthClient } from '../organizations/index.js';
 import { authorizationServer, type AuthorizationServer } from './authorization-server.js';
 import { ConsentInteraction } from './consent-interaction.js';
 import { OAuthStore } from './oauth-store.js';
+import { outboundFetch } from './outbound-fetch.js';
+import { PartnerSignIn, type PartnerSignInDeps } from './partner-sign-in.js';
 import { PartnerPlane, type PartnerPlaneDeps } from './partner-plane.js';
 
 export { type AuthorizationServer } from './authorization-server.js';
 export { ConsentInteraction } from './consent-interaction.js';
 export { OAuthStore } from './oauth-store.js';
+export { PartnerSignIn } from './partner-sign-in.js';
 export { PartnerPlane, type PartnerGrant } from './partner-plane.js';
 
 export type PartnerDeps = PartnerPlaneDeps & {
+  readonly identities: PartnerSignInDeps['identities'];
+  /** OAUTH_ALLOW_LOOPBACK_HTTP: an organization's identity provider may be on this machine's loopback (development). */
+  readonly loopbackHttp: boolean;
   readonly db: SqlDb;
   readonly baseUrl: string;
   /** The service vault's data key: the authorization server's keys and the people's subjects derive from it. */
@@ -31,6 +37,7 @@ export type Partner = {
   readonly store: OAuthStore;
   readonly plane: PartnerPlane;
   readonly consent: ConsentInteraction;
+  readonly signIn: PartnerSignIn;
   close(): void;
 };
 
@@ -56,7 +63,20 @@ export async function openPartner(deps: PartnerDeps): Promise<Partner> {
     clients: deps.clients,
     subjects: new SubjectAliases(deps.rootKey),
   });
-  const sweeping = setInterval(() => void store.sweep().catch((err: unknown) => deps.logger.warn({ err }, 'oauth sweep failed')), SWEEP_MS);
+  const signIn = await PartnerSignIn.open({
+    db: deps.db,
+    baseUrl: deps.baseUrl,
+    rootKey: deps.rootKey,
+    clients: deps.clients,
+    fetch: outboundFetch({ loopback: deps.loopbackHttp }),
+    identities: deps.identities,
+    logger: deps.logger,
+  });
+  const sweep = async () => {
+    await store.sweep();
+    await signIn.sweep();
+  };
+  const sweeping = setInterval(() => void sweep().catch((err: unknown) => deps.logger.warn({ err }, 'oauth sweep failed')), SWEEP_MS);
   sweeping.unref();
-  return { server, store, plane, consent, close: () => clearInterval(sweeping) };
+  return { server, store, plane, consent, signIn, close: () => clearInterval(sweeping) };
 }

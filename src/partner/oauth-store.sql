@@ -20,3 +20,24 @@ CREATE TABLE IF NOT EXISTS oauth.dpop_proofs (
   jti         text        PRIMARY KEY,
   expires_at  timestamptz NOT NULL
 );
+-- "Continue with <organization>" (src/partner/partner-sign-in.ts): a sign-in at an organization's
+-- provider from its start to the callback, used once, bound to its browser by a cookie stored hashed.
+CREATE TABLE IF NOT EXISTS oauth.partner_sign_ins (
+  state       text        PRIMARY KEY,
+  browser     text        NOT NULL,
+  uid         text        NOT NULL,
+  client_id   text        NOT NULL,
+  verifier    text        NOT NULL,
+  nonce       text        NOT NULL,
+  silent      boolean     NOT NULL,
+  expires_at  timestamptz NOT NULL
+);
+-- A first sign-in waiting for the one-time code that links the person at the provider (issuer,
+-- subject) to an account here: nothing of the provider's tokens, and gone once linked or expired.
+CREATE TABLE IF NOT EXISTS oauth.partner_links (
+  browser     text        PRIMARY KEY,
+  uid         text        NOT NULL,
+  issuer      text        NOT NULL,
+  subject     text        NOT NULL,
+  expires_at  timestamptz NOT NULL
+);

@@ -60,12 +60,14 @@ describe('decoding stored events (one decoder per event family, upcasting by sch
     expect(manifestEvents.decode(stored('ManifestPublished', v2, 2, 'manifest-m', 0)).data).to.deep.equal(v2);
   });
 
-  it('§13: upcasts AppRegistered version 1: an app without redirect URIs or keys; version 2 reads as written', () => {
+  it('§13: upcasts AppRegistered version 1 (no redirect URIs, keys or identity provider) and 2 (no identity provider); version 3 reads as written', () => {
     const v1 = { organizationId: 'o', clientId: 'c', name: 'Portal' };
     const old = organizationEvents.decode(stored('AppRegistered', v1, 1, 'org-o', 4));
-    expect(old.data).to.deep.equal({ ...v1, redirectUris: [], jwks: null, jwksUri: null });
+    expect(old.data).to.deep.equal({ ...v1, redirectUris: [], jwks: null, jwksUri: null, identityProvider: null });
     const v2 = { ...v1, redirectUris: ['https://portal.example/cb'], jwks: null, jwksUri: 'https://portal.example/jwks.json' };
-    expect(organizationEvents.decode(stored('AppRegistered', v2, 2, 'org-o', 4)).data).to.deep.equal(v2);
+    expect(organizationEvents.decode(stored('AppRegistered', v2, 2, 'org-o', 4)).data).to.deep.equal({ ...v2, identityProvider: null });
+    const v3 = { ...v2, identityProvider: { issuer: 'https://id.portal.example', clientId: 'dss' } };
+    expect(organizationEvents.decode(stored('AppRegistered', v3, 3, 'org-o', 4)).data).to.deep.equal(v3);
   });
 
   it('names the event, revision and stream it cannot read: another family, a newer version, a version nothing upcasts', () => {

@@ -321,7 +321,10 @@ describe('events feed read model: the catalogue’s thin events of each organiza
       { type: 'MemberSet', data: { organizationId: acme, email: 'member@example.com', permissions: ['request_read'] } },
       { type: 'KeyWarmed', data: { organizationId: acme, until: minute(60) } },
       { type: 'KeySealed', data: { organizationId: acme } },
-      { type: 'AppRegistered', data: { organizationId: acme, clientId: 'app', name: 'App', redirectUris: [], jwks: null, jwksUri: null } },
+      {
+        type: 'AppRegistered',
+        data: { organizationId: acme, clientId: 'app', name: 'App', redirectUris: [], jwks: null, jwksUri: null, identityProvider: null },
+      },
       { type: 'MemberRemoved', data: { organizationId: acme, email: 'member@example.com' } },
       sent(),
       {

@@ -27,10 +27,10 @@ const warmed = (until: string, organizationId = acme): KeyWarmed => ({ type: 'Ke
 const sealed: KeySealed = { type: 'KeySealed', data: { organizationId: acme } };
 const app = (clientId: string, name: string, client: Partial<AppRegistered['data']> = {}): AppRegistered => ({
   type: 'AppRegistered',
-  data: { organizationId: acme, clientId, name, redirectUris: [], jwks: null, jwksUri: null, ...client },
+  data: { organizationId: acme, clientId, name, redirectUris: [], jwks: null, jwksUri: null, identityProvider: null, ...client },
 });
 const portalKeys = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'q3S96EYJL87XNr9ifZ9qIcr4sXK_OrjXYA1JQC-5o4U', kid: 'k1' }] };
-const appRows = 'SELECT client_id, name, redirect_uris, jwks, jwks_uri FROM organization_apps ORDER BY client_id';
+const appRows = 'SELECT client_id, name, redirect_uris, jwks, jwks_uri, identity_provider FROM organization_apps ORDER BY client_id';
 
 const organizations = `SELECT organization_id, name, created_by, created_at, key_warm_until, key_warmed_at, key_sealed_at
                        FROM organizations ORDER BY organization_id`;
@@ -139,21 +139,26 @@ describe('organizations read model: organizations, members, key warmth and apps'
       { client_id: uuid(21), organization_id: acme, name: 'Renewals', registered_at: '2026-11-08T00:00:00.000Z' },
     ]));
 
-  it('§13: AppRegistered keeps an OAuth client’s redirect URIs with its keys or their URL; an app without them has none', () =>
+  it('§13: AppRegistered keeps an OAuth client’s redirect URIs with its keys or their URL, and its identity provider; an app without them has none', () =>
     given(
       organizationsProjector,
       created(acme, 'Acme'),
       app(uuid(20), 'Onboarding'),
       app(uuid(21), 'Portal', { redirectUris: ['https://portal.acme.example/cb', 'http://127.0.0.1:8080/cb'], jwks: portalKeys }),
-      app(uuid(22), 'Mobile', { redirectUris: ['https://m.acme.example/cb'], jwksUri: 'https://m.acme.example/jwks.json' }),
+      app(uuid(22), 'Mobile', {
+        redirectUris: ['https://m.acme.example/cb'],
+        jwksUri: 'https://m.acme.example/jwks.json',
+        identityProvider: { issuer: 'https://id.acme.example', clientId: 'dss' },
+      }),
     ).thenRows(appRows, [
-      { client_id: uuid(20), name: 'Onboarding', redirect_uris: [], jwks: null, jwks_uri: null },
+      { client_id: uuid(20), name: 'Onboarding', redirect_uris: [], jwks: null, jwks_uri: null, identity_provider: null },
       {
         client_id: uuid(21),
         name: 'Portal',
         redirect_uris: ['https://portal.acme.example/cb', 'http://127.0.0.1:8080/cb'],
         jwks: portalKeys,
         jwks_uri: null,
+        identity_provider: null,
       },
       {
         client_id: uuid(22),
@@ -161,6 +166,7 @@ describe('organizations read model: organizations, members, key warmth and apps'
         redirect_uris: ['https://m.acme.example/cb'],
         jwks: null,
         jwks_uri: 'https://m.acme.example/jwks.json',
+        identity_provider: { issuer: 'https://id.acme.example', clientId: 'dss' },
       },
     ]));
 
@@ -169,5 +175,7 @@ describe('organizations read model: organizations, members, key warmth and apps'
       organizationsProjector,
       created(acme, 'Acme'),
       writtenIn(1, { type: 'AppRegistered', data: { organizationId: acme, clientId: uuid(20), name: 'Onboarding' } }),
-    ).thenRows(appRows, [{ client_id: uuid(20), name: 'Onboarding', redirect_uris: [], jwks: null, jwks_uri: null }]));
+    ).thenRows(appRows, [
+      { client_id: uuid(20), name: 'Onboarding', redirect_uris: [], jwks: null, jwks_uri: null, identity_provider: null },
+    ]));
 });

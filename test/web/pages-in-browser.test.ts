@@ -5,7 +5,8 @@ import type { Page, Response } from 'playwright-core';
 import { MANUAL_NAME_SLOT } from '../api/support/driver.js';
 import { mainBackend } from '../support/databases.js';
 import type { Browser } from './support/browser.js';
-import { listening, seriousViolations, signInThroughThePages, startWebService, type WebService } from './support/web-service.js';
+import { listening } from '../support/listening.js';
+import { seriousViolations, signInThroughThePages, startWebService, type WebService } from './support/web-service.js';
 
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 describe(`§11 the pages in a browser (R-WEB-01 to R-WEB-07; ${mainBackend})`, function () {

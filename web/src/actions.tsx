@@ -89,7 +89,8 @@ export function useAction(after?: () => Promise<unknown>): Action {
         setDone(typeof answer === 'string' ? answer : null);
         return true;
       } catch (e) {
-        if (e instanceof Refused && e.status === 401) toSignIn();
+        // A wrong code (invalid_code) is the form's to say, not a signed-out session.
+        if (e instanceof Refused && e.status === 401 && e.code !== 'invalid_code') toSignIn();
         setError(words(e));
         return false;
       } finally {

@@ -17,6 +17,7 @@ const Account = lazy(() => import('./pages/person/account').then((m) => ({ defau
 const RequestDetail = lazy(() => import('./pages/person/request-detail').then((m) => ({ default: m.RequestDetail })));
 const Vault = lazy(() => import('./pages/person/vault').then((m) => ({ default: m.Vault })));
 const OAuthConsent = lazy(() => import('./pages/oauth/consent').then((m) => ({ default: m.OAuthConsent })));
+const PartnerSignInCallback = lazy(() => import('./pages/oauth/partner-sign-in').then((m) => ({ default: m.PartnerSignInCallback })));
 
 type Route = { readonly title: string; readonly page: ReactNode };
 
@@ -32,6 +33,7 @@ function route(path: string): Route {
   if (p === '/vault') return { title: 'Your vault', page: <Vault /> };
   if (p === '/account') return { title: 'Your account', page: <Account /> };
   if (p === '/organizations') return { title: 'Your organizations', page: <Organizations /> };
+  if (p === '/oauth/partner-sign-in/callback') return { title: 'Signing in', page: <PartnerSignInCallback /> };
   const uid = /^\/oauth\/interaction\/([\w-]{1,128})$/.exec(p)?.[1];
   if (uid) return { title: 'Share with an app', page: <OAuthConsent key={uid} uid={uid} /> };
   const requestId = new RegExp(`^/requests/${ID}$`).exec(p)?.[1];

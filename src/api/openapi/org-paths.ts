@@ -1,7 +1,7 @@
 import { PERMISSIONS } from '../../events/organization-events.js';
 import { ADOPTIONS, SLOT_KINDS, SLOT_VERBS } from '../../events/manifest-events.js';
 import * as example from './examples.js';
-import { appClientFields, appJwk } from './schemas.js';
+import { APP_CLIENT_FIELDS, appClientFields, appJwk } from './schemas.js';
 import {
   APPENDS,
   arrayOf,
@@ -178,14 +178,14 @@ export const orgPaths = {
         requestBody: jsonRequest(
           {
             ...object({ name: text(200), ...appClientFields(appJwk(true)) }, ['name']),
-            dependentRequired: { jwks: ['redirectUris'], jwksUri: ['redirectUris'] },
+            dependentRequired: { jwks: ['redirectUris'], jwksUri: ['redirectUris'], identityProvider: ['redirectUris'] },
           },
           { name: example.oauthApp.name, redirectUris: example.oauthApp.redirectUris, jwks: example.oauthApp.jwks },
         ),
         responses: {
           '201': jsonAnswer(
             'The app',
-            exactly({ clientId: uuid(), name: { type: 'string' }, ...appClientFields(appJwk(false)) }, ['redirectUris', 'jwks', 'jwksUri']),
+            exactly({ clientId: uuid(), name: { type: 'string' }, ...appClientFields(appJwk(false)) }, APP_CLIENT_FIELDS),
             {
               clientId: example.oauthApp.clientId,
               name: example.oauthApp.name,

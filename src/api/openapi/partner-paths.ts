@@ -85,12 +85,17 @@ export const partnerPaths = tagged('Partner plane', {
             app: exactly({ clientId: uuid(), name: { type: 'string' } }),
             organizationId: uuid(),
             manifestId: uuid(),
+            partnerSignIn: {
+              oneOf: [exactly({ organization: { type: 'string' } }), { type: 'null' }],
+              description: 'Set when the app carries its organization’s identity provider: the page offers “Continue with <organization>”',
+            },
           }),
           {
             uid: uidExample,
             app: { clientId: ids.clientId, name: 'Acme onboarding' },
             organizationId: ids.organizationId,
             manifestId: ids.manifestId,
+            partnerSignIn: { organization: 'Acme Bank' },
           },
         ),
         ...problems(404),
@@ -129,6 +134,72 @@ export const partnerPaths = tagged('Partner plane', {
       summary: 'The person did not share: the app gets access_denied',
       parameters: [uid],
       responses: { '200': redirect, ...problems(404) },
+    },
+  },
+  '/oauth/interaction/{uid}/partner-sign-in': {
+    post: {
+      operationId: 'partnerSignInStart',
+      summary: '“Continue with <organization>”: where the browser goes to sign in at the organization’s identity provider',
+      description:
+        'Sets a short-lived cookie binding the sign-in to this browser; the provider is asked with prompt=none first, so a person ' +
+        'signed in there comes straight back.',
+      parameters: [uid],
+      responses: { '200': redirect, ...problems(403, 404, 503) },
+    },
+  },
+  '/oauth/partner-sign-in/complete': {
+    post: {
+      operationId: 'partnerSignInComplete',
+      summary: 'The provider sent the person back: signs them in, asks the provider again, or asks for an address to link',
+      description:
+        'Called by the page at /oauth/partner-sign-in/callback (the redirect URI registered at the provider) with the query it ' +
+        'was reached with, and the cookie set at the start. Signed in, the session is set as the pages’ cookie.',
+      requestBody: jsonRequest(object({ callback: { type: 'string', maxLength: 8192 } }), {
+        callback: 'code=SplxlOBeZQQYbYS6WxSbIA&state=af0ifjsldkj&iss=https%3A%2F%2Fid.acme.example',
+      }),
+      responses: {
+        '200': jsonAnswer(
+          'Where to go next (signedIn: the session cookie is set), or, on a first sign-in, the address to link with its code',
+          {
+            oneOf: [
+              exactly({ redirectTo: { type: 'string' }, signedIn: { type: 'boolean' } }),
+              exactly({ link: exactly({ organization: { type: 'string' }, email: { type: ['string', 'null'] } }) }),
+            ],
+          },
+          { link: { organization: 'Acme Bank', email: 'ann@acme.example' } },
+        ),
+        ...problems(...JSON_ERRORS, 403, 404, 503),
+      },
+    },
+  },
+  '/oauth/partner-sign-in/link': {
+    post: {
+      operationId: 'partnerSignInLink',
+      summary: 'A first sign-in: the code mailed to the address signs the person in and links the provider’s identity to that account',
+      description: 'The code is POST /auth/send-otp’s, with its limits; the link is made only once the code checked out.',
+      requestBody: jsonRequest(object({ email: { type: 'string', maxLength: 320 }, code: { type: 'string', maxLength: 64 } }), {
+        email: 'ann@acme.example',
+        code: '123456',
+      }),
+      responses: {
+        '200': jsonAnswer(
+          'Signed in (the session cookie is set): back to the authorization',
+          exactly({ redirectTo: { type: 'string' }, signedIn: { type: 'boolean' } }),
+          { redirectTo: '/oauth/interaction/dQw4w9WgXcQ-5mJ0eXkz1eQ7u0h3Z1bD2cQ4n8Pq', signedIn: true },
+        ),
+        ...problems(...JSON_ERRORS, 'invalid_email', 'invalid_code', 403, 404, 409, 'too_many_attempts'),
+      },
+    },
+  },
+  '/oauth/partner-sign-in/jwks': {
+    get: {
+      operationId: 'partnerSignInJwks',
+      summary: 'The public key the service authenticates to organizations’ identity providers with (private_key_jwt)',
+      responses: {
+        '200': jsonAnswer('A JWK Set of one Ed25519 key', exactly({ keys: arrayOf(freeForm('a public JWK')) }), {
+          keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'q3S96EYJL87XNr9ifZ9qIcr4sXK_OrjXYA1JQC-5o4U', kid: 'k1', alg: 'Ed25519', use: 'sig' }],
+        }),
+      },
     },
   },
   '/partner/v1/connection': {

@@ -1,6 +1,12 @@
 import { ADOPTIONS, SLOT_KINDS, SLOT_VERBS } from '../../events/manifest-events.js';
 import { PERMISSIONS } from '../../events/organization-events.js';
-import { MAX_CLIENT_URL_LENGTH, MAX_JWKS_BYTES, MAX_JWKS_KEYS, MAX_REDIRECT_URIS } from '../../organizations/app-metadata.js';
+import {
+  MAX_CLIENT_URL_LENGTH,
+  MAX_IDP_CLIENT_ID,
+  MAX_JWKS_BYTES,
+  MAX_JWKS_KEYS,
+  MAX_REDIRECT_URIS,
+} from '../../organizations/app-metadata.js';
 import { REQUEST_STATES } from '../../requests/request-status.js';
 import { SERVICE_PROBLEMS } from '../problems.js';
 import { refusals } from '../refusals.js';
@@ -95,7 +101,10 @@ export function appJwk(open: boolean): OpenApiObject {
   };
 }
 
-/** Contract §13 (R-ORG-16, R-ORG-17): an app's OAuth client metadata, as POST /org/v1/apps takes it and answers show it. */
+/** The app's client metadata an answer shows only when set. */
+export const APP_CLIENT_FIELDS = ['redirectUris', 'jwks', 'jwksUri', 'identityProvider'];
+
+/** Contract §13 (R-ORG-16, R-ORG-17, R-ORG-19): an app's OAuth client metadata, as POST /org/v1/apps takes it and answers show it. */
 export const appClientFields = (jwk: OpenApiObject): Record<string, OpenApiObject> => ({
   redirectUris: {
     type: 'array',
@@ -116,6 +125,21 @@ export const appClientFields = (jwk: OpenApiObject): Record<string, OpenApiObjec
     description: `The app’s public keys for private_key_jwt, at most ${MAX_JWKS_BYTES / 1024} KiB of JSON; never with jwksUri`,
   },
   jwksUri: clientUrl('Where the app publishes its public keys for private_key_jwt: https; never with jwks'),
+  identityProvider: {
+    type: 'object',
+    required: ['issuer', 'clientId'],
+    properties: {
+      issuer: clientUrl(
+        'The OpenID Connect issuer: https, no query (loopback http where the service allows it); its discovery document is read at sign-in',
+      ),
+      clientId: { type: 'string', minLength: 1, maxLength: MAX_IDP_CLIENT_ID, description: 'The service’s client id at that provider' },
+    },
+    additionalProperties: false,
+    description:
+      'The organization’s own OpenID Connect provider: the consent page offers “Continue with <organization>”. Register the service ' +
+      'there as a confidential client with private_key_jwt (its keys at /oauth/partner-sign-in/jwks) and the redirect URI ' +
+      '{BASE_URL}/oauth/partner-sign-in/callback (docs/oauth.md)',
+  },
 });
 
 const schemaRef: OpenApiObject = {
@@ -183,11 +207,7 @@ export const schemas: Readonly<Record<SchemaName, OpenApiObject>> = {
     ['token'],
   ),
   Member: exactly({ email: { type: 'string', format: 'email' }, permissions: permissionList, addedAt: timestamp() }),
-  App: exactly({ clientId: uuid(), name: string(), registeredAt: timestamp(), ...appClientFields(appJwk(false)) }, [
-    'redirectUris',
-    'jwks',
-    'jwksUri',
-  ]),
+  App: exactly({ clientId: uuid(), name: string(), registeredAt: timestamp(), ...appClientFields(appJwk(false)) }, APP_CLIENT_FIELDS),
   KeyState: {
     description: 'Warm while a member signed in lately (keeps and corrections go through); cold once sealed or timed out.',
     oneOf: [exactly({ state: { const: 'warm' }, warmUntil: timestamp() }), exactly({ state: { const: 'cold' } })],

@@ -1,10 +1,13 @@
 import { isRefusal, refuse, type Refusal } from '../../commands/refusal.js';
 import {
+  issuerOf,
   jwksUriOf,
   MAX_CLIENT_URL_LENGTH,
+  MAX_IDP_CLIENT_ID,
   MAX_REDIRECT_URIS,
   publicJwksOf,
   redirectUriOf,
+  type IdentityProvider,
   type JwksUri,
   type OAuthClientMetadata,
   type PublicJwks,
@@ -20,9 +23,9 @@ export type AppBody = { readonly name: string; readonly client: OAuthClientMetad
 const given = (value: unknown): boolean => value !== undefined && value !== null;
 
 /**
- * POST /org/v1/apps: {name, redirectUris?, jwks? | jwksUri?} (R-ORG-13, R-ORG-16, R-ORG-17). Without
+ * POST /org/v1/apps: {name, redirectUris?, jwks? | jwksUri?, identityProvider?} (R-ORG-13, R-ORG-16, R-ORG-17, R-ORG-19). Without
  * redirectUris an app for user.request.open, as before; with them an OAuth client, which needs
- * exactly one of jwks and jwksUri.
+ * exactly one of jwks and jwksUri, and may carry the organization's identity provider.
  */
 export async function appBody(raw: unknown, policy: RedirectPolicy): Promise<AppBody | Refusal> {
   const body = objectAt(raw, 'body');
@@ -30,13 +33,30 @@ export async function appBody(raw: unknown, policy: RedirectPolicy): Promise<App
   const name = textAt(body.name, 'name', MAX_APP_NAME);
   if (isRefusal(name)) return name;
   if (!given(body.redirectUris)) {
-    const keys = ['jwks', 'jwksUri'].find((field) => given(body[field]));
+    const keys = ['jwks', 'jwksUri', 'identityProvider'].find((field) => given(body[field]));
     return keys ? refuse('invalid_request', `${keys} is taken only with redirectUris`) : { name, client: null };
   }
   const redirectUris = redirectUrisAt(body.redirectUris, policy);
   if (isRefusal(redirectUris)) return redirectUris;
   const keys = await clientKeysAt(body);
-  return isRefusal(keys) ? keys : { name, client: { redirectUris, ...keys } };
+  if (isRefusal(keys)) return keys;
+  if (!given(body.identityProvider)) return { name, client: { redirectUris, ...keys } };
+  const identityProvider = identityProviderAt(body.identityProvider, policy);
+  return isRefusal(identityProvider) ? identityProvider : { name, client: { redirectUris, ...keys, identityProvider } };
+}
+
+/** R-ORG-19: {issuer, clientId}, nothing else. */
+function identityProviderAt(value: unknown, policy: RedirectPolicy): IdentityProvider | Refusal {
+  const provider = objectAt(value, 'identityProvider');
+  if (isRefusal(provider)) return provider;
+  const extra = Object.keys(provider).find((field) => field !== 'issuer' && field !== 'clientId');
+  if (extra) return refuse('invalid_request', `identityProvider.${extra} is not taken: it has issuer and clientId`);
+  const text = exactTextAt(provider.issuer, 'identityProvider.issuer', MAX_CLIENT_URL_LENGTH);
+  if (isRefusal(text)) return text;
+  const issuer = issuerOf(text, 'identityProvider.issuer', policy);
+  if (isRefusal(issuer)) return issuer;
+  const clientId = textAt(provider.clientId, 'identityProvider.clientId', MAX_IDP_CLIENT_ID);
+  return isRefusal(clientId) ? clientId : { issuer, clientId };
 }
 
 function redirectUrisAt(value: unknown, policy: RedirectPolicy): RedirectUri[] | Refusal {

@@ -67,8 +67,8 @@ export function oauthRoutes(deps: OAuthRouteDeps): Router {
     void provider(req, res);
   });
   router.use((req, res, next) => {
-    const own =
-      (req.path.startsWith('/oauth/') && !req.path.startsWith('/oauth/interaction/')) || req.path === '/.well-known/openid-configuration';
+    const ours = ['/oauth/interaction/', '/oauth/partner-sign-in/'].some((prefix) => req.path.startsWith(prefix));
+    const own = (req.path.startsWith('/oauth/') && !ours) || req.path === '/.well-known/openid-configuration';
     if (own) void provider(req, res);
     else next();
   });

@@ -39,6 +39,9 @@ export type BrowserSessions = {
   clearMember(res: Response, organizationId: string): void;
   /** Drops the session's cookie and every member cookie the request carries. */
   clear(res: Response, req?: Request): void;
+  /** A flow's own short-lived cookie (the partner sign-in's binding to its browser): the session's attributes, its own name. */
+  setFlow(res: Response, name: string, value: string, maxAgeSeconds: number): void;
+  flowOf(req: Request, name: string): string | null;
 };
 
 /** The cookie session for a service reached at `baseUrl` (BASE_URL). */
@@ -49,6 +52,7 @@ export function browserSessions(baseUrl: string, now: () => Date = () => new Dat
   const cookieName = secure ? '__Host-session' : 'session';
   // One cookie per organization, so two tabs on two organizations never sign each other out.
   const memberPrefix = secure ? '__Host-member-' : 'member-';
+  const flowPrefix = secure ? '__Host-' : '';
   const attributes = `Path=/; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
   const setCookie = (res: Response, name: string, token: string, expiresAt: string) => {
     const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - now().getTime()) / 1000));
@@ -91,6 +95,9 @@ export function browserSessions(baseUrl: string, now: () => Date = () => new Dat
       dropCookie(res, cookieName);
       for (const name of cookieNames(req?.get('cookie'))) if (name.startsWith(memberPrefix)) dropCookie(res, name);
     },
+    setFlow: (res, name, value, maxAgeSeconds) =>
+      res.append('Set-Cookie', `${flowPrefix}${name}=${value}; ${attributes}; Max-Age=${maxAgeSeconds}`),
+    flowOf: (req, name) => cookieValue(req.get('cookie'), flowPrefix + name),
   };
 }
 

@@ -44,6 +44,8 @@ const PAGE_PATHS: readonly RegExp[] = [
   `/org/${UUID}/requests/${ID}`,
   // Contract §13: an app's authorization's consent step (its uid is oidc-provider's, url-safe).
   '/oauth/interaction/[\\w-]{1,128}',
+  // Contract §13: where an organization's identity provider sends the person back ("Continue with").
+  '/oauth/partner-sign-in/callback',
 ].map((p) => new RegExp(`^${p === '/' ? '/' : `${p}/?`}$`));
 
 const isLoopback = (address: string | undefined): boolean =>

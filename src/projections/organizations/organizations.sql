@@ -33,6 +33,8 @@ CREATE TABLE IF NOT EXISTS organization_apps (
   -- alone; with them, exactly one of jwks (a JWK Set of public keys) and jwks_uri is set.
   redirect_uris    jsonb       NOT NULL,
   jwks             jsonb,
-  jwks_uri         text
+  jwks_uri         text,
+  -- Contract §13: {issuer, clientId} of the organization's OpenID Connect provider, or null.
+  identity_provider jsonb
 );
 CREATE INDEX IF NOT EXISTS organization_apps_organization ON organization_apps (organization_id);

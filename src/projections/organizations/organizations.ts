@@ -9,13 +9,14 @@ const sql = {
   deleteMember: `DELETE FROM organization_members WHERE organization_id = $1 AND email = $2`,
   warm: `UPDATE organizations SET key_warm_until = $2, key_warmed_at = $3 WHERE organization_id = $1`,
   seal: `UPDATE organizations SET key_warm_until = NULL, key_warmed_at = NULL, key_sealed_at = $2 WHERE organization_id = $1`,
-  insertApp: `INSERT INTO organization_apps (client_id, organization_id, name, registered_at, redirect_uris, jwks, jwks_uri)
-              VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+  insertApp: `INSERT INTO organization_apps
+                (client_id, organization_id, name, registered_at, redirect_uris, jwks, jwks_uri, identity_provider)
+              VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 };
 
 export const organizationsProjector = projector({
   name: 'organizations',
-  version: 3,
+  version: 4,
   schemaSql: readFileSync(new URL('./organizations.sql', import.meta.url), 'utf8'),
   events: organizationEvents,
   on: {
@@ -42,6 +43,7 @@ export const organizationsProjector = projector({
           JSON.stringify(d.redirectUris),
           d.jwks === null ? null : JSON.stringify(d.jwks),
           d.jwksUri,
+          d.identityProvider === null ? null : JSON.stringify(d.identityProvider),
         ],
       ],
     ]),

@@ -46,6 +46,8 @@ const inputs: Readonly<Record<string, (ids: Ids) => { body?: unknown; query?: Re
   'POST /vault/files': (ids) => ({ query: { fileName: 'scan.pdf', owner: ids.entityId } }),
   'POST /org/v1/webhooks': () => ({ body: { url: 'https://hooks.example/dss', eventTypes: ['key.warmed'] } }),
   'POST /oauth/interaction/{uid}/finish': (ids) => ({ body: { requestId: ids.requestId } }),
+  'POST /oauth/partner-sign-in/complete': () => ({ body: { callback: 'code=c&state=s' } }),
+  'POST /oauth/partner-sign-in/link': () => ({ body: { email: 'ann@example.com', code: '123456' } }),
 };
 const REQUIRED_QUERY: Readonly<Record<string, string>> = { fileName: 'scan.pdf' };
 const PATH_VALUES: Readonly<Record<string, (ids: Ids) => string>> = {

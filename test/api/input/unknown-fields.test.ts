@@ -58,6 +58,8 @@ describe(`§10.3 unknown fields are refused (${mainBackend})`, function () {
     'POST /org/v1/requests/{requestId}/slots/{slotId}/correct': { expectedSourceVersion: 1, expectedOrgVersion: 1, data: {} },
     'POST /org/v1/webhooks': { url: 'https://hooks.acme.example/', eventTypes: ['key.warmed'] },
     'POST /oauth/interaction/{uid}/finish': { requestId: randomUUID() },
+    'POST /oauth/partner-sign-in/complete': { callback: 'code=c&state=s' },
+    'POST /oauth/partner-sign-in/link': { email: 'ann@example.com', code: '123456' },
   });
 
   function target(route: Route, query: Record<string, string>): string {

@@ -211,6 +211,49 @@ describe(`POST /org/v1/apps: an app as an OAuth client, with its redirect URIs a
     expect(await organizations.oauthClient('not-a-client')).to.equal(null);
   });
 
+  it('R-ORG-19 an OAuth client may carry its organization’s identity provider {issuer, clientId}: shown, and handed to the authorization server', async () => {
+    const identityProvider = { issuer: 'https://id.acme.example/realms/customers', clientId: 'data-sharing' };
+    const r = await register({ redirectUris, jwks: { keys: [keys[0]] }, identityProvider });
+    expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    expect(r.body.identityProvider).to.deep.equal(identityProvider);
+    const listed = (await api.get('/org/v1/apps', member)).body.apps as Array<Record<string, unknown>>;
+    expect(listed.find((app) => app.clientId === r.body.clientId)?.identityProvider).to.deep.equal(identityProvider);
+    expect((await service.domain!.organizations.oauthClient(String(r.body.clientId)))?.identityProvider).to.deep.equal(identityProvider);
+  });
+
+  it('R-ORG-19 the identity provider’s issuer is https without query, its clientId 1 to 255 characters, nothing else, and only with redirectUris', async () => {
+    const jwks = { keys: [keys[0]] };
+    const issuer = 'https://id.acme.example';
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ jwks, identityProvider: { issuer, clientId: 'dss' } }, /^jwks is taken only with redirectUris$/],
+      [{ identityProvider: { issuer, clientId: 'dss' } }, /^identityProvider is taken only with redirectUris$/],
+      [
+        { redirectUris, jwks, identityProvider: { issuer: 'http://id.acme.example', clientId: 'dss' } },
+        /^identityProvider\.issuer must be an https URL$/,
+      ],
+      [
+        { redirectUris, jwks, identityProvider: { issuer: 'http://127.0.0.1:8080', clientId: 'dss' } },
+        /^identityProvider\.issuer must be an https URL$/,
+      ],
+      [
+        { redirectUris, jwks, identityProvider: { issuer: `${issuer}?tenant=1`, clientId: 'dss' } },
+        /^identityProvider\.issuer must not have a query/,
+      ],
+      [{ redirectUris, jwks, identityProvider: { issuer, clientId: '' } }, /identityProvider\.clientId/],
+      [{ redirectUris, jwks, identityProvider: { issuer, clientId: 'x'.repeat(256) } }, /^identityProvider\.clientId is longer than 255/],
+      [{ redirectUris, jwks, identityProvider: { issuer } }, /identityProvider\.clientId/],
+      [{ redirectUris, jwks, identityProvider: { issuer, clientId: 'dss', clientSecret: 'hunter2' } }, /clientSecret/],
+      [{ redirectUris, jwks, identityProvider: issuer }, /identityProvider/],
+    ];
+    const before = ((await api.get('/org/v1/apps', member)).body.apps as unknown[]).length;
+    for (const [body, detail] of cases) {
+      const r = refusal(await register(body));
+      expect(r, String(detail)).to.deep.include({ status: 400, code: 'invalid_request' });
+      expect(r.detail, String(detail)).to.match(detail);
+    }
+    expect(((await api.get('/org/v1/apps', member)).body.apps as unknown[]).length, 'nothing refused was registered').to.equal(before);
+  });
+
   describe('with OAUTH_ALLOW_LOOPBACK_HTTP=1', function () {
     let loopback: TestService;
     let loopbackApi: OrgClient;

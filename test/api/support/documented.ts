@@ -34,3 +34,11 @@ export const OPERATIONS_CHECKED_ELSEWHERE: ReadonlySet<string> = new Set([
   'GET /partner/v1/connection',
   'GET /partner/v1/records/{resourceId}',
 ]);
+
+/** The operations of "Continue with <organization>", which test/web/partner-sign-in.test.ts's browser reaches and checks. */
+export const PARTNER_SIGN_IN_OPERATIONS: ReadonlySet<string> = new Set([
+  'POST /oauth/interaction/{uid}/partner-sign-in',
+  'POST /oauth/partner-sign-in/complete',
+  'POST /oauth/partner-sign-in/link',
+  'GET /oauth/partner-sign-in/jwks',
+]);

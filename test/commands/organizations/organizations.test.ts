@@ -7,7 +7,7 @@ import type {
   OrganizationEvent,
   Permission,
 } from '../../../src/events/organization-events.js';
-import { jwksUriOf, publicJwksOf, redirectUriOf, type OAuthClientMetadata } from '../../../src/organizations/app-metadata.js';
+import { issuerOf, jwksUriOf, publicJwksOf, redirectUriOf, type OAuthClientMetadata } from '../../../src/organizations/app-metadata.js';
 import { specOf } from '../../support/given.js';
 import { organizationDecider } from '../../../src/commands/organizations/organization-decider.js';
 
@@ -121,7 +121,16 @@ describe('apps (contract 2, 13)', () => {
   const app = { organizationId: org, clientId: 'c1', name: 'Portal' };
   const registered = (client: Partial<AppRegistered['data']> = {}): AppRegistered => ({
     type: 'AppRegistered',
-    data: { organizationId: org, clientId: 'c1', name: 'Portal', redirectUris: [], jwks: null, jwksUri: null, ...client },
+    data: {
+      organizationId: org,
+      clientId: 'c1',
+      name: 'Portal',
+      redirectUris: [],
+      jwks: null,
+      jwksUri: null,
+      identityProvider: null,
+      ...client,
+    },
   });
   let withKeys: OAuthClientMetadata;
   let withKeysAt: OAuthClientMetadata;
@@ -144,6 +153,19 @@ describe('apps (contract 2, 13)', () => {
     registerApp(created, owner)
       .when({ ...app, actorEmail: 'ann@x.com', client: withKeysAt })
       .then(registered({ redirectUris: ['https://portal.acme.example/cb'], jwksUri: 'https://portal.acme.example/jwks.json' }));
+  });
+
+  it('§13: an OAuth client may carry its organization’s identity provider', () => {
+    const issuer = checked(issuerOf('https://id.acme.example', 'identityProvider.issuer', { loopbackHttp: false }));
+    registerApp(created, owner)
+      .when({ ...app, actorEmail: 'ann@x.com', client: { ...withKeys, identityProvider: { issuer, clientId: 'dss' } } })
+      .then(
+        registered({
+          redirectUris: ['https://portal.acme.example/cb'],
+          jwks: withKeys.jwks!,
+          identityProvider: { issuer: 'https://id.acme.example', clientId: 'dss' },
+        }),
+      );
   });
 
   it('needs member_manage, a member still on the stream and an organization, with metadata or without', () => {

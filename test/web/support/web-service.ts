@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -14,6 +13,7 @@ import { orgClient, type OrgClient } from '../../api/org/org-client.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { openWorkerQueue, startWorkers } from '../../support/copy-workers.js';
 import { startDeliveries } from '../../api/webhooks/webhook-support.js';
+import { listening } from '../../support/listening.js';
 import { builtPages } from './built-pages.js';
 import { CHROMIUM, hasChromium, openBrowser, type Browser } from './browser.js';
 
@@ -28,11 +28,6 @@ export class OutboxAndRecord extends RecordingMailer {
     await super.send(message);
     await this.outbox.send(message);
   }
-}
-
-export async function listening(server: Server, host?: string): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return (server.address() as AddressInfo).port;
 }
 
 async function freePort(): Promise<number> {

@@ -5,14 +5,45 @@ import { afterSignIn, navigate } from '../navigation';
 
 type Step = { readonly kind: 'email' } | { readonly kind: 'code'; readonly email: string };
 
+/** The account is registered (user.register returns the same account when it exists) before any page of it is shown. */
+export const register = () => graphql('mutation { user { register(input: {}) { userId } } }');
+
 /**
  * Contract §11 /sign-in: an address, then the code mailed to it; the session comes back as a
- * cookie the page cannot read, and the person is registered (user.register returns the same account
- * when it exists) before their requests are shown.
+ * cookie the page cannot read, and the person is registered before their requests are shown.
  */
 export function SignIn() {
+  return (
+    <CodeSignIn
+      title="Sign in"
+      verify={async (email, code) => {
+        await post('/auth/verify-otp', { email, code });
+        await register();
+        navigate(afterSignIn());
+      }}
+    />
+  );
+}
+
+/**
+ * An address, then the code mailed to it, which `verify` turns into a session: the sign-in page's,
+ * or a first "Continue with <organization>"'s, which links that sign-in too (contract §13).
+ */
+export function CodeSignIn({
+  title,
+  intro,
+  initialEmail = '',
+  submit = 'Sign in',
+  verify,
+}: {
+  readonly title: string;
+  readonly intro?: string;
+  readonly initialEmail?: string;
+  readonly submit?: string;
+  readonly verify: (email: string, code: string) => Promise<void>;
+}) {
   const [step, setStep] = useState<Step>({ kind: 'email' });
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(initialEmail);
   const [code, setCode] = useState('');
   const { busy, error, run } = useAction();
   const [mailbox, setMailbox] = useState(false);
@@ -33,16 +64,13 @@ export function SignIn() {
   const signIn = (e: FormEvent) => {
     e.preventDefault();
     if (step.kind !== 'code') return;
-    void run(async () => {
-      await post('/auth/verify-otp', { email: step.email, code: code.trim() });
-      await graphql('mutation { user { register(input: {}) { userId } } }');
-      navigate(afterSignIn());
-    });
+    void run(() => verify(step.email, code.trim()));
   };
 
   return (
     <main className="page narrow">
-      <h1>Sign in</h1>
+      <h1>{title}</h1>
+      {intro && <p>{intro}</p>}
       {step.kind === 'email' ? (
         <form onSubmit={sendCode}>
           <label htmlFor="email">Email address</label>
@@ -64,7 +92,7 @@ export function SignIn() {
             onChange={(e) => setCode(e.target.value)}
           />
           <button type="submit" disabled={busy}>
-            Sign in
+            {submit}
           </button>
           <button type="button" className="secondary" onClick={() => setStep({ kind: 'email' })}>
             Use another address

@@ -1,5 +1,6 @@
-import { Loaded, useLoad } from '../../actions';
-import { get, post, type Answer } from '../../api';
+import { Failure, Loaded, useAction, useLoad } from '../../actions';
+import { get, post, Refused, type Answer } from '../../api';
+import { toSignIn } from '../../navigation';
 import { RequestDetail } from '../person/request-detail';
 
 type Asked = Answer<'get', '/oauth/interaction/{uid}/asked'>;
@@ -15,21 +16,52 @@ export function OAuthConsent({ uid }: { readonly uid: string }) {
   const base = `/oauth/interaction/${encodeURIComponent(uid)}`;
   const [load] = useLoad(async () => {
     const asked = await get<Asked>(`${base}/asked`);
-    return { asked, opened: await post<Opened>(`${base}/open`) };
+    try {
+      return { asked, opened: await post<Opened>(`${base}/open`) };
+    } catch (e) {
+      // R-PART-07: signed out, where the app's organization signs its people in: the choice is this page's.
+      if (e instanceof Refused && e.status === 401 && asked.partnerSignIn) return { asked, opened: null };
+      throw e;
+    }
   });
   const back = async (to: Promise<Redirect>) => window.location.assign((await to).redirectTo);
   return (
     <Loaded load={load}>
-      {({ asked, opened }) => (
-        <RequestDetail
-          requestId={opened.requestId}
-          through={{
-            app: asked.app.name,
-            onContinue: () => back(post<Redirect>(`${base}/finish`, { requestId: opened.requestId })),
-            onDeny: () => back(post<Redirect>(`${base}/deny`)),
-          }}
-        />
-      )}
+      {({ asked, opened }) =>
+        opened === null ? (
+          <ChooseSignIn base={base} app={asked.app.name} organization={asked.partnerSignIn?.organization ?? ''} />
+        ) : (
+          <RequestDetail
+            requestId={opened.requestId}
+            through={{
+              app: asked.app.name,
+              onContinue: () => back(post<Redirect>(`${base}/finish`, { requestId: opened.requestId })),
+              onDeny: () => back(post<Redirect>(`${base}/deny`)),
+            }}
+          />
+        )
+      }
     </Loaded>
+  );
+}
+
+/** R-PART-07: "Continue with <organization>" (its own sign-in, one click when signed in there) or the email code. */
+function ChooseSignIn({ base, app, organization }: { readonly base: string; readonly app: string; readonly organization: string }) {
+  const { busy, error, run } = useAction();
+  const viaOrganization = () => void run(async () => window.location.assign((await post<Redirect>(`${base}/partner-sign-in`)).redirectTo));
+  return (
+    <main className="page narrow">
+      <h1>Sign in to answer {app}</h1>
+      <p>{app} sent you here to ask for your data. Sign in first; then you see what it asks for and choose what to share.</p>
+      <div className="actions">
+        <button type="button" onClick={viaOrganization} disabled={busy}>
+          Continue with {organization}
+        </button>
+        <button type="button" className="secondary" onClick={toSignIn}>
+          Sign in with your email
+        </button>
+      </div>
+      <Failure error={error} />
+    </main>
   );
 }
