@@ -9,6 +9,7 @@ import type { IdentityService, LoginSession, PartnerSubject } from '../identity/
 import type { EventContext } from '../events/envelope.js';
 import type { ClientAddress } from '../limits/client-address.js';
 import type { Logger } from '../logger.js';
+import type { AppIdentityProvider } from '../events/organization-events.js';
 import type { OAuthClient } from '../organizations/index.js';
 import type { OutboundFetch } from './outbound-fetch.js';
 
@@ -57,6 +58,7 @@ export type SignInStep =
   | { readonly link: { readonly organization: string; readonly email: string | null } };
 
 type Context = (actor: EventContext['actor']) => EventContext;
+
 /**
  * "Continue with <organization>" (contract §13): the service as a relying party of the organization's
  * OpenID Connect provider, on openid-client: authorization code with PKCE S256, state and nonce,
@@ -88,7 +90,7 @@ export class PartnerSignIn {
   async start(uid: string, client: OAuthClient, browser: string, silent = true): Promise<{ readonly redirectTo: string } | AnyRefusal> {
     const provider = client.identityProvider;
     if (!provider) return refuse('not_found', 'this app has no sign-in of its organization’s');
-    const config = await this.configuration(client);
+    const config = await this.configuration(provider);
     if (config instanceof Error) return unreachable(client);
     const verifier = rp.randomPKCECodeVerifier();
     const state = rp.randomState();
@@ -121,7 +123,7 @@ export class PartnerSignIn {
     const error = query.get('error');
     if (error !== null && started.silent && ASK_AGAIN.has(error)) return this.start(started.uid, client, browser, false);
     if (error !== null) return refuse('forbidden', `${client.organizationName}’s sign-in did not sign you in (${error.slice(0, 64)})`);
-    const config = await this.configuration(client);
+    const config = await this.configuration(client.identityProvider);
     if (config instanceof Error) return unreachable(client);
     let claims: { readonly partner: PartnerSubject; readonly email: string | null };
     try {
@@ -182,8 +184,7 @@ export class PartnerSignIn {
   }
 
   /** The provider's discovery document, read once per issuer (a failure is read again next time). */
-  private async configuration(client: OAuthClient): Promise<rp.Configuration | Error> {
-    const { issuer, clientId } = client.identityProvider!;
+  private async configuration({ issuer, clientId }: AppIdentityProvider): Promise<rp.Configuration | Error> {
     const key = `${issuer}\u0000${clientId}`;
     let config = this.configurations.get(key);
     if (!config) {
