@@ -27,6 +27,8 @@ describe(`§13 an app's authorization in a browser: the hosted consent step, the
     await page.waitForURL(/\/sign-in/);
     await page.getByLabel('Email address').fill(ann.email);
     await page.getByRole('button', { name: 'Send code' }).click();
+    // The code step shows once the code is sent: only then is it in the mailbox (the older one there is used).
+    await page.getByLabel('Code from the mail').waitFor();
     await page.getByLabel('Code from the mail').fill(await codeFromMailbox(web, ann.email));
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/oauth\/interaction\//);
