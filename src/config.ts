@@ -62,6 +62,8 @@ export type Config = {
   readonly webhookAllowPrivate: boolean;
   /** R-ORG-16: an app's redirect URIs may be plain http on a loopback address (RFC 8252 §7.3; development and native apps). */
   readonly oauthAllowLoopbackHttp: boolean;
+  /** Contract §14: the consent receipts' signing key generation; raising it rotates the key, the earlier ones stay published. */
+  readonly receiptKeyGeneration: number;
 };
 
 export type TrustProxy = false | number | readonly string[];
@@ -154,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     projections: projectionsOf(text('PROJECTIONS'), problems),
     webhookAllowPrivate: switchOf('WEBHOOK_ALLOW_PRIVATE', text('WEBHOOK_ALLOW_PRIVATE'), problems),
     oauthAllowLoopbackHttp: switchOf('OAUTH_ALLOW_LOOPBACK_HTTP', text('OAUTH_ALLOW_LOOPBACK_HTTP'), problems),
+    receiptKeyGeneration: int('RECEIPT_KEY_GENERATION', 1, 1, 100),
   };
 
   if (production) {

@@ -3,6 +3,8 @@ import type { Express } from 'express';
 import { authenticator } from './api/auth/authenticate.js';
 import { authRoutes } from './api/auth/auth-routes.js';
 import { jwksRoute } from './api/auth/jwks-route.js';
+import { ConsentReceiptIssuer } from './consent-receipts/consent-receipts.js';
+import { receiptKeys } from './consent-receipts/receipt-keys.js';
 import { openApiRoutes } from './api/openapi/openapi-routes.js';
 import { graphqlRoute } from './api/graphql/graphql-route.js';
 import { jsonBody } from './api/middleware/json-body.js';
@@ -77,6 +79,8 @@ export type DomainServices = {
   readonly webhooks: Webhooks;
   /** Organizations, members and apps; the authorization server reads its clients through it (contract §13). */
   readonly organizations: OrganizationService;
+  /** Contract §14: the consent receipts; their reactor (src/workers/consent-receipt-workers.ts) issues them through it. */
+  readonly consentReceipts: ConsentReceiptIssuer;
   close(): Promise<void>;
 };
 
@@ -154,6 +158,14 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     { perUser: deps.config.maxUploadsPerUser, total: deps.config.maxUploadsTotal },
     deps.metrics.uploadsInFlight,
   );
+  // Contract §14: the receipts' keys derive from the service vault's data key, as the aliases' do.
+  const consentReceipts = new ConsentReceiptIssuer({
+    store: deps.store,
+    waitFor: deps.waitFor,
+    readModels: deps.db,
+    keys: await receiptKeys(await keyring.dataKey(SERVICE_VAULT_ID), deps.config.receiptKeyGeneration),
+    issuer: deps.config.baseUrl,
+  });
   // Aliases must stay the same across restarts and MASTER_KEY rotations, as address hashes must.
   const requests = openRequestPlane({
     store: deps.store,
@@ -169,6 +181,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     // The request detail shows the copies' and the proposals' rows; both features are opened below.
     adoptions: (requestId) => copies.reads.adoptionsOf(requestId),
     proposals: (requestId) => proposals.summaries(requestId),
+    consentReceipts: (requestId) => consentReceipts.ofRequest(requestId),
   });
   const copies = openCopies({
     store: deps.store,
@@ -253,6 +266,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     entities,
     requests: requests.person,
     history: requests.history,
+    consentReceipts,
     now,
   };
   // Waiting for a starting worker counts against a job's time budget (R-LIM-10): a service that
@@ -270,6 +284,7 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
     proposals,
     webhooks,
     organizations: organizationPlane.organizations,
+    consentReceipts,
     routes: (app) => {
       app.use(forwardedForWarning(deps.logger));
       // Contract §11: the pages first (their /org/{organizationId}/.. paths are under the org plane's prefix); the
@@ -277,7 +292,8 @@ export async function openDomainServices(deps: DomainDeps): Promise<DomainServic
       const embedded = !deps.config.production && !deps.config.smtpUrl;
       app.use(webPages({ outbox: embedded ? join(deps.config.dataDir, OUTBOX_FILE) : null }));
       app.use(csrfGuard(browser));
-      app.use(jwksRoute(keys.jwks));
+      // R-TOK-02 and contract §14: the token keys and the receipt keys, told apart by kid (each verifier trusts its own).
+      app.use(jwksRoute({ keys: [...keys.jwks.keys, ...consentReceipts.jwks.keys] }));
       app.use(openApiRoutes());
       app.use(schemasRoutes(validator));
       app.use(partnerSignInRoutes({ signIn: partner.signIn, consent: partner.consent, browser, now }));

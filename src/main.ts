@@ -13,6 +13,7 @@ import { inlineProjection } from './projections/inline.js';
 import { COPY_QUEUES, copyWorkOf, startCopyWorkers } from './workers/copy-workers.js';
 import { LogCheckpointer } from './workers/log-checkpointer.js';
 import { startWebhookWorkers, WEBHOOK_QUEUES } from './workers/webhook-workers.js';
+import { startConsentReceiptWorkers } from './workers/consent-receipt-workers.js';
 import { missingV8Flags } from './v8-tuning.js';
 import { openJobQueue } from './workers/queue/open-queue.js';
 import { foldingStore } from './commands/stream-folds.js';
@@ -94,6 +95,9 @@ async function main(): Promise<void> {
     feedCaughtUp: (p) => engine.waitFor(p),
   });
 
+  // Contract §14: a receipt for every consent transition, issued from the log.
+  const receiptWorkers = await startConsentReceiptWorkers({ db: backends.db, store, receipts: domain.consentReceipts, logger });
+
   const checkpointer = new LogCheckpointer({ db: backends.db, store, every: config.logCheckpointEvery, logger });
   await checkpointer.start();
 
@@ -117,6 +121,7 @@ async function main(): Promise<void> {
     onClose: [
       () => workers.stop(),
       () => webhookWorkers.stop(),
+      () => receiptWorkers.stop(),
       () => checkpointer.stop(),
       () => engine.stop(),
       () => queue.close(),

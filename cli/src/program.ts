@@ -4,6 +4,7 @@ import { authCommands } from './commands/auth.js';
 import { copyCommands } from './commands/copies.js';
 import { eventCommands } from './commands/events.js';
 import { proposalCommands } from './commands/proposals.js';
+import { receiptCommands } from './commands/receipts.js';
 import { requestCommands } from './commands/requests.js';
 import { syncCommand } from './commands/sync.js';
 import { webhookCommands } from './commands/webhooks.js';
@@ -25,7 +26,7 @@ Exit codes:
   1  unexpected failure
   2  usage error (unknown command or option, a missing argument)
   3  not signed in, or the service answered 401
-  4  the service refused (any other 4xx problem)
+  4  the service refused (any other 4xx problem), or receipts did not verify (dss receipts verify)
   5  the service is unavailable or unreachable (429 or 503 after retries, connection refused)
   Problems are printed on stderr as "dss: <code>: <detail>".`;
 
@@ -39,7 +40,17 @@ export function program(): Command {
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(add --help for usage)')
     .addHelpText('after', ABOUT);
-  for (const add of [authCommands, requestCommands, copyCommands, proposalCommands, eventCommands, webhookCommands, syncCommand]) add(dss);
+  for (const add of [
+    authCommands,
+    requestCommands,
+    copyCommands,
+    proposalCommands,
+    eventCommands,
+    webhookCommands,
+    receiptCommands,
+    syncCommand,
+  ])
+    add(dss);
   return examples(
     dss,
     'dss login --url https://share.example.com --email ops@acme.example',

@@ -864,6 +864,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/org/v1/requests/{requestId}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The request’s signed consent receipts, oldest first: one per consent transition, chained (contract §14)
+         * @description The same receipts the person reads with user.consentReceipts. Each `jws` is a compact JWS (typ consent-receipt+jwt) verified with the keys at /.well-known/jwks.json; docs/receipts.md has the payload and the checks. This answer, saved, is what `dss receipts verify` and the SDK’s verifyReceipts take.
+         */
+        get: operations["getConsentReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/org/v1/requests/{requestId}/copies/{adoptionId}": {
         parameters: {
             query?: never;
@@ -1624,6 +1644,23 @@ export interface components {
                 proposalId?: string;
                 reason?: string;
             };
+        };
+        ConsentReceipt: {
+            /** @description Its place in the request’s chain, from 1 */
+            seq: number;
+            /** Format: uuid */
+            receiptId: string;
+            /** Format: date-time */
+            issuedAt: string;
+            /**
+             * @description The request event that caused it
+             * @enum {string}
+             */
+            event: "RequestAccepted" | "SlotGranted" | "SlotWithdrawn" | "AppAuthorized" | "RequestSuspended" | "RequestResumed" | "RequestRevoked" | "RequestRejected";
+            /** @description The consent’s state after it, a W3C DPV term (dss:ConsentSuspended for a pause) */
+            status: string;
+            /** @description The compact JWS, typ consent-receipt+jwt */
+            jws: string;
         };
         FileVersion: {
             /** Format: uuid */
@@ -6020,6 +6057,58 @@ export interface operations {
                         history: components["schemas"]["HistoryEntry"][];
                         /** @description The next page’s `after`; null on the last page */
                         nextAfter: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getConsentReceipts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A request of the token’s organization */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every receipt of the request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuer": "https://share.example.com",
+                     *       "requestId": "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d",
+                     *       "receipts": [
+                     *         {
+                     *           "seq": 1,
+                     *           "receiptId": "3f2a1b0c-9d8e-8f7a-b6c5-d4e3f2a1b0c9",
+                     *           "issuedAt": "2026-11-27T09:00:00.000Z",
+                     *           "event": "RequestAccepted",
+                     *           "status": "dpv:ConsentGiven",
+                     *           "jws": "eyJhbGciOiJFZERTQSIsInR5cCI6ImNvbnNlbnQtcmVjZWlwdCtqd3QiLCJraWQiOiJjb25zZW50LXJlY2VpcHRzLTEifQ.eyJzZXEiOjF9.c2lnbmF0dXJl"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uri */
+                        issuer: string;
+                        /** Format: uuid */
+                        requestId: string;
+                        receipts: components["schemas"]["ConsentReceipt"][];
                     };
                 };
             };

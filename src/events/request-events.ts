@@ -44,6 +44,11 @@ export type RequestRevoked = DomainEvent<'RequestRevoked', { requestId: string }
 export type RequestSuspended = DomainEvent<'RequestSuspended', { requestId: string }>;
 export type RequestResumed = DomainEvent<'RequestResumed', { requestId: string }>;
 /**
+ * Contract §13, §14: the person approved the organization's app on the hosted consent page, for this
+ * request (their consent given there, even on a connection that already stood); the app's grant names it.
+ */
+export type AppAuthorized = DomainEvent<'AppAuthorized', { requestId: string; clientId: string }>;
+/**
  * A keep asked for while the organization key was cold (R-KEEP-08): it waits on the request until
  * a drain keeps it into its chain under the same adoptionId.
  */
@@ -128,6 +133,7 @@ export type RequestEvent =
   | RequestRevoked
   | RequestSuspended
   | RequestResumed
+  | AppAuthorized
   | AdoptionPended
   | AdoptionDiscarded
   | ProposalOpened
@@ -144,6 +150,7 @@ export const requestEvents = eventDecoder<RequestEvent>('request', {
   RequestRevoked: { version: 1 },
   RequestSuspended: { version: 1 },
   RequestResumed: { version: 1 },
+  AppAuthorized: { version: 1 },
   AdoptionPended: { version: 1 },
   AdoptionDiscarded: { version: 1 },
   ProposalOpened: { version: 1 },

@@ -1,3 +1,4 @@
+import type { ConsentReceiptIssuer, ConsentReceiptView } from '../consent-receipts/consent-receipts.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { EntityService } from '../entities/index.js';
 import type { Caller, IdentityService, Me } from '../identity/identity-service.js';
@@ -15,6 +16,12 @@ export type ExportLine =
   | { readonly kind: 'request'; readonly request: PersonRequest }
   | { readonly kind: 'receipt'; readonly receipt: Receipt }
   | { readonly kind: 'history'; readonly requestId: string; readonly entries: HistoryEntry[] }
+  | {
+      readonly kind: 'consentReceipts';
+      readonly requestId: string;
+      readonly issuer: string;
+      readonly receipts: readonly ConsentReceiptView[];
+    }
   | { readonly kind: 'end'; readonly lines: number };
 
 export type ExportDeps = ResourceDeps & {
@@ -23,6 +30,8 @@ export type ExportDeps = ResourceDeps & {
   readonly entities: Pick<EntityService, 'list'>;
   readonly requests: Pick<PersonRequests, 'mine' | 'receipts'>;
   readonly history: Pick<RequestHistory, 'forPerson'>;
+  /** Contract §14: each request's signed consent receipts, the same the person reads with user.consentReceipts. */
+  readonly consentReceipts: Pick<ConsentReceiptIssuer, 'ofRequest'>;
   readonly now: () => Date;
 };
 
@@ -37,7 +46,8 @@ const ABOUT_RECORDS = new Set(['AdoptionPended', 'AdoptionDiscarded', 'CopyKept'
  * lazily so the archive streams whatever its size (R-EXP-03: a record's versions, and a file's
  * bytes, are read while its line is written). Only the caller's own vault is opened, and the
  * organizations' side keeps to the caller's own records, with members named by pseudonym as in
- * user.requestHistory (R-HIST-03): their addresses are another person's data. The last line
+ * user.requestHistory (R-HIST-03): their addresses are another person's data. Each request's
+ * consent receipts (contract §14) follow its history, as the person reads them. The last line
  * counts the lines before it, so a download cut short is told from a whole one.
  */
 export async function* exportLines(deps: ExportDeps, caller: Caller): AsyncGenerator<ExportLine> {
@@ -63,6 +73,9 @@ export async function* exportLines(deps: ExportDeps, caller: Caller): AsyncGener
       (e) => ABOUT_RECORDS.has(e.type) && typeof e.versions.resourceId === 'string' && own.has(e.versions.resourceId),
     );
     yield line({ kind: 'history', requestId: request.requestId, entries });
+    // Contract §14: the request's receipts as a receipts file (docs/receipts.md), which verifies offline.
+    const { issuer, receipts } = await deps.consentReceipts.ofRequest(request.requestId);
+    yield line({ kind: 'consentReceipts', requestId: request.requestId, issuer, receipts });
   }
   for (const receipt of await deps.requests.receipts(caller)) yield line({ kind: 'receipt', receipt });
   yield { kind: 'end', lines };

@@ -12,7 +12,7 @@ import { DATA_REQUEST, PARTNER_SCOPE, requestIdOf } from './authorization-server
 export type ConsentInteractionDeps = {
   readonly provider: Provider;
   readonly resource: string;
-  readonly requests: Pick<PersonRequests, 'open' | 'mine'>;
+  readonly requests: Pick<PersonRequests, 'open' | 'mine' | 'authorizeApp'>;
   readonly clients: (clientId: string) => Promise<OAuthClient | null>;
   readonly subjects: SubjectAliases;
 };
@@ -76,7 +76,7 @@ export class ConsentInteraction {
   }
 
   /** The person answered: the request must be theirs, of this manifest, and active; the grant names it. Answers where the browser goes. */
-  async finish(http: Http, caller: Caller, requestId: string): Promise<{ readonly redirectTo: string } | Refusal> {
+  async finish(http: Http, caller: Caller, requestId: string, context: EventContext): Promise<{ readonly redirectTo: string } | Refusal> {
     const details = await this.inProgress(http);
     if (isRefusal(details)) return details;
     const { client, manifestId } = details;
@@ -84,6 +84,9 @@ export class ConsentInteraction {
     if (!request || request.manifestId !== manifestId || request.organizationId !== client.organizationId)
       return refuse('not_found', 'no such request of this app’s manifest');
     if (request.state !== 'active') return refuse('conflict', 'accept the request first, or deny');
+    // Contract §14: the approval is a consent transition of its own, in the log, so it has its receipt.
+    const authorized = await this.deps.requests.authorizeApp(caller, request.requestId, client.clientId, context);
+    if (isRefusal(authorized)) return authorized;
     const accountId = this.deps.subjects.aliasFor(client.organizationId, caller.identityId);
     const grant = new this.deps.provider.Grant({ accountId, clientId: client.clientId });
     grant.addOIDCScope(`${PARTNER_SCOPE} offline_access`);

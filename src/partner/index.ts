@@ -26,7 +26,7 @@ export type PartnerDeps = PartnerPlaneDeps & {
   readonly rootKey: Buffer;
   readonly clients: (clientId: string) => Promise<OAuthClient | null>;
   readonly manifestOf: (organizationId: string, manifestId: string) => Promise<boolean>;
-  readonly personRequests: Pick<PersonRequests, 'open' | 'mine'>;
+  readonly personRequests: Pick<PersonRequests, 'open' | 'mine' | 'authorizeApp'>;
   readonly trustProxy: boolean;
   readonly logger: Logger;
 };

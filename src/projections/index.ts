@@ -13,6 +13,7 @@ import { sessionsProjector } from './sessions/sessions.js';
 import { streamHeadsProjector } from './stream-heads/stream-heads.js';
 import { eventsFeedProjector } from './events-feed/events-feed.js';
 import { webhooksProjector } from './webhooks/webhooks.js';
+import { consentReceiptsProjector } from './consent-receipts/consent-receipts.js';
 
 export const allProjectors: readonly Projector[] = [
   streamHeadsProjector,
@@ -28,6 +29,7 @@ export const allProjectors: readonly Projector[] = [
   proposalsProjector,
   eventsFeedProjector,
   webhooksProjector,
+  consentReceiptsProjector,
 ];
 
 export { ProjectionEngine, ProjectionTimeoutError } from './engine.js';

@@ -36,6 +36,8 @@ export type RequestPlaneDeps = CommandDeps & {
   /** The request detail's adoptions and open proposals: the copies' and proposals' features answer them. */
   readonly adoptions: OrgRequestDeps['adoptions'];
   readonly proposals: OrgRequestDeps['proposals'];
+  /** Contract §14: a request's signed consent receipts, which the person and the organization read alike. */
+  readonly consentReceipts: OrgRequestDeps['consentReceipts'];
 };
 
 export type RequestPlane = {
@@ -64,6 +66,7 @@ export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
       adoptions: deps.adoptions,
       proposals: deps.proposals,
       history,
+      consentReceipts: deps.consentReceipts,
       ...commands,
       readModels: deps.readModels,
       reads,
@@ -74,6 +77,14 @@ export function openRequestPlane(deps: RequestPlaneDeps): RequestPlane {
       logger: deps.logger,
       now: deps.now,
     }),
-    person: new PersonRequests({ ...commands, readModels: deps.readModels, reads, history, now: deps.now, opens: deps.opens }),
+    person: new PersonRequests({
+      ...commands,
+      readModels: deps.readModels,
+      reads,
+      history,
+      consentReceipts: deps.consentReceipts,
+      now: deps.now,
+      opens: deps.opens,
+    }),
   };
 }

@@ -1,3 +1,4 @@
+import type { ConsentReceipts } from '../consent-receipts/consent-receipts.js';
 import { randomUUID } from 'node:crypto';
 import { requestDecider } from '../commands/requests/request-decider.js';
 import { normalizeEmail } from '../identity/email.js';
@@ -54,6 +55,8 @@ export type OrgRequestDeps = CommandDeps & {
   readonly history: RequestHistory;
   readonly logger: Logger;
   readonly now: () => Date;
+  /** Contract §14: a request's signed consent receipts, oldest first. */
+  readonly consentReceipts: (requestId: string) => Promise<ConsentReceipts>;
 };
 
 const noSuchRequest = () => refuse('not_found', 'no such request');
@@ -148,6 +151,12 @@ export class OrgRequests {
   }
 
   /** R-HIST-01, §10.6: a page of the request's audit history, oldest first, after the position `page.from` names. */
+  /** Contract §14: every consent receipt of the organization's request, oldest first; another's request is not found. */
+  async consentReceipts(organizationId: string, requestId: RequestId): Promise<ConsentReceipts | Refusal> {
+    const owned = await this.deps.reads.owned(organizationId, requestId);
+    return isRefusal(owned) ? owned : this.deps.consentReceipts(requestId);
+  }
+
   async history(
     organizationId: string,
     requestId: RequestId,

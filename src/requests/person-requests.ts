@@ -1,3 +1,4 @@
+import type { ConsentReceipts } from '../consent-receipts/consent-receipts.js';
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../identity/identity-service.js';
 import type { Id, RequestId, SlotId } from '../ids.js';
@@ -30,6 +31,8 @@ export type PersonRequestDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
   readonly reads: RequestReads;
   readonly history: RequestHistory;
+  /** Contract §14: a request's signed consent receipts, oldest first. */
+  readonly consentReceipts: (requestId: string) => Promise<ConsentReceipts>;
   readonly now: () => Date;
   /** R-LIM-16: the requests one person may open a day (OPENS_PER_USER_PER_DAY), each taking a slot before it is written. */
   readonly opens: OpenLimit;
@@ -73,6 +76,12 @@ export class PersonRequests {
       clientId: r.client_id,
       readAt: iso(r.read_at),
     }));
+  }
+
+  /** Contract §14: the consent receipts of the person's own request, the same the organization gets. */
+  async consentReceipts(caller: Caller, requestId: RequestId): Promise<ConsentReceipts | Refusal> {
+    const row = await this.own(caller, requestId);
+    return isRefusal(row) ? row : this.deps.consentReceipts(row.request_id);
   }
 
   /** R-HIST-01, R-HIST-03: the person sees the history of their own request, its members by pseudonym. */
@@ -174,6 +183,13 @@ export class PersonRequests {
     const row = await this.own(caller, requestId);
     if (isRefusal(row)) return row;
     return this.run(caller, row, { type: transitions[change], data: { now: this.deps.now() } }, context);
+  }
+
+  /** Contract §13: the person gives their request to the organization's app on the hosted consent page. */
+  async authorizeApp(caller: Caller, requestId: RequestId, clientId: string, context: EventContext): Promise<PersonRequest | Refusal> {
+    const row = await this.own(caller, requestId);
+    if (isRefusal(row)) return row;
+    return this.run(caller, row, { type: 'AuthorizeApp', data: { clientId, now: this.deps.now() } }, context);
   }
 
   private async run(caller: Caller, row: RequestRow, command: RequestCommand, context: EventContext) {

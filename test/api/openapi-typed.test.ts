@@ -368,6 +368,7 @@ describe(`the OpenAPI document types every body, so a generated client is useful
 
       // The audit history, a copy deleted, the person's archive.
       await get('/org/v1/requests/{requestId}/history', at('/history?limit=500'), member);
+      await get('/org/v1/requests/{requestId}/receipts', at('/receipts'), member);
       await answered('DELETE', '/org/v1/requests/{requestId}/copies/{adoptionId}', at(`/copies/${fileAdoption!.adoptionId}`), {
         token: member,
       });

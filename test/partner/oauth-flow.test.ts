@@ -45,6 +45,21 @@ describe(`the partner plane's OAuth 2.0 flow, an app and a person over HTTP (con
     expect(refreshed.authorization_details).to.deep.equal(tokens.authorization_details);
   });
 
+  it('R-CREC-02 the approval on the hosted page is a consent transition of its own: AppAuthorized, with a receipt naming the app', async () => {
+    const acme = w.app.client(w.clientId);
+    const { user, name } = await w.person();
+    const { requestId } = await w.consent(user, name, (await acme.push(w.details())).url);
+    // The same connection given to the app again: no new request, a new approval, a new receipt.
+    await w.consent(user, name, (await acme.push(w.details())).url);
+    const receipts = await w.receipts(requestId, 4);
+    expect(receipts.map((jws) => decodeJwt(jws)).map((p) => [(p.event as { type: string }).type, p.app])).to.deep.equal([
+      ['RequestAccepted', w.clientId],
+      ['SlotGranted', w.clientId],
+      ['AppAuthorized', w.clientId],
+      ['AppAuthorized', w.clientId],
+    ]);
+  });
+
   it('once the person revokes, the next partner-plane call is 401 with a DPoP challenge and the refresh is invalid_grant', async () => {
     const acme = w.app.client(w.clientId);
     const { user, name } = await w.person();

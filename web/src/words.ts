@@ -31,6 +31,17 @@ const ORG_STATES: Readonly<Record<string, string>> = {
 
 export const orgState = (state: string): string => ORG_STATES[state] ?? state.replace(/_/g, ' ');
 
+/** A consent receipt's status (docs/receipts.md: a W3C DPV term, or the service's own for a pause), in words. */
+const CONSENT_STATUSES: Readonly<Record<string, string>> = {
+  'dpv:ConsentGiven': 'consent given',
+  'dpv:RenewedConsentGiven': 'consent given again',
+  'dpv:ConsentWithdrawn': 'consent withdrawn',
+  'dpv:ConsentRefused': 'consent refused',
+  'dss:ConsentSuspended': 'consent paused',
+};
+
+export const consentStatusWords = (status: string): string => CONSENT_STATUSES[status] ?? status;
+
 /** A slot's adoption policy, as the person reads it; a slot without the keep verb keeps no copy. */
 export function adoptionWords(adoption: string, verbs: readonly string[] = ['keep']): string {
   if (!verbs.includes('keep')) return 'They can see it while you share it, and keep no copy.';

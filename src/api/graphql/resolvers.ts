@@ -137,6 +137,10 @@ export const resolvers: Record<string, Resolver> = {
     await ctx.requireRegistered();
     return ctx.requests.receipts(ctx.caller);
   },
+  'UserQuery.consentReceipts': async (_p, args, ctx) => {
+    await ctx.requireRegistered();
+    return orThrow(await onRequest(args, (id) => ctx.requests.consentReceipts(ctx.caller, id)));
+  },
   'UserQuery.requestHistory': async (_p, args, ctx) => {
     await ctx.requireRegistered();
     return orThrow(await onRequest(args, (id) => ctx.requests.history(ctx.caller, id)));

@@ -42,6 +42,26 @@ export const compliancePaths = tagged('Audit and erasure', {
       },
     },
   },
+  '/org/v1/requests/{requestId}/receipts': {
+    get: {
+      operationId: 'getConsentReceipts',
+      summary: 'The request’s signed consent receipts, oldest first: one per consent transition, chained (contract §14)',
+      description:
+        'The same receipts the person reads with user.consentReceipts. Each `jws` is a compact JWS (typ consent-receipt+jwt) ' +
+        'verified with the keys at /.well-known/jwks.json; docs/receipts.md has the payload and the checks. This answer, saved, ' +
+        'is what `dss receipts verify` and the SDK’s verifyReceipts take.',
+      security: asMember('request_read'),
+      parameters: [requestId],
+      responses: {
+        '200': jsonAnswer(
+          'Every receipt of the request',
+          exactly({ issuer: { type: 'string', format: 'uri' }, requestId: uuid(), receipts: arrayOf(ref('ConsentReceipt')) }),
+          { issuer: 'https://share.example.com', requestId: example.ids.requestId, receipts: [example.consentReceipt] },
+        ),
+        ...memberErrors(),
+      },
+    },
+  },
   '/org/v1/requests/{requestId}/copies/{adoptionId}': {
     delete: {
       operationId: 'deleteCopy',

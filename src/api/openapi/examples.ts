@@ -191,6 +191,15 @@ export const historyEntry = {
   versions: { slotId: ids.slotId, resourceId: ids.resourceId, adoptionId: ids.adoptionId, sourceVersion: 1, orgVersion: 2 },
 };
 
+export const consentReceipt = {
+  seq: 1,
+  receiptId: '3f2a1b0c-9d8e-8f7a-b6c5-d4e3f2a1b0c9',
+  issuedAt: '2026-11-27T09:00:00.000Z',
+  event: 'RequestAccepted',
+  status: 'dpv:ConsentGiven',
+  jws: 'eyJhbGciOiJFZERTQSIsInR5cCI6ImNvbnNlbnQtcmVjZWlwdCtqd3QiLCJraWQiOiJjb25zZW50LXJlY2VpcHRzLTEifQ.eyJzZXEiOjF9.c2lnbmF0dXJl',
+};
+
 export const readinessChecks = {
   database: { status: 'ok' },
   events: { status: 'ok' },

@@ -1,3 +1,4 @@
+import { TRANSITIONS } from '../../consent-receipts/receipt-payload.js';
 import { ADOPTIONS, SLOT_KINDS, SLOT_VERBS } from '../../events/manifest-events.js';
 import { PERMISSIONS } from '../../events/organization-events.js';
 import {
@@ -338,6 +339,18 @@ export const schemas: Readonly<Record<SchemaName, OpenApiObject>> = {
     occurredAt: timestamp(),
     actor: { type: 'string', pattern: '^(member:.+|recipient|system)$', description: '"member:<email>", "recipient" or "system"' },
     versions: exactly(historyVersions, Object.keys(historyVersions)),
+  }),
+  ConsentReceipt: exactly({
+    seq: { type: 'integer', minimum: 1, description: 'Its place in the request’s chain, from 1' },
+    receiptId: uuid(),
+    issuedAt: timestamp(),
+    event: oneOf(Object.keys(TRANSITIONS), 'The request event that caused it'),
+    status: string('The consent’s state after it, a W3C DPV term (dss:ConsentSuspended for a pause)'),
+    jws: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$',
+      description: 'The compact JWS, typ consent-receipt+jwt',
+    },
   }),
   FileVersion: exactly({ fileId: uuid(), version: int() }),
   GraphqlError: exactly(

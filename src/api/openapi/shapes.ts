@@ -29,6 +29,7 @@ export type SchemaName =
   | 'Proposal'
   | 'Candidate'
   | 'HistoryEntry'
+  | 'ConsentReceipt'
   | 'FileVersion'
   | 'GraphqlError'
   | 'FeedEvent';

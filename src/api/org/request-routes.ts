@@ -72,6 +72,15 @@ export function requestRoutes(requests: OrgRequests, access: (p: Permission) => 
     }),
   );
 
+  // Contract §14: the request's signed consent receipts, oldest first; the person reads the same ones.
+  router.get(
+    '/org/v1/requests/:requestId/receipts',
+    ...access('request_read'),
+    request,
+    knownInput(),
+    answer(async (_req, res) => whenDone(await requests.consentReceipts(memberOf(res).organizationId, idsOf(res).requestId), ok)),
+  );
+
   router.get(
     '/org/v1/requests/:requestId',
     ...access('request_read'),

@@ -53,7 +53,8 @@ export function oauthRoutes(deps: OAuthRouteDeps): Router {
       if (isRefusal(body)) return body;
       const requestId = textAt(body.requestId, 'requestId', 64);
       if (isRefusal(requestId)) return requestId;
-      return whenDone(await consent.finish(http(req, res), callerOf(res), requestId), ok);
+      const context = eventContext(req, actorOf(res), deps.now());
+      return whenDone(await consent.finish(http(req, res), callerOf(res), requestId, context), ok);
     }),
   );
   router.post(

@@ -3,6 +3,7 @@ import { closeKeptProposals, decideProposal } from '../proposals/close-proposal.
 import { noticeNewVersion } from '../proposals/notice-new-version.js';
 import { useProposal } from '../proposals/use-proposal.js';
 import { acceptRequest } from './accept-request.js';
+import { authorizeApp } from './authorize-app.js';
 import { cancelRequest } from './cancel-request.js';
 import { discardLapsed } from './discard-adoption.js';
 import { grantSlot } from './grant-slot.js';
@@ -33,6 +34,7 @@ const requestDecisions = {
   DecideProposal: decideProposal,
   CloseKeptProposals: closeKeptProposals,
   ReadRecord: readRecord,
+  AuthorizeApp: authorizeApp,
 };
 
 /** Every command on a request's stream (`request-<id>`): its consent, grants, pending keeps and proposals. */

@@ -115,6 +115,7 @@ export function evolveRequest(state: RequestState, event: RequestEvent): Request
       };
     }
     case 'ReceiptWritten':
+    case 'AppAuthorized':
       return state;
     case 'ProposalClosed': {
       const open = new Map(state.open);

@@ -182,8 +182,9 @@ function statementsOf(e: Recorded<Read>): Statement[] {
     case 'DocumentUpdated':
     case 'FileVersionAdded':
       return [[sql.updated, [...sourceOf(e), e.data.resourceId, e.data.version]]];
-    // Of no concern to an organization's feed, or personal (a member's address, a person's receipt).
+    // Of no concern to an organization's feed, or personal (a member's address, a person's receipt), or the app's own doing.
     case 'ReceiptWritten':
+    case 'AppAuthorized':
     case 'OrganizationCreated':
     case 'MemberSet':
     case 'MemberRemoved':

@@ -34,6 +34,7 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const argumentsOf: Readonly<Record<string, (ids: Ids) => Record<string, unknown>>> = {
   'UserQuery.document': (ids) => ({ id: ids.documentId }),
   'UserQuery.requestHistory': (ids) => ({ requestId: ids.requestId }),
+  'UserQuery.consentReceipts': (ids) => ({ requestId: ids.requestId }),
   'UserMutation.register': () => ({ input: {} }),
   'DocumentMutation.create': (ids) => ({
     input: { name: 'Name', schemaRef: `${SCHEMA_BASE}/PersonFullName.json`, data: NAME, owner: ids.entityId },

@@ -1,4 +1,7 @@
+import { verifyReceipts, type ReceiptKeys } from '@dss/sdk';
 import { expect } from 'chai';
+import { createLogger } from '../../../src/logger.js';
+import { startConsentReceiptWorkers } from '../../../src/workers/consent-receipt-workers.js';
 import type { CopyWorkers } from '../../../src/workers/copy-workers.js';
 import type { JobQueue } from '../../../src/workers/queue/queue.js';
 import { openWorkerQueue, startWorkers } from '../../support/copy-workers.js';
@@ -8,6 +11,7 @@ import { fileClient } from '../files/file-client.js';
 import { orgClient, type OrgClient } from '../org/org-client.js';
 import { consentScenario, type User } from '../support/consent-scenario.js';
 import { startTestService, type TestService } from '../support/service.js';
+import type { Workers } from '../../../src/workers/reactor-runner.js';
 
 type Line = Record<string, any> & { kind: string };
 
@@ -21,6 +25,7 @@ describe(`export: everything held about the caller, nothing of anyone else (cont
   let api: OrgClient;
   let queue: JobQueue;
   let workers: CopyWorkers;
+  let receiptWorkers: Workers;
   let token: string;
   let memberEmail: string;
   let calls: ReturnType<typeof consentScenario>;
@@ -43,6 +48,14 @@ describe(`export: everything held about the caller, nothing of anyone else (cont
     service = await startTestService({ domain: { mailer, now: () => new Date(Date.now() + offsetMs) } });
     queue = await openWorkerQueue(service);
     workers = await startWorkers(service, queue);
+    // Contract §14: the reactor that issues the consent receipts, as `npm start` runs it.
+    receiptWorkers = await startConsentReceiptWorkers({
+      db: service.db,
+      store: service.store,
+      receipts: service.domain!.consentReceipts,
+      logger: createLogger('silent'),
+      reactorPollMs: 20,
+    });
     api = orgClient(service.url, mailer);
     const owner = await api.user();
     memberEmail = owner.email;
@@ -61,6 +74,7 @@ describe(`export: everything held about the caller, nothing of anyone else (cont
     manifest = m.body.manifest as typeof manifest;
   });
   after(async () => {
+    await receiptWorkers.stop();
     await workers.stop();
     await queue.close();
     await service.close();
@@ -129,6 +143,44 @@ describe(`export: everything held about the caller, nothing of anyone else (cont
     ]);
     // Members by pseudonym, as in user.requestHistory (R-HIST-03).
     for (const e of history!.entries as Array<{ actor: string }>) expect(e.actor).to.match(/^member:[A-Za-z0-9_-]{16,}$/);
+  });
+
+  it('holds each request’s signed consent receipts, as user.consentReceipts answers them, which verify against the published keys (contract §14)', async () => {
+    const ann = await api.user();
+    const [nameSlot] = manifest.slots.map((s) => s.slotId) as [string];
+    const doc = await calls.createDoc(ann, 'PersonFullName', person('Rita', 'Receipt'));
+    const requestId = await calls.connected(manifest.manifestId, ann, { [nameSlot]: [doc] });
+    await calls.suspend(ann, requestId);
+    const pending = await calls.send(manifest.manifestId, ann.email);
+    const RECEIPTS = `query($r: ID!) { user { consentReceipts(requestId: $r) {
+      issuer requestId receipts { seq receiptId issuedAt event status jws } } } }`;
+    const read = async () => calls.ok(await calls.gql(ann, RECEIPTS, { r: requestId })).user.consentReceipts;
+    // The reactor issues them a moment after each transition.
+    for (const deadline = Date.now() + 20_000; (await read()).receipts.length < 3;) {
+      expect(Date.now(), 'the three receipts are issued').to.be.below(deadline);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const r = await download('/vault/export', ann.token);
+    expect(r.status).to.equal(200);
+    const ofRequest = (id: string) => r.lines.filter((l) => l.kind === 'consentReceipts' && l.requestId === id);
+    const [line] = ofRequest(requestId);
+    expect(ofRequest(requestId), 'one line per request').to.have.length(1);
+    const { issuer, receipts } = await read();
+    expect(line).to.deep.equal({ kind: 'consentReceipts', requestId, issuer, receipts });
+    expect(line!.receipts.map((x: { event: string }) => x.event)).to.deep.equal(['RequestAccepted', 'SlotGranted', 'RequestSuspended']);
+    // A request not yet answered has its line too, with no receipt.
+    expect(ofRequest(pending)).to.deep.equal([{ kind: 'consentReceipts', requestId: pending, issuer, receipts: [] }]);
+    // Each request's line follows its history line.
+    const at = r.lines.indexOf(line!);
+    expect(r.lines[at - 1]).to.deep.include({ kind: 'history', requestId });
+
+    const jwks = (await (await fetch(`${service.url}/.well-known/jwks.json`)).json()) as ReceiptKeys;
+    const verdict = await verifyReceipts(
+      line!.receipts.map((x: { jws: string }) => x.jws),
+      jwks,
+      { issuer, request: requestId },
+    );
+    expect(verdict, JSON.stringify(verdict)).to.include({ ok: true, count: 3 });
   });
 
   it("holds nothing of another person: not their address, documents, files or requests, nor the organization member's address", async () => {

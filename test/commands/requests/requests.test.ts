@@ -241,6 +241,22 @@ describe('request deciders (spec 3.1, contract 4, 5, 8)', () => {
     });
   });
 
+  describe('an app approved on the hosted consent page (contract §13, §14)', () => {
+    it('an active connection is given to the app: AppAuthorized, which has its consent receipt', () =>
+      specOf(requestDecider, 'AuthorizeApp')(sent, accepted)
+        .when({ clientId: 'app-1', now: at(DAY) })
+        .then({ type: 'AppAuthorized', data: { requestId: id, clientId: 'app-1' } }));
+    it('a pending, suspended or revoked one is not', () => {
+      for (const given of [[sent], [sent, accepted, suspended], [sent, accepted, revoked]])
+        specOf(
+          requestDecider,
+          'AuthorizeApp',
+        )(...given)
+          .when({ clientId: 'app-1', now: at(DAY) })
+          .thenRefused('conflict', /give an app/);
+    });
+  });
+
   describe('revoke, suspend, resume', () => {
     it('active → suspended → active; active or suspended → revoked, for good', () => {
       specOf(requestDecider, 'SuspendRequest')(sent, accepted)

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { createLogger } from '../../../src/logger.js';
+import { startConsentReceiptWorkers } from '../../../src/workers/consent-receipt-workers.js';
+import type { Workers } from '../../../src/workers/reactor-runner.js';
 import { orgClient, type OrgClient } from '../../api/org/org-client.js';
 import { driver, MANUAL_NAME_SLOT, type Driver, type User } from '../../api/support/driver.js';
 import { startTestService, type TestService } from '../../api/support/service.js';
@@ -25,6 +28,8 @@ export type PartnerWorld = {
   documented: ReturnType<typeof documentedAnswers>;
   /** An answer of `method template`, held to the document's success schema; answers its body. */
   checked(method: string, template: string, response: Response): Promise<Record<string, unknown>>;
+  /** The request's consent receipts once it has `count` of them (the reactor issues them from the log). */
+  receipts(requestId: string, count: number): Promise<string[]>;
   /** The data_request details of the suite's manifest. */
   details(manifestId?: string): Record<string, string>;
 };
@@ -35,6 +40,7 @@ export type PartnerWorld = {
  */
 export function partnerWorld(): PartnerWorld {
   const world = { documented: documentedAnswers() } as PartnerWorld;
+  let receiptWorkers: Workers | undefined;
   world.checked = async (method, template, response) => {
     const body = (await response.json()) as Record<string, unknown>;
     expect(response.status, `${method} ${template}: ${JSON.stringify(body)}`).to.equal(200);
@@ -46,6 +52,13 @@ export function partnerWorld(): PartnerWorld {
     const port = await freePort();
     const env = { BASE_URL: `http://127.0.0.1:${port}`, SCHEMA_BASE: 'http://service.test/schemas', OAUTH_ALLOW_LOOPBACK_HTTP: '1' };
     world.service = await startTestService({ port, domain: { mailer, env } });
+    receiptWorkers = await startConsentReceiptWorkers({
+      db: world.service.db,
+      store: world.service.store,
+      receipts: world.service.domain!.consentReceipts,
+      logger: createLogger('fatal', { write: () => undefined }),
+      reactorPollMs: 20,
+    });
     world.api = orgClient(world.service.url, mailer);
     const owner = await world.api.user();
     const organizationId = await world.api.organization(owner.token, 'Acme');
@@ -64,8 +77,18 @@ export function partnerWorld(): PartnerWorld {
     world.clientId = registered.body.clientId as string;
   });
   after(async () => {
+    await receiptWorkers?.stop();
     await world.service?.close();
   });
+  world.receipts = async (requestId, count) => {
+    for (let i = 0; i < 200; i++) {
+      const r = await world.api.get(`/org/v1/requests/${requestId}/receipts`, world.member);
+      const receipts = (r.body.receipts as Array<{ jws: string }> | undefined) ?? [];
+      if (receipts.length >= count) return receipts.map((x) => x.jws);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`request ${requestId} did not get ${count} consent receipts`);
+  };
   world.details = (manifestId = world.manifestId) => ({
     authorization_details: JSON.stringify([{ type: 'data_request', manifest_id: manifestId }]),
   });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { createLogger } from '../../../src/logger.js';
 import { outboxMailer, type MailMessage } from '../../../src/mail/index.js';
+import { startConsentReceiptWorkers } from '../../../src/workers/consent-receipt-workers.js';
 import { startTestService, type TestService } from '../../api/support/service.js';
 import { orgClient, type OrgClient } from '../../api/org/org-client.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
@@ -75,6 +76,14 @@ export async function startWebService(
   const workers = queue ? await startWorkers(service, queue) : null;
   // The webhook workers deliver the organization's events (contract §12), their retries in milliseconds.
   const webhooks = options.webhooks ? await startDeliveries(service) : null;
+  // Contract §14: the reactor that issues the consent receipts, as `npm start` runs it.
+  const receipts = await startConsentReceiptWorkers({
+    db: service.db,
+    store: service.store,
+    receipts: service.domain!.consentReceipts,
+    logger: createLogger('silent'),
+    reactorPollMs: 50,
+  });
   const browser = await openBrowser();
   const cspErrors: string[] = [];
   browser.context.on('console', (m) => {
@@ -95,6 +104,7 @@ export async function startWebService(
       expect.fail(`${what} did not happen`);
     },
     close: async () => {
+      await receipts.stop();
       await workers?.stop();
       await queue?.close();
       await webhooks?.workers.stop();

@@ -1,18 +1,20 @@
 import { Loaded, useLoad } from '../../actions';
-import { notFoundAs } from '../../api';
+import { notFoundAs, type Answer } from '../../api';
+import { ConsentReceipts, receiptsCalledFor } from '../../consent/consent-receipts';
 import { Link } from '../../navigation';
 import { day, orgState, when } from '../../words';
 import type { OrgSession } from './org-session';
 import { Copies, SealedCopies } from './request/copies';
-import { History } from './request/history';
+import { History, receiptWords } from './request/history';
 import { Items } from './request/items';
-import { readRequest, type RequestView } from './request/model';
+import { readRequest, requestPath, type RequestView } from './request/model';
 import { Proposals } from './request/proposals';
 
 /**
  * Contract §11 /org/{organizationId}/requests/{requestId}: one request as the member may see it:
- * what was asked and shared, the kept copies and their chains, open proposals and the history;
- * Keep, Correct, Adopt and Dismiss only with request_manage. Another organization's request is not found.
+ * what was asked and shared, the kept copies and their chains, open proposals, the history and the
+ * signed consent receipts (§14); Keep, Correct, Adopt and Dismiss only with request_manage. Another
+ * organization's request is not found.
  */
 export function OrgRequestDetail({ org, requestId }: { readonly org: OrgSession; readonly requestId: string }) {
   const [load, reload] = useLoad(() =>
@@ -32,6 +34,13 @@ export function OrgRequestDetail({ org, requestId }: { readonly org: OrgSession;
             {view.sealed ? <SealedCopies org={org} reload={reload} /> : view.copies && <Copies org={org} view={view} reload={reload} />}
             <Proposals org={org} view={view} reload={reload} />
             <History history={view.history} items={view.detail.items} />
+            <ConsentReceipts
+              requestId={requestId}
+              read={() => org.api.get<Answer<'get', '/org/v1/requests/{requestId}/receipts'>>(requestPath(requestId, '/receipts'))}
+              eventWords={receiptWords}
+              expected={receiptsCalledFor(view.history)}
+              alsoHeldBy="the person"
+            />
           </>
         )}
       </Loaded>

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Loaded, Outcome, useAction, useLoad, type Action } from '../../actions';
 import { graphql, Refused } from '../../api';
+import { ConsentReceipts, receiptsCalledFor, type ReceiptsFile } from '../../consent/consent-receipts';
 import { ConsentSummary } from '../../consent/consent-summary';
 import { HISTORY_FIELDS, type HistoryEntry } from '../../history';
 import { Shell } from '../../layout';
 import { Link } from '../../navigation';
 import { day, plainState } from '../../words';
 import { ConnectionActions } from './request/connection-actions';
-import { toldOf } from './request/history-words';
+import { receiptWords, toldOf } from './request/history-words';
 import { isLive, REQUEST_FIELDS, wasAccepted, type PersonRequest, type RequestItem } from './request/person-data';
 import { SlotAnswer } from './request/slot-answer';
 import { DONE, sendVerb, share, withdraw, type Verb } from './request/verbs';
@@ -33,6 +34,13 @@ async function detailOf(requestId: string): Promise<Detail> {
   return { request, vault: await vaultOf(user), history: user.requestHistory };
 }
 
+const RECEIPTS = `query($r: ID!) { user { consentReceipts(requestId: $r) {
+  issuer requestId receipts { seq receiptId issuedAt event status jws } } } }`;
+
+/** The request's signed consent receipts (contract §14), the same the organization gets. */
+const receiptsOf = async (requestId: string): Promise<ReceiptsFile> =>
+  (await graphql<{ user: { consentReceipts: ReceiptsFile } }>(RECEIPTS, { r: requestId })).user.consentReceipts;
+
 /** The records chosen per slot (slotId → resource ids), not yet shared. */
 type Choices = Readonly<Record<string, readonly string[]>>;
 
@@ -47,7 +55,8 @@ export type ThroughApp = {
 
 /**
  * Contract §11 /requests/{requestId}: which organization asks, why and for how long; each slot in
- * words with the person's choice of what to share; the request's verbs; and who holds what. Through
+ * words with the person's choice of what to share; the request's verbs; who holds what; and the signed
+ * consent receipts (§14). Through
  * an app's authorization (§13, /oauth/interaction/{uid}) the same page ends with the way back to it.
  */
 export function RequestDetail({ requestId, through }: { readonly requestId: string; readonly through?: ThroughApp }) {
@@ -120,6 +129,13 @@ export function RequestDetail({ requestId, through }: { readonly requestId: stri
               organizationId={detail.request.organizationId}
               organization={detail.request.organizationName}
               told={toldOf(detail.request, detail.vault, detail.history)}
+            />
+            <ConsentReceipts
+              requestId={requestId}
+              read={() => receiptsOf(requestId)}
+              eventWords={receiptWords}
+              expected={receiptsCalledFor(detail.history)}
+              alsoHeldBy={detail.request.organizationName}
             />
           </>
         )}

@@ -61,6 +61,20 @@ function entryWords(e: HistoryEntry, slot: string): string {
   }
 }
 
+/** What caused a consent receipt (docs/receipts.md), as the organization reads it: "The person accepted". */
+const RECEIPT_CAUSES: Readonly<Record<string, string>> = {
+  RequestAccepted: 'The person accepted',
+  RequestRejected: 'The person declined',
+  SlotGranted: 'The person shared an answer',
+  SlotWithdrawn: 'The person stopped sharing an answer',
+  RequestSuspended: 'The person paused the connection',
+  RequestResumed: 'The person resumed the connection',
+  RequestRevoked: 'The person revoked the connection',
+  AppAuthorized: 'The person approved an app',
+};
+
+export const receiptWords = (event: string): string => RECEIPT_CAUSES[event] ?? event.replace(/([a-z])([A-Z])/g, '$1 $2');
+
 /** The request's audit history, newest first (R-HIST-01): what happened, when and by whom. */
 export function History({ history, items }: { readonly history: readonly HistoryEntry[]; readonly items: readonly Schemas['Item'][] }) {
   const slotOf = (e: HistoryEntry) => items.find((i) => i.slotId === e.versions.slotId)?.label ?? 'a slot';

@@ -120,6 +120,20 @@ const typeWords = (type: string): string => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
+/** What caused a consent receipt (docs/receipts.md), as the person's own doing: "You accepted". */
+const RECEIPT_CAUSES: Readonly<Record<string, string>> = {
+  RequestAccepted: 'You accepted',
+  RequestRejected: 'You said no',
+  SlotGranted: 'You shared an answer',
+  SlotWithdrawn: 'You withdrew an answer',
+  RequestSuspended: 'You paused the connection',
+  RequestResumed: 'You resumed the connection',
+  RequestRevoked: 'You ended the connection',
+  AppAuthorized: 'You let an app read what you share',
+};
+
+export const receiptWords = (event: string): string => RECEIPT_CAUSES[event] ?? typeWords(event);
+
 /** One history entry as a sentence the person reads (contract §11: plain words, every copy, correction and read). */
 export function historySentence(e: HistoryEntry, names: HistoryNames): string {
   const org = names.organization;
