@@ -38,6 +38,13 @@ export type Workload = {
   readonly event: string | null;
   /** Whether each request uses up a prepared record (keep, adopt, login): a trial then sizes the run's records. */
   readonly consumes: boolean;
+  /**
+   * The kind of token its calls carry: a command's floor is the authenticated no-op read of the same
+   * kind, which pays the same signature, session and membership checks and nothing else.
+   */
+  readonly token?: TokenKind;
+  /** A floor row itself (floorWorkloads), which the commands of its kind of token are measured against. */
+  readonly floor?: true;
   /** One script per connection, each good for `requests` requests. */
   scripts(clients: number, requests: number): Promise<Script[]>;
   /** After a run: brings what the scripts remember in line with the service (requests were in flight at the stop). */
@@ -52,8 +59,44 @@ function walk(calls: readonly Call[]): Script {
 
 const repeat = (call: Call): Script => ({ next: () => call });
 
+export type TokenKind = 'organization' | 'user';
+
 export function commandWorkloads(world: BenchWorld): Workload[] {
   return [publish(world), keep(world), correct(world), proposalAdopt(world)];
+}
+
+/**
+ * Issue 48's floor: the cheapest authenticated calls, one per kind of token. Each pays what every
+ * command of its kind must (the EdDSA signature, the session row, for a member the membership) and
+ * reads one row; a command's share of it is what its own work costs.
+ */
+export function floorWorkloads({ org, people }: BenchWorld): Workload[] {
+  return [
+    {
+      section: 'commands',
+      key: 'floor-org',
+      name: 'floor: organization token REST read (GET /org/v1/key)',
+      event: null,
+      consumes: false,
+      token: 'organization',
+      floor: true,
+      scripts: async (clients) =>
+        Array.from({ length: clients }, () => repeat({ method: 'GET', path: '/org/v1/key', token: org.memberToken })),
+    },
+    {
+      section: 'commands',
+      key: 'floor-user',
+      name: 'floor: user token GraphQL read (user.me)',
+      event: null,
+      consumes: false,
+      token: 'user',
+      floor: true,
+      scripts: async (clients) =>
+        (await people.first(clients)).map((p) =>
+          repeat({ method: 'POST', path: '/graphql', token: p.token, body: { query: '{ user { me { userId } } }' } }),
+        ),
+    },
+  ];
 }
 
 export function identityWorkloads(world: BenchWorld): Workload[] {
@@ -72,6 +115,7 @@ function publish({ api, org, people }: BenchWorld): Workload {
     name: 'document publish (GraphQL)',
     event: 'DocumentUpdated',
     consumes: false,
+    token: 'user',
     async scripts(clients) {
       await people.first(clients); // all at once, before each document asks for its own
       return (await documents.first(clients)).map(({ person, documentId }) => {
@@ -97,6 +141,7 @@ function keep({ api, org, people }: BenchWorld): Workload {
     name: 'keep',
     event: 'CopyKept',
     consumes: true,
+    token: 'organization',
     async scripts(clients, requests) {
       const units = await grantedUnits(api, org, await people.first(clients), Math.ceil(requests / SLOTS));
       return units.map((mine) =>
@@ -131,6 +176,7 @@ function correct({ api, org, people }: BenchWorld): Workload {
     name: 'correct',
     event: 'CopyCorrected',
     consumes: false,
+    token: 'organization',
     async scripts(clients) {
       await people.first(clients); // all at once, before each chain asks for its own
       return (await chains.first(clients)).map((chain) => ({
@@ -167,6 +213,7 @@ function proposalAdopt({ api, org, people }: BenchWorld): Workload {
     name: 'proposal adopt',
     event: 'CopyKept',
     consumes: true,
+    token: 'organization',
     async scripts(clients, requests) {
       const perPerson = Math.ceil(requests / SLOTS);
       const units = await grantedUnits(api, org, await people.first(clients), perPerson);

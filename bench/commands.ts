@@ -8,7 +8,7 @@ import pg from 'pg';
 import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../src/identity/keys/index.js';
 import { benchOrganization, PerConnection } from './command-data.js';
 import { CpuMeter, cpuNote } from './cpu-spent.js';
-import { commandWorkloads, identityWorkloads, type BenchWorld, type Workload } from './command-workloads.js';
+import { commandWorkloads, floorWorkloads, identityWorkloads, type BenchWorld, type Workload } from './command-workloads.js';
 import { readLog, type LoggedEvent } from './domain-log.js';
 import { instanceChecks } from './instance-checks.js';
 import { runLoad, type LoadResult } from './load.js';
@@ -71,9 +71,15 @@ export async function benchCommands(options: CommandBenchOptions): Promise<Row[]
       };
       const rows: Row[] = [];
       const chosen = (w: Workload) => options.workloads?.has(w.key) ?? true;
-      for (const w of commandWorkloads(world).filter(chosen)) {
+      // The floors first: each command row then says its share of the floor of its kind of token at its client count.
+      const floors = new Map<string, number>();
+      for (const w of [...floorWorkloads(world), ...commandWorkloads(world)].filter(chosen)) {
         await warmUp(ctx, w);
-        for (const clients of options.clients) rows.push(await measure(ctx, w, clients));
+        for (const clients of options.clients) {
+          const row = await measure(ctx, w, clients);
+          if (w.floor && w.token && row.perSecond !== undefined) floors.set(`${w.token}@${clients}`, row.perSecond);
+          rows.push(w.floor ? row : withFloorRatio(row, w, floors.get(`${w.token}@${clients}`)));
+        }
       }
       for (const w of identityWorkloads(world).filter(chosen)) {
         await warmUp(ctx, w);
@@ -87,6 +93,12 @@ export async function benchCommands(options: CommandBenchOptions): Promise<Row[]
       await services.stop();
     }
   });
+}
+
+/** A command row's share of its floor (issue 48's target: ≥ 40% at 16 clients). */
+function withFloorRatio(row: Row, w: Workload, floor: number | undefined): Row {
+  if (floor === undefined || row.perSecond === undefined || !w.token) return row;
+  return { ...row, ratio: `${Math.round((100 * row.perSecond) / floor)}% of the ${w.token} token floor` };
 }
 
 /** The organization under load, and a person for each connection as the workloads ask: what they share. */

@@ -78,7 +78,9 @@ function withBareRatio(commands: readonly Row[], measured: readonly Row[]): Row[
   return commands.map((r) => {
     if (r.section !== 'commands' || r.perSecond === undefined || r.clients === undefined) return r;
     const bare = bareHttpPerSecond(measured, r.clients > 1 ? 16 : 1);
-    return bare ? { ...r, ratio: `${Math.round((100 * r.perSecond) / bare)}% of bare HTTP` } : r;
+    if (!bare) return r;
+    const ofBare = `${Math.round((100 * r.perSecond) / bare)}% of bare HTTP`;
+    return { ...r, ratio: r.ratio ? `${r.ratio}; ${ofBare}` : ofBare };
   });
 }
 

@@ -46,7 +46,7 @@ describe('npm run bench: narrowing a run (BENCH_ONLY, BENCH_WORKLOADS, BENCH_CLI
     );
     expect(() => benchSelection({ BENCH_WORKLOADS: 'kept' })).to.throw(
       BenchSelectionError,
-      'BENCH_WORKLOADS: unknown kept; known: publish',
+      'BENCH_WORKLOADS: unknown kept; known: floor-org, floor-user, publish',
     );
   });
 
