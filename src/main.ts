@@ -7,6 +7,7 @@ import { createLogger, type Logger } from './logger.js';
 import { instrumentedStore } from './observability/instrumented-store.js';
 import { createMetrics } from './observability/metrics.js';
 import { SqlEventStore } from './events/sql/sql-event-store.js';
+import { SharedLogReads } from './events/recent-events.js';
 import { installAnalyticsViews } from './projections/analytics/analytics.js';
 import { allProjectors, ProjectionEngine } from './projections/index.js';
 import { inlineProjection } from './projections/inline.js';
@@ -46,6 +47,8 @@ async function main(): Promise<void> {
     { onError: (err) => logger.error({ err }, 'job queue error') },
   );
   const inline = backends.store instanceof SqlEventStore && config.projections === 'inline' ? backends.store : null;
+  // One reader of the log for every loop of this instance: woken by one append, they share its read.
+  const reads = new SharedLogReads(backends.store);
   const engine = new ProjectionEngine({
     // Inline, projectors write in the commands' own transactions; async, on their own pool.
     db: inline ? backends.db : backends.projectionsDb,
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
     store: backends.store,
     projectors: allProjectors,
     logger,
+    reads,
     // With the log in the read models' database a command commits its rows with its events (docs/decisions.md, "Read models").
     ...(inline ? { inline } : {}),
   });
@@ -83,6 +87,7 @@ async function main(): Promise<void> {
     logger,
     now: () => new Date(),
     waitFor: (p, eventTypes) => engine.waitFor(p, { eventTypes }),
+    reads,
   });
 
   // Contract §12: the feed's events delivered to the organizations' webhooks, through the same queue.
@@ -93,12 +98,13 @@ async function main(): Promise<void> {
     deliveries: domain.webhooks.deliveries(queue),
     logger,
     feedCaughtUp: (p) => engine.waitFor(p),
+    reads,
   });
 
   // Contract §14: a receipt for every consent transition, issued from the log.
-  const receiptWorkers = await startConsentReceiptWorkers({ db: backends.db, store, receipts: domain.consentReceipts, logger });
+  const receiptWorkers = await startConsentReceiptWorkers({ db: backends.db, store, receipts: domain.consentReceipts, logger, reads });
 
-  const checkpointer = new LogCheckpointer({ db: backends.db, store, every: config.logCheckpointEvery, logger });
+  const checkpointer = new LogCheckpointer({ db: backends.db, store, every: config.logCheckpointEvery, logger, reads });
   await checkpointer.start();
 
   const app = createApp({

@@ -178,10 +178,13 @@ export async function recallFolded<State, Event extends DomainEvent>(
   store: Pick<EventStore, 'readStream'>,
   stream: StreamRef<Event>,
   fold: Fold<State, Event>,
+  /** The read models show no event of the stream: without memory of it, its empty state is taken as memory's would be. */
+  absent = false,
 ): Promise<Recalled<State>> {
   const cache = cacheOf(store);
   const known = cache.uncontested(cache.key(fold.evolve, stream.id)) as Folded<State> | undefined;
   if (known) return { ...known, fromMemory: true };
+  if (absent) return emptyStream(fold);
   return { ...(await readFolded(store, stream, fold)), fromMemory: false };
 }
 

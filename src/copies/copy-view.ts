@@ -1,4 +1,4 @@
-import type { KeptKind, Participant } from '../events/copy-events.js';
+import type { CopyKept, KeptKind, Participant } from '../events/copy-events.js';
 import type { JsonValue } from '../events/envelope.js';
 import { iso } from '../organizations/member.js';
 import type { AdoptionRow } from './copy-queries.js';
@@ -32,6 +32,23 @@ export type Copy = {
   readonly currentData?: JsonValue;
   readonly participant: Participant;
 };
+
+/** The adoption a CopyKept records, as its read model row answers it (adoptionOf). */
+export function adoptionOfKept(kept: CopyKept['data']): Adoption {
+  return {
+    adoptionId: kept.adoptionId,
+    slotId: kept.slotId,
+    sourceResourceId: kept.sourceResourceId,
+    sourceVersion: kept.sourceVersion,
+    orgResourceId: kept.orgResourceId,
+    orgVersion: kept.orgVersion,
+    resourceType: kept.resourceType,
+    state: 'materialized',
+    adoptedAt: iso(kept.adoptedAt),
+    materializedAt: iso(kept.materializedAt),
+    participant: kept.participant,
+  };
+}
 
 export function adoptionOf(row: AdoptionRow): Adoption {
   const participant = (row.participant ?? null) as Participant;

@@ -11,9 +11,8 @@ import type { RecordReader } from '../requests/request-records.js';
 import { stateOf } from '../requests/request-view.js';
 import type { SchemaValidator } from '../schemas/index.js';
 import { unlessErased, type VaultKeyring } from '../vaults/keyring.js';
-import { copySql as q, type AdoptionRow } from './copy-queries.js';
 import { correctionContext } from './copy-seal.js';
-import { adoptionOf, type Adoption } from './copy-view.js';
+import { adoptionOfKept, type Adoption } from './copy-view.js';
 import type { SlotAccess, SlotInView } from './slot-access.js';
 import type { RequestId, ResourceId, SlotId } from '../ids.js';
 
@@ -92,11 +91,10 @@ export class CopyCorrections {
       { context, known: folded },
     );
     if (isRefusal(done)) return done;
-    const adoptionId = done.state.lastKeep!.adoptionId;
-    const adoption = (await this.deps.readModels.query<AdoptionRow>(q.adoptionOf, [row.request_id, adoptionId])).rows[0];
-    // The keep's event was projected before the correction was decided on it.
-    if (!adoption) throw new Error('a kept adoption is missing from the read model');
-    return { adoption: adoptionOf(adoption), orgVersion: done.state.head };
+    // The decider corrects only a chain with a keep: its adoption is the one that keep recorded.
+    const keep = done.state.lastKeep;
+    if (!keep) throw new Error('a corrected chain has no keep');
+    return { adoption: adoptionOfKept(keep), orgVersion: done.state.head };
   }
 
   /** The one record of the slot, granted or held, when sourceResourceId is left out; null when there are several. */

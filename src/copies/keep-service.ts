@@ -22,7 +22,7 @@ import type { Slot } from '../events/manifest-events.js';
 import { unlessErased, type Seal, type VaultKeyring } from '../vaults/keyring.js';
 import { copySql as q, copyWorkSql as w, type AdoptionRow, type KeptAnswerRow } from './copy-queries.js';
 import { keptContext } from './copy-seal.js';
-import { adoptionOf, type Adoption } from './copy-view.js';
+import { adoptionOf, adoptionOfKept, type Adoption } from './copy-view.js';
 import type { SlotAccess, SlotInView } from './slot-access.js';
 import { readSourceVersion, type SourceVersion } from './source-version.js';
 
@@ -139,20 +139,20 @@ export class CopyKeeping {
     const orgResourceId = orgResourceIdOf(requestId, slot.slotId, record.resourceId);
     // Warm, the version's content and the chain's key are read with the chain, in the same round
     // trips: what they cost when the chain turns out to hold the keep already is the rare case. A
-    // chain this process holds is taken from memory (recallFolded): a keep memory shows is kept, and
-    // the keep's append compare-and-sets the rest. Cold, the decision to pend is appended to the
+    // chain this process holds is taken from memory (recallFolded), and one the read models show
+    // without a version as empty: a keep memory shows is kept, and the keep's append
+    // compare-and-sets the rest. Cold, the decision to pend is appended to the
     // request, which proves nothing of the chain: it reads.
     const [chainFolded, sourcing] = await Promise.all([
-      warm ? recallFolded(this.deps.store, chain, chainFold) : readFolded(this.deps.store, chain, chainFold),
       warm
-        ? Promise.all([
-            readSourceVersion(this.deps, record.resourceId, sourceVersion, vaultOf(order.grants, record.resourceId)),
-            unlessErased(this.deps.keyring.sealer(orgResourceId)),
-          ])
-        : null,
+        ? recallFolded(this.deps.store, chain, chainFold, grantOf(order.grants, record.resourceId)?.chained === false)
+        : readFolded(this.deps.store, chain, chainFold),
+      warm ? this.sourced(order, orgResourceId) : null,
     ]);
     /** The event this call wrote to record the keep, when it wrote one: nothing to look up afterwards. */
     let written: Recorded | null = null;
+    /** The adoption the chain's event written here says, when it wrote one: the answer, without reading it back. */
+    let keptHere: Adoption | null = null;
     // A chain deleted since, or a version not kept yet, is the decider's to answer; a kept one is looked up.
     if (chainFolded.state.deleted || !hasVersion(chainFolded.state.keeps, sourceVersion)) {
       const resourceType = slot.kind === 'file' ? ('file' as const) : ('document' as const);
@@ -190,8 +190,11 @@ export class CopyKeeping {
           { context, retries: 20, known: chainFolded },
         );
         if (isRefusal(kept)) return kept;
-        if (kept.position) written = { position: kept.position, type: 'CopyKept', adoptionId };
-        else if (content?.file) await this.deps.blobs.delete(content.file.blobId);
+        const keptEvent = kept.events.find((e) => e.type === 'CopyKept');
+        if (kept.position && keptEvent) {
+          written = { position: kept.position, type: 'CopyKept', adoptionId };
+          keptHere = adoptionOfKept(keptEvent.data);
+        } else if (content?.file) await this.deps.blobs.delete(content.file.blobId);
       }
     }
     const recorded = written ?? (await this.recorded(requestId, chain, sourceVersion, adoptionId));
@@ -199,12 +202,12 @@ export class CopyKeeping {
     if (recorded) await this.deps.waitFor(recorded.position, order.closesProposals ? [recorded.type, 'ProposalOpened'] : [recorded.type]);
     const { adoption, reached } = order.closesProposals
       ? await this.keptAnswer(requestId, recorded?.adoptionId ?? null, slot.slotId, record.resourceId, sourceVersion)
-      : { adoption: recorded ? await this.adoptionRow(requestId, recorded.adoptionId) : null, reached: false };
+      : { adoption: keptHere ?? (recorded ? await this.adoption(requestId, recorded.adoptionId) : null), reached: false };
     if (reached) {
       const closing = await this.closeKept(requestId, slot.slotId, record.resourceId, sourceVersion, context);
       if (closing) return closing;
     }
-    return adoption ? adoptionOf(adoption) : null;
+    return adoption;
   }
 
   /**
@@ -260,14 +263,15 @@ export class CopyKeeping {
     slotId: string,
     resourceId: string,
     keptVersion: number,
-  ): Promise<{ adoption: AdoptionRow | null; reached: boolean }> {
+  ): Promise<{ adoption: Adoption | null; reached: boolean }> {
     const params = [requestId, adoptionId, slotId, resourceId, keptVersion];
     const { reaches_open_proposal: reached, ...row } = (await this.deps.readModels.query<KeptAnswerRow>(q.keptAnswer, params)).rows[0]!;
-    return { adoption: row.adoption_id === null ? null : (row as AdoptionRow), reached };
+    return { adoption: row.adoption_id === null ? null : adoptionOf(row as AdoptionRow), reached };
   }
 
-  private async adoptionRow(requestId: string, adoptionId: string): Promise<AdoptionRow | null> {
-    return (await this.deps.readModels.query<AdoptionRow>(q.adoptionOf, [requestId, adoptionId])).rows[0] ?? null;
+  private async adoption(requestId: string, adoptionId: string): Promise<Adoption | null> {
+    const row = (await this.deps.readModels.query<AdoptionRow>(q.adoptionOf, [requestId, adoptionId])).rows[0];
+    return row ? adoptionOf(row) : null;
   }
 
   /** The event that records this keep: the chain's version of that source version, else the pended adoption. */
@@ -285,6 +289,17 @@ export class CopyKeeping {
       if (e.type === 'AdoptionPended' && e.data.adoptionId === adoptionId) return { position: e.position, type: e.type, adoptionId };
     }
     return null;
+  }
+
+  /** The version to keep, and the chain's sealer: both keys in one query when the grant names the source's vault. */
+  private sourced(order: KeepOrder, orgResourceId: string): Promise<[SourceVersion | null, Seal | null]> {
+    const { record, sourceVersion } = order;
+    const vaultId = grantOf(order.grants, record.resourceId)?.vault_id;
+    const keys = vaultId ? { vaultId, ...this.deps.keyring.sealerAndOpener(orgResourceId, vaultId) } : null;
+    return Promise.all([
+      readSourceVersion(this.deps, record.resourceId, sourceVersion, keys),
+      unlessErased(keys ? keys.sealer : this.deps.keyring.sealer(orgResourceId)),
+    ]);
   }
 
   /** The version's content sealed with the chain's key (its orgResourceId in the keyring); a file's bytes as a blob of the copy's own. */
@@ -316,6 +331,5 @@ const skip = (record: RecordEntry, reason: NonNullable<RecordEntry['reason']>): 
   message: LAPSE_MESSAGES[reason],
 });
 
-/** The vault holding a granted resource, as the grant was read: its key is then read with the resource's stream. */
-const vaultOf = (grants: readonly GrantRow[], resourceId: string): string | null =>
-  grants.find((g) => g.resource_id === resourceId)?.vault_id ?? null;
+/** A resource's grant as read with the slot: its vault's key is read with the resource's stream, its chain taken as it shows. */
+const grantOf = (grants: readonly GrantRow[], resourceId: string): GrantRow | undefined => grants.find((g) => g.resource_id === resourceId);

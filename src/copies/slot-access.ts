@@ -41,14 +41,11 @@ export class SlotAccess {
     return this.warm(row) ? row : sealed();
   }
 
-  /** The slot of a request the organization owns; its grants are read with the request, in the same round trip. */
+  /** The slot of a request the organization owns; its grants are read with the request, in the same query. */
   async slotIn(organizationId: string, requestId: RequestId, slotId: SlotId): Promise<SlotInView | Refusal> {
-    const [row, grants] = await Promise.all([
-      this.deps.reads.oneOfOrganization(organizationId, requestId),
-      this.deps.reads.grantsOfSlot(requestId, slotId),
-    ]);
-    if (!row) return refuse('not_found', 'no such request');
-    return this.viewOf(row, slotId, grants);
+    const found = await this.deps.reads.slotOfOrganization(organizationId, requestId, slotId);
+    if (!found) return refuse('not_found', 'no such request');
+    return this.viewOf(found.row, slotId, found.grants);
   }
 
   /** A slot of `row`, a request the organization owns, with where each of its granted records stands now. */

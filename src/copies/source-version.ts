@@ -5,7 +5,7 @@ import type { EventStore } from '../events/store.js';
 import { resourceStream, type ResourceEvent } from '../events/resource-events.js';
 import type { BlobStore } from '../files/blob-store.js';
 import { fileSealContext } from '../files/file-service.js';
-import { unlessErased, type VaultKeyring } from '../vaults/keyring.js';
+import { unlessErased, type Opener, type VaultKeyring } from '../vaults/keyring.js';
 
 /** One version of a person's (or entity's) record, opened with its vault's key to be kept. */
 export type SourceVersion =
@@ -19,6 +19,9 @@ export type SourceVersion =
       readonly label: string | null;
       readonly bytes: Buffer;
     };
+
+/** The vault a read model says holds the resource, with its opener fetched alongside the stream's read. */
+export type VaultHint = { readonly vaultId: string; readonly opener: Promise<Opener> };
 
 export type SourceDeps = { readonly store: Pick<EventStore, 'readStream'>; readonly keyring: VaultKeyring; readonly blobs: BlobStore };
 
@@ -35,7 +38,7 @@ const READ_WHOLE_BELOW = 16;
  * Reads version `version` of a resource from its own stream (the read models hold only the newest
  * one), in the vault key's context. Null when that version does not exist (any more), or its
  * vault's key was erased: nothing can be kept of it. A caller that knows the resource's vault
- * from a read model (`vaultHint`) has its key read alongside the stream, in the same round trip;
+ * from a read model (`hint`) has its key read alongside the stream, in the same round trip;
  * the vault the version's event names is the one that opens it all the same.
  *
  * Version n of a resource is its stream's revision n - 1: a resource's id is drawn at random when
@@ -47,14 +50,13 @@ export async function readSourceVersion(
   deps: SourceDeps,
   resourceId: string,
   version: number,
-  vaultHint: string | null = null,
+  hint: VaultHint | null = null,
 ): Promise<SourceVersion | null> {
   if (!Number.isSafeInteger(version) || version < 1) return null;
-  const hinted = vaultHint === null ? null : deps.keyring.opener(vaultHint);
-  // Unused when the version is gone or lives elsewhere: its failure (an erased key) is then no one's.
-  hinted?.catch(() => undefined);
+  // The hint's opener is unused when the version is gone or lives elsewhere: its failure (an erased key) is then no one's.
+  hint?.opener.catch(() => undefined);
   const decrypt = async (vaultId: string, sealed: Buffer, context: string): Promise<Buffer> =>
-    hinted && vaultId === vaultHint ? (await hinted)(sealed, context) : deps.keyring.decrypt(vaultId, sealed, context);
+    hint && vaultId === hint.vaultId ? (await hint.opener)(sealed, context) : deps.keyring.decrypt(vaultId, sealed, context);
   const stream = resourceStream(resourceId);
   const from = version - 1 < READ_WHOLE_BELOW ? 0 : version - 1;
   const [events, first] = await Promise.all([

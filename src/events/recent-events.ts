@@ -52,12 +52,19 @@ export class RecentEvents {
 }
 
 /**
- * Reads of the log shared by the loops of one instance: loops woken by one append, all caught up
- * at the same position, share one read instead of each asking the database for the same page,
- * and one a little behind takes its page from what the others read (RecentEvents).
+ * Pages read from the database at least this long: loops asking for shorter pages (a reactor's 100)
+ * share the read of a longer one (a projector's 500), and the rest waits in RecentEvents.
+ */
+const SHARED_PAGE = 500;
+
+/**
+ * Reads of the log shared by the loops of one instance (projectors, reactors, the log
+ * checkpointer; main.ts gives them one): loops woken by one append, all caught up at the same
+ * position, share one read instead of each asking the database for the same page, and one a
+ * little behind takes its page from what the others read (RecentEvents).
  */
 export class SharedLogReads {
-  private readonly inFlight = new Map<string, Promise<RecordedEvent[]>>();
+  private readonly inFlight = new Map<string, { readonly count: number; readonly page: Promise<RecordedEvent[]> }>();
   private readonly recent = new RecentEvents();
 
   constructor(private readonly store: Pick<EventStore, 'readAll'>) {}
@@ -65,17 +72,23 @@ export class SharedLogReads {
   read(after: Position, maxCount: number): Promise<RecordedEvent[]> {
     const recent = this.recent.after(after, maxCount);
     if (recent) return Promise.resolve(recent);
-    const key = `${formatPosition(after)}/${maxCount}`;
+    const key = formatPosition(after);
     let read = this.inFlight.get(key);
-    if (!read) {
-      read = this.store.readAll({ after, maxCount }).then((page) => {
-        this.recent.add(after, page);
-        return page;
+    // A read in flight for fewer events would cut this one's page short: a loop takes a short page for the log's end.
+    if (!read || read.count < maxCount) {
+      const count = Math.max(maxCount, SHARED_PAGE);
+      const page = this.store.readAll({ after, maxCount: count }).then((events) => {
+        this.recent.add(after, events);
+        return events;
       });
+      read = { count, page };
       this.inFlight.set(key, read);
-      const forget = () => this.inFlight.delete(key);
-      read.then(forget, forget);
+      const mine = read;
+      const forget = () => {
+        if (this.inFlight.get(key) === mine) this.inFlight.delete(key);
+      };
+      page.then(forget, forget);
     }
-    return read;
+    return read.page.then((events) => (events.length > maxCount ? events.slice(0, maxCount) : events));
   }
 }

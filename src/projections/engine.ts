@@ -26,6 +26,8 @@ export type EngineOptions = {
   readonly idlePollMs?: number;
   /** How often an instance without a projector's lease tries to take it over. */
   readonly leaseRetryMs?: number;
+  /** The instance's one reader of the log, shared by all its loops (main.ts); absent, a reader of their own. */
+  readonly reads?: SharedLogReads;
   readonly logger?: Pick<Logger, 'info' | 'warn' | 'error'>;
   /**
    * The store of the log when it shares `db` with the read models: start() catches every projector
@@ -78,7 +80,7 @@ export class ProjectionEngine {
 
   constructor(private readonly options: EngineOptions) {
     this.schema = options.schema ?? 'rm';
-    this.reads = new SharedLogReads(options.store);
+    this.reads = options.reads ?? new SharedLogReads(options.store);
     this.progressNotify = options.db.kind === 'postgres' ? new CoalescedNotify(options.db, PROGRESS_CHANNEL) : null;
   }
 

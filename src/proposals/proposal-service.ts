@@ -16,7 +16,7 @@ import type { ProposalId, RequestId } from '../ids.js';
 import { iso } from '../organizations/member.js';
 import type { RecordReader } from '../requests/request-records.js';
 import type { RequestReads } from '../requests/request-reads.js';
-import type { GrantRow, RequestRow } from '../requests/request-queries.js';
+import { withSlotGrants, type GrantRow, type RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 
 export type ProposalDeps = CommandDeps & {
@@ -73,7 +73,11 @@ const proposalRows = `SELECT proposal_id::text AS proposal_id, slot_id::text AS 
 /** A request gathers a closed proposal for every version it was offered: the reads take the open ones, or one. */
 const sql = {
   openOf: `${proposalRows} WHERE request_id = $1 AND state = 'open' ORDER BY proposed_at, proposal_id`,
-  oneOf: `${proposalRows} WHERE request_id = $1 AND proposal_id = $2`,
+  /** The organization's ($1) request ($2) with its proposal ($3) and the grants of the proposal's slot. */
+  withRequest: withSlotGrants(
+    '(SELECT slot_id FROM rm.proposals WHERE request_id = r.request_id AND proposal_id = $3)',
+    `, (SELECT row_to_json(p) FROM (${proposalRows} WHERE request_id = r.request_id AND proposal_id = $3) p) AS proposal`,
+  ),
 };
 
 /** Update proposals (R-PROP-*): opened by the new-version reaction, decided by members. */
@@ -273,17 +277,12 @@ export class ProposalService {
     return done.events.some((e) => e.type === 'ProposalClosed') ? proposalWithdrawn() : view;
   }
 
-  /**
-   * The request and its proposal, with the grants of the proposal's slot (the gate's facts), read
-   * in the same round trip and used only if the organization owns the request.
-   */
+  /** The request the organization owns and its proposal, with the grants of the proposal's slot (the gate's facts), in one query. */
   private async proposal(organizationId: string, requestId: RequestId, proposalId: ProposalId): Promise<Found | Refusal> {
-    const [row, proposal, grants] = await Promise.all([
-      this.deps.reads.oneOfOrganization(organizationId, requestId),
-      this.deps.readModels.query<ProposalRow>(sql.oneOf, [requestId, proposalId]).then((r) => r.rows[0]),
-      this.deps.reads.grantsOfProposal(requestId, proposalId),
-    ]);
-    if (!row) return refuse('not_found', 'no such request');
+    type Read = RequestRow & { proposal: ProposalRow | null; grants: GrantRow[] };
+    const found = (await this.deps.readModels.query<Read>(sql.withRequest, [organizationId, requestId, proposalId])).rows[0];
+    if (!found) return refuse('not_found', 'no such request');
+    const { proposal, grants, ...row } = found;
     return proposal ? { row, proposal, grants } : refuse('not_found', 'no such proposal');
   }
 

@@ -16,13 +16,17 @@ const from = `rm.requests r
  * and on a table never analyzed it does, reading every live document for each grant
  * (docs/decisions.md, "Read models").
  */
-const grant = `SELECT g.request_id::text AS request_id, g.slot_id::text AS slot_id, g.resource_id::text AS resource_id,
+const grantColumns = `g.request_id::text AS request_id, g.slot_id::text AS slot_id, g.resource_id::text AS resource_id,
   g.entity_id::text AS entity_id,
   COALESCE(CASE WHEN d.deleted_at IS NULL THEN d.version END, f.version) AS version,
-  COALESCE(CASE WHEN d.deleted_at IS NULL THEN d.vault_id END, f.vault_id)::text AS vault_id
-  FROM rm.request_grants g
+  COALESCE(CASE WHEN d.deleted_at IS NULL THEN d.vault_id END, f.vault_id)::text AS vault_id`;
+const grantSources = `FROM rm.request_grants g
   LEFT JOIN rm.documents d ON d.resource_id = g.resource_id
   LEFT JOIN rm.files f ON f.resource_id = g.resource_id`;
+const grant = `SELECT ${grantColumns} ${grantSources}`;
+/** Whether the read models hold a version of the grant's copy chain (GrantRow.chained). */
+const chained = `EXISTS (SELECT 1 FROM rm.adoptions a WHERE a.request_id = g.request_id AND a.slot_id = g.slot_id
+  AND a.source_resource_id = g.resource_id AND a.state = 'materialized') AS chained`;
 const newestFirst = `ORDER BY r.created_at DESC, r.sent_commit DESC, r.sent_prepare DESC`;
 /**
  * §10.6: the rows after request `id` (a placeholder) in newestFirst's order, compared on the order's
@@ -66,6 +70,17 @@ export function organizationPage(organizationId: string, filter: ListFilter, aft
   return [`SELECT ${summary} FROM ${from} ${start} WHERE ${where.join(' AND ')} ${newestFirst} LIMIT ${param(limit)}`, params];
 }
 
+/**
+ * oneOfOrganization ($1, $2) with the grants of one of its slots (`slot`, an expression) as
+ * grantsOfSlot orders them, and `columns` more, in one query. Each grant says whether its record's
+ * copy chain has a version yet (GrantRow.chained). A sorted subquery feeds json_agg in its order.
+ */
+export const withSlotGrants = (slot: string, columns = ''): string => `SELECT ${summary}${columns},
+    COALESCE((SELECT json_agg(x) FROM (SELECT ${grantColumns}, ${chained} ${grantSources}
+      WHERE g.request_id = r.request_id AND g.slot_id = ${slot} AND g.withdrawn_at IS NULL
+      ORDER BY g.granted_at, g.resource_id) x), '[]') AS grants
+  FROM ${from} WHERE r.request_id = $2 AND r.organization_id IS NOT DISTINCT FROM $1::uuid`;
+
 /** Read-model queries of the requests projector; each names its owner (organization or recipient), so a foreign id finds nothing. */
 export const requestSql = {
   /**
@@ -79,12 +94,10 @@ export const requestSql = {
   ofRecipient: `SELECT ${summary} FROM ${from} WHERE r.recipient_email = $1 ${newestFirst}`,
   /** As oneOfOrganization, for the recipient. */
   oneOfRecipient: `SELECT ${summary} FROM ${from} WHERE r.request_id = $2 AND r.recipient_email IS NOT DISTINCT FROM $1::text`,
+  /** oneOfOrganization with the grants of slot $3, in one query: the first read of every copy command (SlotAccess.slotIn). */
+  slotOfOrganization: withSlotGrants('$3'),
   grantsOf: `${grant} WHERE g.request_id = ANY($1::uuid[]) AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
   grantsOfSlot: `${grant} WHERE g.request_id = $1 AND g.slot_id = $2 AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
-  /** The grants of the slot a proposal of the request is on: read with the proposal, before its slot is known. */
-  grantsOfProposal: `${grant} WHERE g.request_id = $1 AND g.withdrawn_at IS NULL
-    AND g.slot_id = (SELECT slot_id FROM rm.proposals WHERE request_id = $1 AND proposal_id = $2)
-    ORDER BY g.granted_at, g.resource_id`,
   /** Where a resource stands now: a live document or a file, with the vault that holds it. */
   resource: `SELECT 'document' AS kind, vault_id::text AS vault_id, version, schema_ref FROM rm.documents
              WHERE resource_id = $1 AND deleted_at IS NULL
@@ -129,5 +142,11 @@ export type GrantRow = {
   version: number | null;
   /** The vault holding the resource; null when it no longer resolves. */
   vault_id: string | null;
+  /**
+   * Read with a slot (slotOfOrganization): whether the read models hold a version of the record's
+   * copy chain. False lets a keep take the chain as empty without reading it; the append's
+   * compare-and-set refuses that guess if the read models were behind (recallFolded).
+   */
+  chained?: boolean;
 };
 export type ResourceRow = { kind: 'document' | 'file'; vault_id: string; version: number; schema_ref: string | null };

@@ -22,6 +22,20 @@ export class RequestReads {
     return (await this.readModels.query<RequestRow>(q.oneOfOrganization, [organizationId, requestId])).rows[0] ?? null;
   }
 
+  /** A request the organization owns with the grants of one of its slots, read together; null when it owns no such request. */
+  async slotOfOrganization(
+    organizationId: string,
+    requestId: string,
+    slotId: string,
+  ): Promise<{ readonly row: RequestRow; readonly grants: GrantRow[] } | null> {
+    const found = (
+      await this.readModels.query<RequestRow & { grants: GrantRow[] }>(q.slotOfOrganization, [organizationId, requestId, slotId])
+    ).rows[0];
+    if (!found) return null;
+    const { grants, ...row } = found;
+    return { row, grants };
+  }
+
   async ofRecipient(email: string): Promise<RequestRow[]> {
     return (await this.readModels.query<RequestRow>(q.ofRecipient, [email])).rows;
   }
@@ -38,10 +52,5 @@ export class RequestReads {
   /** One slot's grants: both ids are uuids (a caller validates them first). */
   async grantsOfSlot(requestId: string, slotId: string): Promise<GrantRow[]> {
     return (await this.readModels.query<GrantRow>(q.grantsOfSlot, [requestId, slotId])).rows;
-  }
-
-  /** The grants of the slot a proposal is on; both ids are uuids (a caller validates them first). */
-  async grantsOfProposal(requestId: string, proposalId: string): Promise<GrantRow[]> {
-    return (await this.readModels.query<GrantRow>(q.grantsOfProposal, [requestId, proposalId])).rows;
   }
 }

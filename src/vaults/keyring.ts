@@ -7,6 +7,8 @@ import { masterKeyId, open, openStream, seal, sealStream, type StreamOpener, typ
 export type Seal = (plaintext: Buffer, context: string) => Buffer;
 
 /** Opens a value sealed in a vault (VaultKeyring.decrypt's shape). */
+/** Opens synchronously with a key fetched once (VaultKeyring.opener). */
+export type Opener = (sealed: Buffer, context: string) => Buffer;
 export type Decrypt = (vaultId: string, sealed: Buffer, context: string) => Promise<Buffer>;
 
 export class VaultKeyErasedError extends Error {
@@ -111,13 +113,53 @@ export class VaultKeyring {
     return (plaintext, context) => seal(key, plaintext, `${vaultId}:${context}`);
   }
 
+  /**
+   * A sealer for one vault and an opener for another, their keys read in one statement: a keep
+   * seals with its chain's key (created on first use, as dataKey makes it) what it opens with the
+   * source vault's. Each fails alone, as sealer() and opener() would.
+   */
+  sealerAndOpener(sealVault: string, openVault: string): { readonly sealer: Promise<Seal>; readonly opener: Promise<Opener> } {
+    const fresh = this.keyed.has(sealVault) ? null : randomBytes(DATA_KEY_BYTES);
+    const rows = (
+      fresh
+        ? this.db.query<StoredKey & { vault_id: string }>(CREATED_AND_STORED_KEYS, [
+            sealVault,
+            seal(this.masterKey, fresh, wrapContext(sealVault)),
+            this.masterId,
+            [sealVault, openVault],
+          ])
+        : this.db.query<StoredKey & { vault_id: string }>(STORED_KEYS, [[sealVault, openVault]])
+    ).then((r) => r.rows);
+    const keyOf = async (vaultId: string, otherwise: () => Promise<Buffer>): Promise<Buffer> => {
+      const row = (await rows).find((r) => r.vault_id === vaultId);
+      // No row: a first use racing with ours committed after our snapshot (dataKey), or the vault has no key yet (openingKey).
+      if (!row) return otherwise();
+      this.remember(vaultId);
+      return row.made && fresh ? fresh : this.unwrap(vaultId, row.wrapped_key);
+    };
+    const sealer = keyOf(sealVault, () => this.dataKey(sealVault)).then(
+      (key): Seal =>
+        (plaintext, context) =>
+          seal(key, plaintext, `${sealVault}:${context}`),
+    );
+    const opener = keyOf(openVault, () => this.openingKey(openVault)).then(
+      (key): Opener =>
+        (sealed, context) =>
+          open(key, sealed, `${openVault}:${context}`),
+    );
+    // Each is its caller's to await; one left unused (a version gone) must not fail the process.
+    sealer.catch(() => undefined);
+    opener.catch(() => undefined);
+    return { sealer, opener };
+  }
+
   /** Seals a stream (a file upload) chunk by chunk; decrypt() with the same context opens the result. */
   async streamSealer(vaultId: string, context: string): Promise<StreamSealer> {
     return sealStream(await this.dataKey(vaultId), `${vaultId}:${context}`);
   }
 
   /** Opens synchronously with a key fetched once: for reads that open many values of one vault. */
-  async opener(vaultId: string): Promise<(sealed: Buffer, context: string) => Buffer> {
+  async opener(vaultId: string): Promise<Opener> {
     const key = await this.openingKey(vaultId);
     return (sealed, context) => open(key, sealed, `${vaultId}:${context}`);
   }
@@ -221,6 +263,16 @@ type StoredKey = { wrapped_key: Buffer | null; made: boolean };
  * Inserts the fresh key unless the vault has one, and answers whichever is stored: the new one
  * from the insert, else the old one (one statement's snapshot never sees its own insert, so never both).
  */
+/** CREATED_OR_STORED_KEY for $1, with the stored keys of the vaults $4 (the insert's own row is not among them: one snapshot). */
+const CREATED_AND_STORED_KEYS = `
+  WITH made AS (
+    INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id) VALUES ($1, $2, $3)
+    ON CONFLICT (vault_id) DO NOTHING RETURNING vault_id, wrapped_key
+  )
+  SELECT vault_id::text AS vault_id, wrapped_key, true AS made FROM made
+  UNION ALL
+  SELECT vault_id::text AS vault_id, wrapped_key, false AS made FROM keys.vault_keys WHERE vault_id = ANY($4::uuid[])`;
+const STORED_KEYS = `SELECT vault_id::text AS vault_id, wrapped_key, false AS made FROM keys.vault_keys WHERE vault_id = ANY($1::uuid[])`;
 const CREATED_OR_STORED_KEY = `
   WITH made AS (
     INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id) VALUES ($1, $2, $3)

@@ -2,6 +2,7 @@ import type { ConsentReceiptIssuer } from '../consent-receipts/consent-receipts.
 import type { SqlDb } from '../db/sql.js';
 import type { EventStore } from '../events/store.js';
 import type { Logger } from '../logger.js';
+import type { SharedLogReads } from '../events/recent-events.js';
 import { ReactorRunner, runTogether, type Workers } from './reactor-runner.js';
 import { issueConsentReceipts } from './reactors/consent-receipt-reactors.js';
 
@@ -11,6 +12,8 @@ export type ConsentReceiptWorkerDeps = {
   readonly receipts: Pick<ConsentReceiptIssuer, 'issue'>;
   readonly logger: Logger;
   readonly reactorPollMs?: number;
+  /** The instance's one reader of the log (ReactorRunnerOptions.reads). */
+  readonly reads?: SharedLogReads;
 };
 
 /** Contract §14: the reactor that issues the consent receipts, started and stopped with the service. */
@@ -20,6 +23,7 @@ export async function startConsentReceiptWorkers(deps: ConsentReceiptWorkerDeps)
     store: deps.store,
     reactors: [issueConsentReceipts(deps.receipts)],
     logger: deps.logger,
+    reads: deps.reads,
     ...(deps.reactorPollMs === undefined ? {} : { idlePollMs: deps.reactorPollMs }),
   });
   return runTogether(runner, []);

@@ -8,6 +8,7 @@ import type { EventStore } from '../events/store.js';
 import type { CommandDeps } from '../commands/shell.js';
 import type { Logger } from '../logger.js';
 import type { JobQueue } from './queue/queue.js';
+import type { SharedLogReads } from '../events/recent-events.js';
 import { ReactorRunner, runTogether, type Workers } from './reactor-runner.js';
 import { AUTO_KEEP_QUEUE, autoKeepOnNewVersions, DRAIN_QUEUE, drainOnKeyWarmed, type GrantedAmong } from './reactors/copy-reactors.js';
 
@@ -38,6 +39,8 @@ export type CopyWorkerDeps = {
   /** Read-your-writes for jobs: the read models a job reads include the event that caused it. */
   readonly waitFor: CommandDeps['waitFor'];
   readonly reactorPollMs?: number;
+  /** The instance's one reader of the log (ReactorRunnerOptions.reads). */
+  readonly reads?: SharedLogReads;
 };
 
 export type CopyWorkers = Workers;
@@ -97,6 +100,7 @@ export async function startCopyWorkers(deps: CopyWorkerDeps): Promise<CopyWorker
     store: deps.store,
     reactors: [drainOnKeyWarmed(deps.queue), autoKeepOnNewVersions(deps.queue, grantedAmong)],
     logger: deps.logger,
+    reads: deps.reads,
     ...(deps.reactorPollMs === undefined ? {} : { idlePollMs: deps.reactorPollMs }),
   });
   return runTogether(runner, workers);

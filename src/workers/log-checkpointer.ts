@@ -8,6 +8,7 @@ import { logEvents, logStreams, type LogCheckpointed } from '../events/log-event
 import { LogHeads } from '../events/log-heads.js';
 import { formatPosition, START, type Position } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
+import { SharedLogReads } from '../events/recent-events.js';
 import type { Logger } from '../logger.js';
 import { Sleepers } from '../sleepers.js';
 
@@ -39,6 +40,8 @@ export type LogCheckpointerOptions = {
   readonly now?: () => Date;
   /** How long an idle loop waits before it looks at the log again. */
   readonly idlePollMs?: number;
+  /** The instance's one reader of the log, shared by all its loops (main.ts); absent, a reader of their own. */
+  readonly reads?: SharedLogReads;
 };
 
 type State = { at: Position; heads: LogHeads };
@@ -55,7 +58,11 @@ export class LogCheckpointer {
   private readonly stopped = new AbortController();
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly options: LogCheckpointerOptions) {}
+  private readonly reads: SharedLogReads;
+
+  constructor(private readonly options: LogCheckpointerOptions) {
+    this.reads = options.reads ?? new SharedLogReads(options.store);
+  }
 
   private get stopping(): boolean {
     return this.stopped.signal.aborted;
@@ -117,7 +124,7 @@ export class LogCheckpointer {
   private async advance(state: State): Promise<number> {
     let appended = 0;
     for (;;) {
-      const events = await this.options.store.readAll({ after: state.at, maxCount: BATCH });
+      const events = await this.reads.read(state.at, BATCH);
       if (events.length === 0 || this.stopping) return appended;
       const before = appended;
       const changed = new Map<string, ChainHead>();

@@ -24,6 +24,8 @@ export type ReactorRunnerOptions = {
   readonly idlePollMs?: number;
   /** How long a failed reaction waits before it runs again (it never skips the event). */
   readonly retryMs?: number;
+  /** The instance's one reader of the log, shared by all its loops (main.ts); absent, a reader of their own. */
+  readonly reads?: SharedLogReads;
 };
 
 /**
@@ -40,7 +42,7 @@ export class ReactorRunner {
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly options: ReactorRunnerOptions) {
-    this.reads = new SharedLogReads(options.store);
+    this.reads = options.reads ?? new SharedLogReads(options.store);
   }
 
   async start(): Promise<void> {

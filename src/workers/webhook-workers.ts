@@ -5,6 +5,7 @@ import { parseId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import { WEBHOOK_QUEUE, type Deliveries } from '../webhooks/index.js';
 import type { JobQueue } from './queue/queue.js';
+import type { SharedLogReads } from '../events/recent-events.js';
 import { ReactorRunner, runTogether, type Workers } from './reactor-runner.js';
 import { deliverFeedEvents, deliverOnRequest } from './reactors/webhook-reactors.js';
 
@@ -23,6 +24,8 @@ export type WebhookWorkerDeps = {
   /** Resolves once the events feed, which follows the log on its own, holds the event at `position`. */
   readonly feedCaughtUp: (position: Position) => Promise<void>;
   readonly reactorPollMs?: number;
+  /** The instance's one reader of the log (ReactorRunnerOptions.reads). */
+  readonly reads?: SharedLogReads;
 };
 
 /** The webhook reactors and the workers of the delivery queue, started and stopped with the service. */
@@ -45,6 +48,7 @@ export async function startWebhookWorkers(deps: WebhookWorkerDeps): Promise<Work
     store: deps.store,
     reactors: [deliverFeedEvents(deps.deliveries, deps.feedCaughtUp), deliverOnRequest(deps.deliveries)],
     logger: deps.logger,
+    reads: deps.reads,
     ...(deps.reactorPollMs === undefined ? {} : { idlePollMs: deps.reactorPollMs }),
   });
   return runTogether(runner, [worker]);

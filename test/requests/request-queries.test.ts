@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { copiesProjector } from '../../src/projections/copies/copies.js';
 import { documentsProjector } from '../../src/projections/documents/documents.js';
 import { filesProjector } from '../../src/projections/files/files.js';
 import { installReadModels } from '../../src/projections/index.js';
@@ -16,7 +17,7 @@ describe(`the request lookups on tables never analyzed (${mainBackend})`, () => 
     t = await openTestDatabase();
     await installReadModels(
       t.db,
-      [requestsProjector, manifestsProjector, organizationsProjector, documentsProjector, filesProjector],
+      [requestsProjector, manifestsProjector, organizationsProjector, documentsProjector, filesProjector, copiesProjector],
       'rm',
     );
     // An owner with a few hundred requests, in a table never analyzed, as a fresh deployment's is.
@@ -47,6 +48,13 @@ describe(`the request lookups on tables never analyzed (${mainBackend})`, () => 
       expect(plan).to.match(/Index Scan using requests_pkey on requests r/);
       expect(plan).not.to.match(/requests_organization|requests_recipient/);
     }
+  });
+
+  it("is read with a slot's grants by both primary keys: the request's, and each granted document's", async () => {
+    const plan = await planOf(t.db, requestSql.slotOfOrganization, [uuid(1), uuid(20), uuid(21)]);
+    expect(plan).to.match(/Index Scan using requests_pkey on requests r/);
+    expect(plan).to.match(/Index Scan using documents_pkey on documents d/);
+    expect(plan).not.to.match(/requests_organization|documents_vault/);
   });
 
   it("a slot's grants find each document by its primary key, and a deleted one resolves to nothing", async () => {

@@ -172,6 +172,41 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
     ).to.equal('refused');
   });
 
+  it("a keep's two keys in one query: the chain's made on first use, the source's read; an erased source fails only the opener", async () => {
+    const source = randomUUID();
+    const sealedSource = await keyring.encrypt(source, Buffer.from('the source version'), 'doc/v1');
+    const sent: string[] = [];
+    const countingDb = Object.create(t.db) as SqlDb;
+    countingDb.query = (text, params) => {
+      sent.push(text);
+      return t.db.query(text, params);
+    };
+    const counting = await VaultKeyring.open(countingDb, master);
+    sent.length = 0;
+    const chain = randomUUID();
+    const first = counting.sealerAndOpener(chain, source);
+    const kept = (await first.sealer)(Buffer.from('kept'), 'copy/v1');
+    expect((await first.opener)(sealedSource, 'doc/v1').toString()).to.equal('the source version');
+    expect(sent).to.have.length(1);
+    // The chain's key is the one stored: another instance opens what the sealer sealed.
+    expect((await keyring.decrypt(chain, kept, 'copy/v1')).toString()).to.equal('kept');
+    // Once keyed, the chain's key is only read (no fresh key drawn), still in one query with the source's.
+    sent.length = 0;
+    const resealed = (await counting.sealerAndOpener(chain, source).sealer)(Buffer.from('same key'), 'copy/v2');
+    expect(sent).to.have.length(1);
+    expect(sent[0]).not.to.match(/INSERT/);
+    expect((await keyring.decrypt(chain, resealed, 'copy/v2')).toString()).to.equal('same key');
+    await keyring.erase(source);
+    const erasedSource = counting.sealerAndOpener(randomUUID(), source);
+    expect(
+      await erasedSource.opener.then(
+        () => null,
+        (e: unknown) => e,
+      ),
+    ).to.be.instanceOf(VaultKeyErasedError);
+    expect((await erasedSource.sealer)(Buffer.from('still seals'), 'x').length).to.be.greaterThan(0);
+  });
+
   it('MASTER_KEY rotation re-wraps every data key without touching the data', async () => {
     const vault = randomUUID();
     const sealed = await keyring.encrypt(vault, Buffer.from('survives rotation'), 'x');

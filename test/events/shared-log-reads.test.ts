@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { START } from '../../src/events/position.js';
+import { SharedLogReads } from '../../src/events/recent-events.js';
+import type { ReadAllOptions } from '../../src/events/store.js';
+import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
+import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
+import { newEvent } from '../support/events.js';
+
+describe(`one reader of the log for all the loops of an instance (issue 48; ${mainBackend})`, () => {
+  let t: TestDatabase;
+  let store: SqlEventStore;
+  const asked: ReadAllOptions[] = [];
+  let reads: SharedLogReads;
+
+  before(async () => {
+    t = await openTestDatabase();
+    store = await SqlEventStore.open(t.db);
+    for (let s = 0; s < 12; s++)
+      await store.appendToStream(
+        `noted-${s}`,
+        Array.from({ length: 100 }, (_, i) => newEvent('Noted', { i })),
+        'no_stream',
+      );
+  });
+  beforeEach(() => {
+    asked.length = 0;
+    reads = new SharedLogReads({
+      readAll: (options) => {
+        asked.push(options ?? {});
+        return store.readAll(options);
+      },
+    });
+  });
+  after(() => t.drop());
+
+  it('loops woken together share one read, whatever page each asks for, and each gets the log in order up to its own page', async () => {
+    const [reactor, projector] = await Promise.all([reads.read(START, 100), reads.read(START, 500)]);
+    expect(asked).to.have.length(1);
+    expect(reactor).to.have.length(100);
+    expect(projector).to.have.length(500);
+    expect(reactor.map((e) => e.position)).to.deep.equal(projector.slice(0, 100).map((e) => e.position));
+    expect(projector).to.deep.equal(await store.readAll({ after: START, maxCount: 500 }));
+  });
+
+  it('a loop a page behind takes it from what the others read; one asking for more than the read in flight reads its own', async () => {
+    const first = await reads.read(START, 100);
+    const behind = await reads.read(first.at(-1)!.position, 100);
+    // The first read fetched a shared page of 500: the next 100 came from memory.
+    expect(asked.map((o) => o.maxCount)).to.deep.equal([500]);
+    expect(behind).to.deep.equal(await store.readAll({ after: first.at(-1)!.position, maxCount: 100 }));
+    const end = (await store.readAll({ after: START, maxCount: 500 })).at(-1)!.position;
+    const [reactor, checkpointer] = await Promise.all([reads.read(end, 100), reads.read(end, 1000)]);
+    // Past what memory holds: the reactor's read is in flight for 500, too short for the checkpointer's 1000.
+    expect(asked.map((o) => o.maxCount)).to.deep.equal([500, 500, 1000]);
+    expect(checkpointer).to.have.length(700);
+    expect(reactor).to.deep.equal(checkpointer.slice(0, 100));
+  });
+});
