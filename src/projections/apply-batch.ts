@@ -1,7 +1,7 @@
 import type { SqlDb, SqlExecutor } from '../db/sql.js';
 import type { RecordedEvent } from '../events/envelope.js';
 import { comparePositions, type Position } from '../events/position.js';
-import { checkpointSql, toPosition, useSchema } from './checkpoints.js';
+import { checkpointSql, schemaPrelude, toPosition } from './checkpoints.js';
 import type { ProjectionHandler, Projector, Statement } from './projector.js';
 import { ProjectorEventError } from './stall.js';
 
@@ -20,15 +20,17 @@ export async function applyBatch(
   events: readonly RecordedEvent[],
 ): Promise<BatchOutcome> {
   if (!events.some((e) => handlerFor(p, e))) return skipBatch(db, schema, p, expected, events);
-  return db.transaction(async (tx) => {
-    await useSchema(tx, schema);
-    const row = (await tx.query<{ commit: string; prepare: string }>(checkpointSql.lockOne, [p.name])).rows[0];
-    if (!row) throw new Error(`read model ${p.name} is not installed in schema ${schema}`);
-    const stored = toPosition(row);
-    if (comparePositions(stored, expected) !== 0) return { applied: false, checkpoint: stored };
-    const checkpoint = await applyEvents(tx, p, events);
-    return { applied: true, checkpoint };
-  });
+  return db.transaction(
+    async (tx) => {
+      const row = (await tx.query<{ commit: string; prepare: string }>(checkpointSql.lockOne, [p.name])).rows[0];
+      if (!row) throw new Error(`read model ${p.name} is not installed in schema ${schema}`);
+      const stored = toPosition(row);
+      if (comparePositions(stored, expected) !== 0) return { applied: false, checkpoint: stored };
+      const checkpoint = await applyEvents(tx, p, events);
+      return { applied: true, checkpoint };
+    },
+    { prelude: schemaPrelude(schema) },
+  );
 }
 
 /**

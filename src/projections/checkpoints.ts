@@ -88,5 +88,8 @@ export function quoteIdent(name: string): string {
 
 /** Points unqualified table names of this transaction at one read-model schema. */
 export function useSchema(tx: SqlExecutor, schema: string): Promise<unknown> {
-  return tx.query(`SET LOCAL search_path TO ${quoteIdent(schema)}, public`);
+  return tx.query(schemaPrelude(schema));
 }
+
+/** useSchema as a transaction's prelude: it travels with BEGIN, one statement fewer (TransactionOptions.prelude). */
+export const schemaPrelude = (schema: string): string => `SET LOCAL search_path TO ${quoteIdent(schema)}, public`;
