@@ -110,7 +110,8 @@ function emailFrom(body: unknown): Email | Refusal {
   return isRefusal(refused) ? refused : normalizeEmail(refused);
 }
 
-function emailAndCode(body: unknown): { email: Email; code: string } | Refusal {
+/** verify-otp's body (R-AUTH-02, R-AUTH-10): an address as emailFrom reads it and the code exactly as sent. */
+export function emailAndCode(body: unknown): { email: Email; code: string } | Refusal {
   const email = emailFrom(body);
   if (isRefusal(email)) return email;
   const code = exactTextAt(fieldOf(body, 'code'), 'code', MAX_CODE);

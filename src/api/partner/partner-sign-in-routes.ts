@@ -1,10 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import { isRefusal, refuse, type AnyRefusal, type Refusal } from '../../commands/refusal.js';
-import { normalizeEmail } from '../../identity/email.js';
 import { clientAddress } from '../../limits/client-address.js';
 import type { ConsentInteraction } from '../../partner/consent-interaction.js';
 import { newBrowserBinding, PARTNER_SIGN_IN_SECONDS, type PartnerSignIn, type SignInStep } from '../../partner/partner-sign-in.js';
 import { answer, ok, whenDone } from '../answer.js';
+import { emailAndCode } from '../auth/auth-routes.js';
 import { exactTextAt, objectAt, type Fields } from '../fields.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { knownInput } from '../middleware/known-input.js';
@@ -22,9 +22,6 @@ export type PartnerSignInRouteDeps = {
 const BINDING = 'partner-sign-in';
 /** The provider's answer comes back as its query string: at most this long. */
 const MAX_CALLBACK = 8 * 1024;
-/** As POST /auth/verify-otp takes them (R-AUTH-02, R-AUTH-10). */
-const MAX_EMAIL = 320;
-const MAX_CODE = 64;
 
 /**
  * "Continue with <organization>" (contract §13, docs/oauth.md): the consent page's start, the
@@ -88,13 +85,8 @@ export function partnerSignInRoutes(deps: PartnerSignInRouteDeps): Router {
     '/oauth/partner-sign-in/link',
     jsonBody(),
     afterAnswer(
-      (body) => {
-        const text = exactTextAt(body.email, 'email', MAX_EMAIL);
-        const email = isRefusal(text) ? text : normalizeEmail(text);
-        if (isRefusal(email)) return email;
-        const code = exactTextAt(body.code, 'code', MAX_CODE);
-        return isRefusal(code) ? code : { email, code };
-      },
+      // As POST /auth/verify-otp takes them (R-AUTH-02, R-AUTH-10).
+      emailAndCode,
       ({ email, code }, binding, req) => signIn.link(binding, email, code, clientAddress(req.ip), context(req)),
     ),
   );

@@ -48,19 +48,23 @@ describe(`signed consent receipts: one per consent transition, chained, verifiab
   let passport: string;
   let birth: string;
 
-  /** The service on the suite's database with its receipt reactor, at a receipt key generation. */
-  async function start(generation: number) {
-    service = await startTestService({
-      database: t,
-      domain: { mailer, env: { ...env, ...keys, RECEIPT_KEY_GENERATION: String(generation) } },
-    });
-    workers = await startConsentReceiptWorkers({
+  /** The receipt reactor of the running service, polling often: the one way the suite starts it. */
+  const receiptReactor = (): Promise<Workers> =>
+    startConsentReceiptWorkers({
       db: service.db,
       store: service.store,
       receipts: service.domain!.consentReceipts,
       logger: quiet,
       reactorPollMs: 20,
     });
+
+  /** The service on the suite's database with its receipt reactor, at a receipt key generation. */
+  async function start(generation: number) {
+    service = await startTestService({
+      database: t,
+      domain: { mailer, env: { ...env, ...keys, RECEIPT_KEY_GENERATION: String(generation) } },
+    });
+    workers = await receiptReactor();
     api = orgClient(service.url, mailer);
   }
 
@@ -228,13 +232,7 @@ describe(`signed consent receipts: one per consent transition, chained, verifiab
     expect((await orgReceipts(requestId)).receipts).to.deep.equal([]);
     // Back, and from the very start of the log (a lost checkpoint): every transition once, no more.
     await service.db.query(`DELETE FROM reactors.checkpoints WHERE reactor = 'consent_receipts'`);
-    workers = await startConsentReceiptWorkers({
-      db: service.db,
-      store: service.store,
-      receipts: service.domain!.consentReceipts,
-      logger: quiet,
-      reactorPollMs: 20,
-    });
+    workers = await receiptReactor();
     const got = await receiptsOnceThere(requestId, 2);
     await new Promise((r) => setTimeout(r, 300));
     expect((await orgReceipts(requestId)).receipts.map((r) => r.event)).to.deep.equal(['RequestAccepted', 'SlotGranted']);

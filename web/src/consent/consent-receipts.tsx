@@ -1,4 +1,4 @@
-import type { Schemas } from '@dss/sdk';
+import type { ReceiptEventType, Schemas } from '@dss/sdk';
 import { useEffect, useRef } from 'react';
 import { Failure, Loaded, useAction, useLoad } from '../actions';
 import { saveBlob } from '../api';
@@ -10,21 +10,24 @@ export type ConsentReceipt = Omit<Schemas['ConsentReceipt'], 'event'> & { readon
 /** Every receipt of a request with its issuer: what the pages download and `dss receipts verify` takes (docs/receipts.md). */
 export type ReceiptsFile = { readonly issuer: string; readonly requestId: string; readonly receipts: readonly ConsentReceipt[] };
 
-/** The request events that issue a receipt (docs/receipts.md), to tell from the history how many there should be. */
-const RECEIPTED: ReadonlySet<string> = new Set([
-  'RequestAccepted',
-  'SlotGranted',
-  'SlotWithdrawn',
-  'RequestSuspended',
-  'RequestResumed',
-  'RequestRevoked',
-  'RequestRejected',
-  'AppAuthorized',
-]);
+/**
+ * The request events that issue a receipt (docs/receipts.md), to tell from the history how many there
+ * should be: every one of the SDK's ReceiptEventType, so a type added there and not here fails to compile.
+ */
+const RECEIPTED: Readonly<Record<ReceiptEventType, true>> = {
+  RequestAccepted: true,
+  SlotGranted: true,
+  SlotWithdrawn: true,
+  RequestSuspended: true,
+  RequestResumed: true,
+  RequestRevoked: true,
+  RequestRejected: true,
+  AppAuthorized: true,
+};
 
 /** How many receipts a request's history calls for: one per consent transition in it. */
 export const receiptsCalledFor = (history: readonly { readonly type: string }[]): number =>
-  history.filter((e) => RECEIPTED.has(e.type)).length;
+  history.filter((e) => Object.hasOwn(RECEIPTED, e.type)).length;
 
 /** The reactor issues a receipt a moment after its transition: the section reads again this often, this many times. */
 const RETRY_MS = 1000;
