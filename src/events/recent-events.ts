@@ -66,19 +66,33 @@ const SHARED_PAGE = 500;
 export class SharedLogReads {
   private readonly inFlight = new Map<string, { readonly count: number; readonly page: Promise<RecordedEvent[]> }>();
   private readonly recent = new RecentEvents();
+  /** Appends this instance has heard of: its own, and other instances' by their NOTIFY. */
+  private heard = 0;
+  /** `heard` when the read that found the log's end, where the stretch in memory ends, began; null when it ends short of it. */
+  private endAsOf: number | null = null;
 
-  constructor(private readonly store: Pick<EventStore, 'readAll'>) {}
+  constructor(private readonly store: Pick<EventStore, 'readAll' | 'onAppended'>) {
+    // For as long as the store lives: the instance's one reader, or a loop's own.
+    store.onAppended(() => {
+      this.heard++;
+    });
+  }
 
   read(after: Position, maxCount: number): Promise<RecordedEvent[]> {
     const recent = this.recent.after(after, maxCount);
-    if (recent) return Promise.resolve(recent);
+    // A short page from memory ends where the log ended when it was read, which a loop takes for
+    // the log's end: true only while no append has been heard of since that read began.
+    if (recent && (recent.length === maxCount || this.endAsOf === this.heard)) return Promise.resolve(recent);
     const key = formatPosition(after);
     let read = this.inFlight.get(key);
     // A read in flight for fewer events would cut this one's page short: a loop takes a short page for the log's end.
     if (!read || read.count < maxCount) {
       const count = Math.max(maxCount, SHARED_PAGE);
+      const began = this.heard;
       const page = this.store.readAll({ after, maxCount: count }).then((events) => {
         this.recent.add(after, events);
+        // The page now ends the stretch: a short one at the log's end as of `began`, a full one short of it.
+        if (events.length > 0) this.endAsOf = events.length < count ? began : null;
         return events;
       });
       read = { count, page };

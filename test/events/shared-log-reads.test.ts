@@ -29,6 +29,7 @@ describe(`one reader of the log for all the loops of an instance (issue 48; ${ma
         asked.push(options ?? {});
         return store.readAll(options);
       },
+      onAppended: (listener) => store.onAppended(listener),
     });
   });
   after(() => t.drop());
@@ -54,5 +55,20 @@ describe(`one reader of the log for all the loops of an instance (issue 48; ${ma
     expect(asked.map((o) => o.maxCount)).to.deep.equal([500, 500, 1000]);
     expect(checkpointer).to.have.length(700);
     expect(reactor).to.deep.equal(checkpointer.slice(0, 100));
+  });
+
+  it('a short page comes from memory only while no append was heard of since it was read: else the loop would sleep past it', async () => {
+    const whole = await reads.read(START, 5000);
+    expect(whole).to.have.length(1200);
+    const nearEnd = whole.at(-51)!.position;
+    // Memory answers a full page, and a short one while the log has not moved.
+    expect(await reads.read(whole.at(599)!.position, 100)).to.deep.equal(whole.slice(600, 700));
+    expect(await reads.read(nearEnd, 100)).to.deep.equal(whole.slice(-50));
+    expect(asked).to.have.length(1);
+    await store.appendToStream('noted-late', [newEvent('Noted', { late: true })], 'no_stream');
+    const after = await reads.read(nearEnd, 100);
+    expect(asked).to.have.length(2);
+    expect(after).to.have.length(51);
+    expect(after.at(-1)!.streamId).to.equal('noted-late');
   });
 });
