@@ -6,9 +6,10 @@ import { masterKeyId, open, openStream, seal, sealStream, type StreamOpener, typ
 /** Seals a value with a key fetched once (VaultKeyring.sealer). */
 export type Seal = (plaintext: Buffer, context: string) => Buffer;
 
-/** Opens a value sealed in a vault (VaultKeyring.decrypt's shape). */
 /** Opens synchronously with a key fetched once (VaultKeyring.opener). */
 export type Opener = (sealed: Buffer, context: string) => Buffer;
+
+/** Opens a value sealed in a vault (VaultKeyring.decrypt's shape). */
 export type Decrypt = (vaultId: string, sealed: Buffer, context: string) => Promise<Buffer>;
 
 export class VaultKeyErasedError extends Error {
@@ -109,8 +110,7 @@ export class VaultKeyring {
 
   /** Seals synchronously with a key fetched once: for decisions that seal per version they publish. */
   async sealer(vaultId: string): Promise<Seal> {
-    const key = await this.dataKey(vaultId);
-    return (plaintext, context) => seal(key, plaintext, `${vaultId}:${context}`);
+    return sealWith(vaultId, await this.dataKey(vaultId));
   }
 
   /**
@@ -137,16 +137,8 @@ export class VaultKeyring {
       this.remember(vaultId);
       return row.made && fresh ? fresh : this.unwrap(vaultId, row.wrapped_key);
     };
-    const sealer = keyOf(sealVault, () => this.dataKey(sealVault)).then(
-      (key): Seal =>
-        (plaintext, context) =>
-          seal(key, plaintext, `${sealVault}:${context}`),
-    );
-    const opener = keyOf(openVault, () => this.openingKey(openVault)).then(
-      (key): Opener =>
-        (sealed, context) =>
-          open(key, sealed, `${openVault}:${context}`),
-    );
+    const sealer = keyOf(sealVault, () => this.dataKey(sealVault)).then((key) => sealWith(sealVault, key));
+    const opener = keyOf(openVault, () => this.openingKey(openVault)).then((key) => openWith(openVault, key));
     // Each is its caller's to await; one left unused (a version gone) must not fail the process.
     sealer.catch(() => undefined);
     opener.catch(() => undefined);
@@ -160,8 +152,7 @@ export class VaultKeyring {
 
   /** Opens synchronously with a key fetched once: for reads that open many values of one vault. */
   async opener(vaultId: string): Promise<Opener> {
-    const key = await this.openingKey(vaultId);
-    return (sealed, context) => open(key, sealed, `${vaultId}:${context}`);
+    return openWith(vaultId, await this.openingKey(vaultId));
   }
 
   /** Opens large values (file bytes) chunk by chunk, with a key fetched once: `head` is their first SEALED_HEAD_BYTES. */
@@ -281,3 +272,13 @@ const CREATED_OR_STORED_KEY = `
   SELECT wrapped_key, true AS made FROM made
   UNION ALL
   SELECT wrapped_key, false AS made FROM keys.vault_keys WHERE vault_id = $1`;
+
+/** A vault's sealer and opener over its data key: the context names the vault, so a value opens only in its own. */
+const sealWith =
+  (vaultId: string, key: Buffer): Seal =>
+  (plaintext, context) =>
+    seal(key, plaintext, `${vaultId}:${context}`);
+const openWith =
+  (vaultId: string, key: Buffer): Opener =>
+  (sealed, context) =>
+    open(key, sealed, `${vaultId}:${context}`);
