@@ -8,8 +8,16 @@ import pg from 'pg';
 import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../src/identity/keys/index.js';
 import { benchOrganization, PerConnection } from './command-data.js';
 import { CpuMeter, cpuNote } from './cpu-spent.js';
-import { commandWorkloads, floorWorkloads, identityWorkloads, type BenchWorld, type Workload } from './command-workloads.js';
+import {
+  commandWorkloads,
+  floorWorkloads,
+  identityWorkloads,
+  type BenchWorld,
+  type TokenKind,
+  type Workload,
+} from './command-workloads.js';
 import { readLog, type LoggedEvent } from './domain-log.js';
+import { benchDrain } from './drain.js';
 import { instanceChecks } from './instance-checks.js';
 import { runLoad, type LoadResult } from './load.js';
 import { startMailSink } from './mail-sink.js';
@@ -17,7 +25,7 @@ import { WARM_UP_CLIENTS, type Row } from './measure.js';
 import { reactorLag } from './reactor-lag.js';
 import type { BenchWorkload } from './selection.js';
 import { withScratchDatabase } from './scratch-database.js';
-import { ServiceClient } from './service-client.js';
+import { queriesSent, ServiceClient } from './service-client.js';
 import { startService, type ServiceProcess } from './service-process.js';
 
 export type CommandBenchOptions = {
@@ -78,7 +86,21 @@ export async function benchCommands(options: CommandBenchOptions): Promise<Row[]
         for (const clients of options.clients) {
           const row = await measure(ctx, w, clients);
           if (w.floor && w.token && row.perSecond !== undefined) floors.set(`${w.token}@${clients}`, row.perSecond);
-          rows.push(w.floor ? row : withFloorRatio(row, w, floors.get(`${w.token}@${clients}`)));
+          rows.push(w.floor || !w.token ? row : withFloorRatio(row, w.token, floors.get(`${w.token}@${clients}`)));
+        }
+      }
+      if (options.workloads?.has('drain') ?? true) {
+        const drains = {
+          api: world.api,
+          db,
+          pids: ctx.pids,
+          instances: ctx.instances,
+          label: ctx.label,
+          untilQuiet: () => untilQuiet(ctx),
+        };
+        await benchDrain(drains, WARM_UP_CLIENTS); // as warmUp: V8 compiles the drain's path before its rows
+        for (const clients of options.clients) {
+          rows.push(withFloorRatio(await benchDrain(drains, clients), 'organization', floors.get(`organization@${clients}`)));
         }
       }
       for (const w of identityWorkloads(world).filter(chosen)) {
@@ -96,9 +118,9 @@ export async function benchCommands(options: CommandBenchOptions): Promise<Row[]
 }
 
 /** A command row's share of its floor (issue 48's target: ≥ 40% at 16 clients). */
-function withFloorRatio(row: Row, w: Workload, floor: number | undefined): Row {
-  if (floor === undefined || row.perSecond === undefined || !w.token) return row;
-  return { ...row, ratio: `${Math.round((100 * row.perSecond) / floor)}% of the ${w.token} token floor` };
+function withFloorRatio(row: Row, token: TokenKind, floor: number | undefined): Row {
+  if (floor === undefined || row.perSecond === undefined) return row;
+  return { ...row, ratio: `${Math.round((100 * row.perSecond) / floor)}% of the ${token} token floor` };
 }
 
 /** The organization under load, and a person for each connection as the workloads ask: what they share. */
@@ -164,14 +186,14 @@ async function measure(ctx: Context, w: Workload, clients: number): Promise<Row>
   const before = await settled(ctx, w);
   await untilQuiet(ctx);
   const setupSeconds = (performance.now() - setupStarted) / 1000;
-  const queriesBefore = await queriesSent(ctx);
+  const queriesBefore = await queriesSent(ctx.instances);
   const cpu = await CpuMeter.start(ctx.pids);
   const run = await runLoad(load);
   const ended = performance.now();
   // Before the workload settles: its reads of where each connection stands would count as the run's.
   await untilQuiet(ctx);
   const drained = (performance.now() - ended) / 1000;
-  const queries = (await queriesSent(ctx)) - queriesBefore;
+  const queries = (await queriesSent(ctx.instances)) - queriesBefore;
   const spent = await cpu.spent();
   const written = w.event ? (await settled(ctx, w)) - before : null;
   progress(`${w.name} at ${clients} clients: ${Math.round(run.perSecond)}/s (setup and trial ${Math.round(setupSeconds)} s)`);
@@ -219,10 +241,6 @@ function checkNote(w: Workload, run: LoadResult, written: number | null): string
  */
 function queriesNote(queries: number, run: LoadResult): string | null {
   return run.responses > 0 ? `${(queries / run.responses).toFixed(1)} queries a request` : null;
-}
-
-async function queriesSent(ctx: Context): Promise<number> {
-  return (await Promise.all(ctx.instances.map(async (i) => (await i.gauges()).queries))).reduce((a, b) => a + b, 0);
 }
 
 /** A command whose reactions (copy workers) trail it: how long they took to catch up after the run. */

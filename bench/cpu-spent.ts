@@ -72,10 +72,10 @@ export class CpuMeter {
  * the rest of the machine's (PostgreSQL, mostly) and the load generator's. Their sum bounds the
  * rate the machine's cores can reach, and moves far less with the host than the rate does.
  */
-export function cpuNote(spent: CpuSpent | null, requests: number, who: string): string | null {
+export function cpuNote(spent: CpuSpent | null, requests: number, who: string, per = 'a request'): string | null {
   if (!spent || requests === 0) return null;
   const ms = (total: number) => `${(total / requests).toFixed(2)} ms`;
-  return `CPU a request: ${who} ${ms(spent.serviceMs)}, PostgreSQL and the rest ${ms(spent.restMs)}, load generator ${ms(spent.benchMs)}`;
+  return `CPU ${per}: ${who} ${ms(spent.serviceMs)}, PostgreSQL and the rest ${ms(spent.restMs)}, load generator ${ms(spent.benchMs)}`;
 }
 
 async function read(pids: readonly number[], readers: CpuReaders): Promise<Reading | null> {

@@ -9,7 +9,17 @@ export const BENCH_PARTS = ['limits', 'peer', 'commands', 'instances', 'lag', 'r
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 /** The workloads of the commands and instances parts, by the short name the environment uses. */
-export const BENCH_WORKLOADS = ['floor-org', 'floor-user', 'publish', 'keep', 'correct', 'adopt', 'logins', 'token-checks'] as const;
+export const BENCH_WORKLOADS = [
+  'floor-org',
+  'floor-user',
+  'publish',
+  'keep',
+  'correct',
+  'adopt',
+  'drain',
+  'logins',
+  'token-checks',
+] as const;
 export type BenchWorkload = (typeof BENCH_WORKLOADS)[number];
 
 export type BenchSelection = {

@@ -90,6 +90,11 @@ export class ServiceClient {
   }
 }
 
+/** The queries the instances have sent PostgreSQL so far, all of them together. */
+export async function queriesSent(instances: readonly ServiceClient[]): Promise<number> {
+  return (await Promise.all(instances.map(async (i) => (await i.gauges()).queries))).reduce((a, b) => a + b, 0);
+}
+
 export const freshEmail = (): string => `bench-${randomBytes(6).toString('hex')}@example.com`;
 
 /** Runs `fn` over `items`, `concurrency` at a time, answers in order: setup is many small calls, and the service serves several at once. */

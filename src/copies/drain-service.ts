@@ -8,7 +8,7 @@ import type { EventContext } from '../events/envelope.js';
 import { requestStream } from '../events/request-events.js';
 import type { RecordReader } from '../requests/request-records.js';
 import type { RequestReads } from '../requests/request-reads.js';
-import type { RequestRow } from '../requests/request-queries.js';
+import type { GrantRow, RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 import { copySql as q, copyWorkSql as w, type AdoptionRow } from './copy-queries.js';
 import type { CopyKeeping } from './keep-service.js';
@@ -50,31 +50,29 @@ export class PendingKeeps {
   }
 
   private async drainPending(row: RequestRow, context: EventContext): Promise<Drained> {
-    const pending = (await this.deps.readModels.query<AdoptionRow>(q.adoptionsOf, [row.request_id])).rows.filter(
-      (a) => a.state === 'pending',
-    );
+    const adoptions = (await this.deps.readModels.query<AdoptionRow>(q.adoptionsOf, [row.request_id])).rows;
+    const pending = adoptions.filter((a) => a.state === 'pending');
     if (pending.length === 0) return { materialized: 0, stillPending: 0 };
-    const grants = await this.deps.reads.grants([row.request_id]);
+    const grants = chainedFrom(await this.deps.reads.grants([row.request_id]), adoptions);
     const standing = await this.deps.records.standing(row, grants);
     const warm = this.deps.access.warm(row);
     const connection = stateOf(row, this.deps.now());
-    let materialized = 0;
-    let discarded = 0;
-    for (const a of pending) {
+    const drainOne = async (a: AdoptionRow): Promise<'materialized' | 'discarded' | null> => {
       const facts = this.deps.records.factsFor(connection, grants, standing, a.slot_id, a.source_resource_id);
-      if (consentLapse(facts) !== null && (await this.discard(row, a, facts, context))) {
-        discarded++;
-        continue;
-      }
+      if (consentLapse(facts) !== null && (await this.discard(row, a, facts, context))) return 'discarded';
       const slot = slotsOf(row).find((s) => s.slotId === a.slot_id);
-      if (!warm || !slot) continue;
+      if (!warm || !slot) return null;
       const record = { resourceId: a.source_resource_id, participant: (a.participant ?? null) as Participant };
       const order = { row, slot, grants, record, sourceVersion: a.source_version, warm, adoptedAt: new Date(a.adopted_at).toISOString() };
       const kept = await this.deps.keeping.keepVersion({ ...order, closesProposals: true }, context);
       // The version could not be read at the moment of the keep: it no longer resolves.
-      if (kept === null && (await this.discard(row, a, { ...facts, resolves: false }, context))) discarded++;
-      else if (!isRefusal(kept) && kept?.state === 'materialized') materialized++;
-    }
+      if (kept === null && (await this.discard(row, a, { ...facts, resolves: false }, context))) return 'discarded';
+      return !isRefusal(kept) && kept?.state === 'materialized' ? 'materialized' : null;
+    };
+    // Chains apart, a chain's own versions in the order they were pended: its versions follow that order.
+    const outcomes = (await eachChain(pending, drainOne)).flat();
+    const materialized = outcomes.filter((o) => o === 'materialized').length;
+    const discarded = outcomes.filter((o) => o === 'discarded').length;
     return { materialized, stillPending: pending.length - materialized - discarded };
   }
 
@@ -101,4 +99,43 @@ export class PendingKeeps {
     );
     return !isRefusal(done);
   }
+}
+
+/**
+ * GrantRow.chained from the request's adoptions, read already: a record's chain on a slot has a
+ * version once one of its adoptions there is materialized. A keep then takes a chain without one
+ * as empty without reading it (keepVersion), its append refusing the guess if the rows were behind.
+ */
+function chainedFrom(grants: readonly GrantRow[], adoptions: readonly AdoptionRow[]): GrantRow[] {
+  const chains = new Set(adoptions.filter((a) => a.state === 'materialized').map((a) => `${a.slot_id} ${a.source_resource_id}`));
+  return grants.map((g) => ({ ...g, chained: chains.has(`${g.slot_id} ${g.resource_id}`) }));
+}
+
+/** Chains a drain keeps into at once: their appends and the reads that follow them overlap. */
+const CHAINS_AT_ONCE = 4;
+
+/**
+ * `fn` over the pending keeps, CHAINS_AT_ONCE chains at a time and each chain's keeps one after
+ * the other; settles every one before it answers or throws (a job retried must not race its own run).
+ */
+async function eachChain<T>(pending: readonly AdoptionRow[], fn: (a: AdoptionRow) => Promise<T>): Promise<T[][]> {
+  const chains = new Map<string, AdoptionRow[]>();
+  for (const a of pending) {
+    const key = `${a.slot_id} ${a.source_resource_id}`;
+    chains.set(key, [...(chains.get(key) ?? []), a]);
+  }
+  const queue = [...chains.values()];
+  const run = async (): Promise<T[][]> => {
+    const done: T[][] = [];
+    for (let chain = queue.shift(); chain; chain = queue.shift()) {
+      const outcomes: T[] = [];
+      for (const a of chain) outcomes.push(await fn(a));
+      done.push(outcomes);
+    }
+    return done;
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(CHAINS_AT_ONCE, queue.length) }, run));
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
 }

@@ -145,7 +145,7 @@ export class CopyKeeping {
     // request, which proves nothing of the chain: it reads.
     const [chainFolded, sourcing] = await Promise.all([
       warm
-        ? recallFolded(this.deps.store, chain, chainFold, grantOf(order.grants, record.resourceId)?.chained === false)
+        ? recallFolded(this.deps.store, chain, chainFold, grantOf(order.grants, slot.slotId, record.resourceId)?.chained === false)
         : readFolded(this.deps.store, chain, chainFold),
       warm ? this.sourced(order, orgResourceId) : null,
     ]);
@@ -294,7 +294,7 @@ export class CopyKeeping {
   /** The version to keep, and the chain's sealer: both keys in one query when the grant names the source's vault. */
   private sourced(order: KeepOrder, orgResourceId: string): Promise<[SourceVersion | null, Seal | null]> {
     const { record, sourceVersion } = order;
-    const vaultId = grantOf(order.grants, record.resourceId)?.vault_id;
+    const vaultId = grantOf(order.grants, order.slot.slotId, record.resourceId)?.vault_id;
     const keys = vaultId ? { vaultId, ...this.deps.keyring.sealerAndOpener(orgResourceId, vaultId) } : null;
     return Promise.all([
       readSourceVersion(this.deps, record.resourceId, sourceVersion, keys),
@@ -332,4 +332,6 @@ const skip = (record: RecordEntry, reason: NonNullable<RecordEntry['reason']>): 
 });
 
 /** A resource's grant as read with the slot: its vault's key is read with the resource's stream, its chain taken as it shows. */
-const grantOf = (grants: readonly GrantRow[], resourceId: string): GrantRow | undefined => grants.find((g) => g.resource_id === resourceId);
+/** The record's grant on the slot: a drain's grants are the whole request's, where one record may be granted on several slots. */
+const grantOf = (grants: readonly GrantRow[], slotId: string, resourceId: string): GrantRow | undefined =>
+  grants.find((g) => g.slot_id === slotId && g.resource_id === resourceId);

@@ -143,9 +143,10 @@ export type GrantRow = {
   /** The vault holding the resource; null when it no longer resolves. */
   vault_id: string | null;
   /**
-   * Read with a slot (slotOfOrganization): whether the read models hold a version of the record's
-   * copy chain. False lets a keep take the chain as empty without reading it; the append's
-   * compare-and-set refuses that guess if the read models were behind (recallFolded).
+   * Read with a slot (slotOfOrganization), or by a drain from the request's adoptions: whether
+   * the read models hold a version of the record's copy chain. False lets a keep take the chain as
+   * empty without reading it; the append's compare-and-set refuses that guess if the read models
+   * were behind (recallFolded).
    */
   chained?: boolean;
 };

@@ -14,6 +14,12 @@ import { AUTO_KEEP_QUEUE, autoKeepOnNewVersions, DRAIN_QUEUE, drainOnKeyWarmed, 
 
 export const COPY_QUEUES: readonly string[] = [DRAIN_QUEUE, AUTO_KEEP_QUEUE];
 
+/**
+ * Drains at once on an instance: one organization's drain holds up no other's sign-in. Two of one
+ * organization keep each version once, as drains on two instances do (the chain's decider).
+ */
+const DRAIN_CONCURRENCY = 4;
+
 /** What the copy workers run of the copies feature: the automatic keep and where a resource is granted, and the drain. */
 export type CopyWork = Pick<Copies['keeping'], 'keepAutomatically' | 'grantsOf'> & {
   /** Which of these resource ids, as a page of the log names them, are granted on some slot now. */
@@ -58,13 +64,17 @@ export async function startCopyWorkers(deps: CopyWorkerDeps): Promise<CopyWorker
     if (at && typeof payload.eventType === 'string') await deps.waitFor(at, [payload.eventType]);
   };
   const workers = [
-    deps.queue.process(DRAIN_QUEUE, async (job) => {
-      await caughtUp(job.payload);
-      const { organizationId } = job.payload;
-      if (typeof organizationId !== 'string') throw new Error(`drain job ${job.id} names no organization`);
-      const materialized = await deps.copies.drainOrganization(organizationId, system(`job:${job.id}`, job.payload));
-      deps.logger.info({ job: job.id, organizationId, materialized }, 'drained pending keeps');
-    }),
+    deps.queue.process(
+      DRAIN_QUEUE,
+      async (job) => {
+        await caughtUp(job.payload);
+        const { organizationId } = job.payload;
+        if (typeof organizationId !== 'string') throw new Error(`drain job ${job.id} names no organization`);
+        const materialized = await deps.copies.drainOrganization(organizationId, system(`job:${job.id}`, job.payload));
+        deps.logger.info({ job: job.id, organizationId, materialized }, 'drained pending keeps');
+      },
+      { concurrency: DRAIN_CONCURRENCY },
+    ),
     deps.queue.process(AUTO_KEEP_QUEUE, async (job) => {
       await caughtUp(job.payload);
       const context = system(`job:${job.id}`, job.payload);

@@ -64,11 +64,12 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
     );
     return requestId;
   }
-  const adoptions = async (requestId: string) => (await api.get(`/org/v1/requests/${requestId}`, token)).body.adoptions as Adoption[];
+  const adoptions = async (requestId: string, as = token) =>
+    (await api.get(`/org/v1/requests/${requestId}`, as)).body.adoptions as Adoption[];
   /** Polls the request detail until `done` holds: the workers run on their own time. */
-  async function eventually(requestId: string, done: (a: Adoption[]) => boolean): Promise<Adoption[]> {
+  async function eventually(requestId: string, done: (a: Adoption[]) => boolean, as = token): Promise<Adoption[]> {
     for (let i = 0; i < 200; i++) {
-      const now = await adoptions(requestId);
+      const now = await adoptions(requestId, as);
       if (done(now)) return now;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -84,6 +85,7 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
       ).rows[0]!.n,
     );
   const start = (copies: CopyWorkerDeps['copies']) => startWorkers(service, queue, copies);
+  const slot = { label: 'Name', group: 'KYC', multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['keep'] };
 
   before(async () => {
     // Fixed keys, so a second instance (the restart below) opens what this one sealed.
@@ -95,7 +97,6 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
     owner = await api.user();
     orgId = await api.organization(owner.token, 'Acme');
     token = await api.signIn(owner.token, orgId);
-    const slot = { label: 'Name', group: 'KYC', multiple: false, kind: 'schema', target: 'PersonFullName', verbs: ['keep'] };
     const m = await api.post('/org/v1/manifests', token, {
       name: 'KYC',
       purpose: 'To check who you are',
@@ -244,6 +245,65 @@ describe(`the copy workers: drain on sign-in and automatic keeps, through reacto
     }
     expect((await queue.status(DRAIN_QUEUE, `drain-${warmed}`))?.state).to.equal('completed');
     expect(await keptEvents(requestId)).to.equal(1);
+  });
+
+  it("one organization's drain still running holds up no other's: the other's pending keep is materialized meanwhile", async () => {
+    const held = await connected(0, await createDoc(name('Held')));
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    await api.post(`/org/v1/requests/${held}/slots/${manifest.slots[0]!.slotId}/adopt`, token);
+    const betaId = await api.organization(owner.token, 'Beta');
+    let beta = await api.signIn(owner.token, betaId);
+    const betaSlots = (
+      await api.post('/org/v1/manifests', beta, {
+        name: 'KYC',
+        purpose: 'To check who you are',
+        retention: 'P30D',
+        slots: [{ ...slot, adoption: 'manual' }],
+      })
+    ).body.manifest as typeof manifest;
+    const sent = await api.post('/org/v1/requests', beta, { manifestId: betaSlots.manifestId, recipientEmail: ann.email });
+    const betaRequest = (sent.body.request as { requestId: string }).requestId;
+    const doc = await createDoc(name('Beta'));
+    ok(
+      await gql(ann, 'mutation($r: ID!, $g: [GrantInput!]!) { user { request { accept(requestId: $r, grants: $g) { requestId } } } }', {
+        r: betaRequest,
+        g: [{ slotId: betaSlots.slots[0]!.slotId, resourceIds: [doc] }],
+      }),
+    );
+    expect((await api.post('/org/v1/key/seal', beta)).status).to.equal(200);
+    const pended = await api.post(`/org/v1/requests/${betaRequest}/slots/${betaSlots.slots[0]!.slotId}/adopt`, beta);
+    expect((pended.body.adoptions as Adoption[])[0]!.state).to.equal('pending');
+
+    // Acme's drain starts and then waits, as one over many requests would, until the test lets it go.
+    const real = copyWorkOf(service.domain!.copies);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let acmeDraining!: () => void;
+    const draining = new Promise<void>((resolve) => (acmeDraining = resolve));
+    await workers.stop();
+    workers = await start({
+      ...real,
+      drainOrganization: async (organizationId, context) => {
+        if (organizationId === orgId) {
+          acmeDraining();
+          await released;
+        }
+        return real.drainOrganization(organizationId, context);
+      },
+    });
+    try {
+      token = await api.signIn(owner.token, orgId);
+      await draining;
+      beta = await api.signIn(owner.token, betaId);
+      const [kept] = await eventually(betaRequest, (a) => a[0]?.state === 'materialized', beta);
+      expect(kept).to.include({ orgVersion: 1, sourceVersion: 1 });
+      expect((await adoptions(held))[0]!.state, "Acme's drain is still held").to.equal('pending');
+    } finally {
+      release();
+    }
+    await eventually(held, (a) => a[0]?.state === 'materialized');
+    await workers.stop();
+    workers = await start(real);
   });
 
   const snapshot = async () => ({

@@ -282,6 +282,32 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     expect(copy!.data).to.deep.equal(name('Cold'));
   });
 
+  it("a drain keeps a record's pended versions in the order they were pended, each once", async () => {
+    const doc = await nameDoc('One');
+    const requestId = await annConnected({ [slotId(NAME)]: [doc] });
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    await keep(requestId, slotId(NAME));
+    for (const given of ['Two', 'Three']) {
+      await updateDoc(ann, doc, name(given));
+      await keep(requestId, slotId(NAME));
+    }
+    expect(((await detail(requestId)).adoptions as Adoption[]).map((a) => [a.sourceVersion, a.state])).to.deep.equal([
+      [1, 'pending'],
+      [2, 'pending'],
+      [3, 'pending'],
+    ]);
+
+    token = await api.signIn(owner.token, orgId);
+    expect((await drain(requestId)).body).to.deep.equal({ materialized: 3, stillPending: 0 });
+    const adoptions = ((await detail(requestId)).adoptions as Adoption[]).map((a) => [a.sourceVersion, a.orgVersion, a.state]);
+    expect(adoptions).to.deep.equal([
+      [1, 1, 'materialized'],
+      [2, 2, 'materialized'],
+      [3, 3, 'materialized'],
+    ]);
+    expect((await drain(requestId)).body, 'drained again: nothing left').to.deep.equal({ materialized: 0, stillPending: 0 });
+  });
+
   it('a kept file: its version bytes download as an attachment; a document adoption is 400 unsupported_item; a pending one 403', async () => {
     const files = fileClient(service.url);
     const upload = await files.upload(ann.token, { fileName: 'passport.pdf', label: 'Passport' }, Buffer.from('%PDF-passport-v1'));
