@@ -48,6 +48,16 @@ const sql = {
     FROM events_feed_grants g JOIN events_feed_requests r ON r.request_id = g.request_id
     WHERE g.resource_id = $5::uuid AND NOT g.withdrawn AND r.phase = 'active'
       AND r.accepted_at + r.retention_ms * interval '1 millisecond' > $4::timestamptz`,
+  /** ofRequest for many events at once: each array holds one of ofRequest's thirteen parameters. */
+  ofRequests: `INSERT INTO events_feed (${columns})
+    SELECT i.commit_pos, i.prepare_pos, i.source_event_id, i.occurred_at, i.ordinal, i.type, r.organization_id, r.request_id,
+           i.slot_id, i.resource_id, g.entity_id, i.adoption_id, i.proposal_id, i.source_version, i.org_version
+    FROM unnest($1::numeric[], $2::numeric[], $3::uuid[], $4::timestamptz[], $5::integer[], $6::text[], $7::uuid[],
+                $8::uuid[], $9::uuid[], $10::uuid[], $11::uuid[], $12::integer[], $13::integer[])
+      AS i(commit_pos, prepare_pos, source_event_id, occurred_at, ordinal, type, request_id,
+           slot_id, resource_id, adoption_id, proposal_id, source_version, org_version)
+    JOIN events_feed_requests r ON r.request_id = i.request_id
+    LEFT JOIN events_feed_grants g ON g.request_id = r.request_id AND g.slot_id = i.slot_id AND g.resource_id = i.resource_id`,
   ofOrganization: `INSERT INTO events_feed (commit_pos, prepare_pos, source_event_id, occurred_at, ordinal, type, organization_id)
     VALUES (${place}, $6::text, $7::uuid)`,
   sent: `INSERT INTO events_feed_requests (request_id, organization_id, phase) VALUES ($1, $2, 'pending')`,
@@ -200,6 +210,34 @@ function statementsOf(e: Recorded<Read>): Statement[] {
   }
 }
 
+/** The statements that write what ofRequest reads (a request's phase, its grants): an ofRequest may not pass one. */
+const WRITES_WHAT_OF_REQUEST_READS: ReadonlySet<string> = new Set([sql.sent, sql.phase, sql.accepted, sql.grant, sql.withdraw]);
+
+/**
+ * A run's statements with its ofRequest inserts gathered into one (ofRequests) until a statement
+ * that writes what they read: the rows are the same, as each reads the phase and grants the log
+ * gave it, and a run of copies and proposals costs the feed a statement, not one an event.
+ */
+function gathered(statements: readonly Statement[]): Statement[] {
+  const out: Statement[] = [];
+  let held: (readonly unknown[])[] = [];
+  const release = () => {
+    if (held.length > 1) out.push([sql.ofRequests, held[0]!.map((_, column) => held.map((values) => values[column]))]);
+    else if (held.length === 1) out.push([sql.ofRequest, held[0]!]);
+    held = [];
+  };
+  for (const [text, values] of statements) {
+    if (text === sql.ofRequest) {
+      held.push(values);
+      continue;
+    }
+    if (WRITES_WHAT_OF_REQUEST_READS.has(text)) release();
+    out.push([text, values]);
+  }
+  release();
+  return out;
+}
+
 const apply = async (tx: SqlExecutor, e: Recorded<Read>): Promise<void> => {
   for (const statement of statementsOf(e)) await tx.query(...statement);
 };
@@ -232,7 +270,8 @@ const handlers = {
  * It follows the log (docs/decisions.md, "The events feed"): record.updated joins grants and phases
  * of requests with versions of resources, other streams, which only log order makes the same on
  * every run. Its set-based form is every event's statements in order, sent without waiting (each
- * needs its event's position, which an inline handler's statements may not read).
+ * needs its event's position, which an inline handler's statements may not read), the inserts of
+ * request events gathered (gathered).
  */
 export const eventsFeedProjector = projector({
   name: 'events_feed',
@@ -241,5 +280,5 @@ export const eventsFeedProjector = projector({
   schemaSql: readFileSync(new URL('./events-feed.sql', import.meta.url), 'utf8'),
   events: eitherOf(eitherOf(requestEvents, chainEvents), eitherOf(organizationEvents, resourceEvents)),
   on: handlers,
-  setBased: { types: Object.keys(handlers) as (keyof typeof handlers)[], statements: (run) => run.flatMap(statementsOf) },
+  setBased: { types: Object.keys(handlers) as (keyof typeof handlers)[], statements: (run) => gathered(run.flatMap(statementsOf)) },
 });
