@@ -22,10 +22,15 @@ import { inParallel, ServiceClient } from '../../../bench/service-client.js';
 import { startService, type ServiceProcess } from '../../../bench/service-process.js';
 import { openBackends, type Backends } from '../../../src/backends.js';
 import { verifyLog } from '../../../src/cli/verify-log-command.js';
+import type { RecordedEvent } from '../../../src/events/envelope.js';
+import type { Position } from '../../../src/events/position.js';
+import type { EventStore } from '../../../src/events/store.js';
 import { loadConfig } from '../../../src/config.js';
 import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../../src/identity/keys/index.js';
 import { allProjectors, ProjectionEngine } from '../../../src/projections/index.js';
 import { replay } from '../../../src/projections/replay.js';
+import { openTestDatabase } from '../../support/databases.js';
+import { startEsdbWire } from '../../support/esdb-wire/server.js';
 import { postgresBin, startOwnCluster } from '../../support/own-cluster.js';
 import { tablesOf } from '../../support/tables.js';
 
@@ -111,6 +116,20 @@ describe('crash safety: SIGKILL under 64 clients, then a restart (issue 16)', fu
     return { where: { DATABASE_URL: cluster.url('postgres') }, remove: () => cluster.stop() };
   });
 
+  crashAndRestart('on EventStoreDB and PostgreSQL (the log on the wire-level test server unless EVENTSTORE_URL names a node)', async () => {
+    // EVENTSTORE_URL needs DATABASE_URL (read models, checkpoints, queue): without it the service would not start.
+    if (!process.env.DATABASE_URL) return null;
+    const t = await openTestDatabase('postgres');
+    const wire = process.env.EVENTSTORE_URL ? null : await startEsdbWire();
+    return {
+      where: { DATABASE_URL: t.url!, EVENTSTORE_URL: process.env.EVENTSTORE_URL ?? wire!.url },
+      remove: async () => {
+        await wire?.close();
+        await t.drop();
+      },
+    };
+  });
+
   crashAndRestart('on the embedded default (PGlite in DATA_DIR)', async () => {
     // The service runs on PGlite whatever the suite runs on: once, in the embedded run, is enough.
     if (process.env.DATABASE_URL) return null;
@@ -193,11 +212,11 @@ function crashAndRestart(title: string, deploy: () => Promise<Deployment | null>
       try {
         const verification = await verifyLog(backends);
         expect(verification.firstBreak, 'the hash-chained log is intact').to.equal(null);
-        const log = logOf(backends);
-        await log.publishedOnce(ok.filter((s) => s.kind.endsWith('publish')));
-        await log.keptOnce(ok.filter((s) => s.kind === 'keep' || s.kind === 'adopt'));
-        await log.correctedOnce(ok.filter((s) => s.kind === 'correct'));
-        await log.proposedOnce(granted, proposals);
+        const log = await logOf(backends);
+        log.publishedOnce(ok.filter((s) => s.kind.endsWith('publish')));
+        log.keptOnce(ok.filter((s) => s.kind === 'keep' || s.kind === 'adopt'));
+        log.correctedOnce(ok.filter((s) => s.kind === 'correct'));
+        log.proposedOnce(granted, proposals);
         await log.autoKeptOnce(granted);
         await replayEqualsLive(backends);
       } finally {
@@ -243,21 +262,37 @@ async function untilQuiet(api: ServiceClient): Promise<void> {
   }
 }
 
+/** Every event of the log, read through the store the service wrote it with (PostgreSQL's or EventStoreDB). */
+async function wholeLog(store: EventStore): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  for (let after: Position | undefined; ;) {
+    const page = await store.readAll({ ...(after ? { after } : {}), maxCount: 5000 });
+    if (page.length === 0) return events;
+    events.push(...page);
+    after = page.at(-1)!.position;
+  }
+}
+
 /** What the log holds after the restart, against what the clients were answered. */
-function logOf({ db }: Backends) {
-  const rows = async <R extends Record<string, unknown>>(sql: string, params: unknown[] = []) => (await db.query<R>(sql, params)).rows;
-  const newestVersion = async (documentId: string) =>
-    (
-      await rows<{ v: number }>(
-        `SELECT max((data->>'version')::int) AS v FROM es.events
-         WHERE type IN ('DocumentCreated', 'DocumentUpdated') AND data->>'resourceId' = $1`,
-        [documentId],
-      )
-    )[0]!.v;
+async function logOf({ db, store }: Backends) {
+  const log = await wholeLog(store);
+  const of = (...types: string[]) => log.filter((e) => types.includes(e.type)).map((e) => e.data as Record<string, unknown>);
+  /** The values `key` gives these events that more than one of them share. */
+  const twice = (events: readonly Record<string, unknown>[], key: (d: Record<string, unknown>) => string) => {
+    const seen = new Map<string, number>();
+    for (const d of events) seen.set(key(d), (seen.get(key(d)) ?? 0) + 1);
+    return [...seen].filter(([, n]) => n > 1).map(([k]) => k);
+  };
+  /** Each document's versions in log order (a stream's events come in revision order). */
+  const versionsOf = (documentId: string) =>
+    of('DocumentCreated', 'DocumentUpdated')
+      .filter((d) => d.resourceId === documentId)
+      .map((d) => d.version as number);
+  const newestVersion = (documentId: string) => Math.max(...versionsOf(documentId));
 
   return {
     /** Each document's versions in the log: 1..n, none twice, and every version a publish was answered with among them. */
-    async publishedOnce(publishes: readonly Sent[]): Promise<void> {
+    publishedOnce(publishes: readonly Sent[]): void {
       const answeredVersion = (s: Sent) =>
         parsed<{ data: { user: { document: { update: { version: number } } } } }>(s).data.user.document.update.version;
       const byDocument = new Map<string, number[]>();
@@ -267,80 +302,61 @@ function logOf({ db }: Backends) {
       }
       expect(byDocument.size).to.be.greaterThan(0);
       for (const [id, versions] of byDocument) {
-        const logged = (
-          await rows<{ v: number }>(
-            `SELECT (data->>'version')::int AS v FROM es.events
-             WHERE type IN ('DocumentCreated', 'DocumentUpdated') AND data->>'resourceId' = $1 ORDER BY revision`,
-            [id],
-          )
-        ).map((r) => r.v);
+        const logged = versionsOf(id);
         expect(logged, `versions of ${id}`).to.deep.equal(logged.map((_, i) => i + 1));
         expect(logged, `versions answered for ${id}`).to.include.members(versions);
       }
     },
 
     /** One CopyKept per adoption in the whole log, and one for every keep or adopt answered. */
-    async keptOnce(keeps: readonly Sent[]): Promise<void> {
+    keptOnce(keeps: readonly Sent[]): void {
       expect(keeps.length).to.be.greaterThan(0);
-      const twice = await rows(`SELECT data->>'adoptionId' AS id FROM es.events WHERE type = 'CopyKept' GROUP BY 1 HAVING count(*) > 1`);
-      expect(twice).to.deep.equal([]);
+      expect(twice(of('CopyKept'), (d) => String(d.adoptionId))).to.deep.equal([]);
       const adoptionOf = (s: Sent) => {
         const body = parsed<{ adoptionId?: string; adoptions?: Array<{ adoptionId: string }> }>(s);
         return body.adoptionId ?? body.adoptions?.[0]?.adoptionId;
       };
-      const kept = new Set(
-        (await rows<{ id: string }>(`SELECT data->>'adoptionId' AS id FROM es.events WHERE type = 'CopyKept'`)).map((r) => r.id),
-      );
+      const kept = new Set(of('CopyKept').map((d) => d.adoptionId));
       for (const s of keeps) expect(kept.has(adoptionOf(s)!), `${s.call.path} answered ${s.body}`).to.equal(true);
     },
 
     /** One CopyCorrected per chain version, and the one each correct was answered with among them. */
-    async correctedOnce(corrects: readonly Sent[]): Promise<void> {
+    correctedOnce(corrects: readonly Sent[]): void {
       expect(corrects.length).to.be.greaterThan(0);
-      const twice = await rows(
-        `SELECT data->>'orgResourceId', data->>'orgVersion' FROM es.events WHERE type = 'CopyCorrected' GROUP BY 1, 2 HAVING count(*) > 1`,
-      );
-      expect(twice).to.deep.equal([]);
+      const version = (d: Record<string, unknown>) => `${String(d.orgResourceId)} v${String(d.orgVersion)}`;
+      expect(twice(of('CopyCorrected'), version)).to.deep.equal([]);
+      const corrected = new Set(of('CopyCorrected').map(version));
       for (const s of corrects) {
         const { adoption, orgVersion } = parsed<{ adoption: { orgResourceId: string }; orgVersion: number }>(s);
-        const found = await rows(
-          `SELECT 1 FROM es.events WHERE type = 'CopyCorrected' AND data->>'orgResourceId' = $1 AND (data->>'orgVersion')::int = $2`,
-          [adoption.orgResourceId, orgVersion],
-        );
-        expect(found, `${adoption.orgResourceId} v${orgVersion}`).to.have.length(1);
+        const answered = version({ orgResourceId: adoption.orgResourceId, orgVersion });
+        expect(corrected.has(answered), answered).to.equal(true);
       }
     },
 
     /** Each granted document's newest version open as a proposal on every manual slot (older ones closed); none proposed twice. */
-    async proposedOnce(granted: readonly GrantedDocument[], open: readonly (readonly OpenProposal[])[]): Promise<void> {
+    proposedOnce(granted: readonly GrantedDocument[], open: readonly (readonly OpenProposal[])[]): void {
       for (const [i, g] of granted.entries()) {
-        const newest = await newestVersion(g.documentId);
+        const newest = newestVersion(g.documentId);
         const proposals = open[i]!;
         expect(newest, `${g.documentId} was published during the load`).to.be.greaterThan(1);
         expect(new Set(proposals.map((p) => p.slotId)).size, `one open proposal per slot on ${g.manualRequestId}`).to.equal(SLOTS);
         expect(proposals.map((p) => p.newVersion)).to.deep.equal(proposals.map(() => newest));
       }
-      const twice = await rows(
-        `SELECT data->>'requestId', data->>'slotId', data->>'newVersion' FROM es.events
-         WHERE type = 'ProposalOpened' GROUP BY 1, 2, 3 HAVING count(*) > 1`,
-      );
-      expect(twice, 'versions proposed twice').to.deep.equal([]);
+      const proposal = (d: Record<string, unknown>) => `${String(d.requestId)} ${String(d.slotId)} v${String(d.newVersion)}`;
+      expect(twice(of('ProposalOpened'), proposal), 'versions proposed twice').to.deep.equal([]);
     },
 
     /** Each granted document's newest version kept once on the auto slot, and no automatic keep left pending after the sign-in. */
     async autoKeptOnce(granted: readonly GrantedDocument[]): Promise<void> {
       for (const g of granted) {
-        const kept = await rows<{ v: number }>(
-          `SELECT (data->>'sourceVersion')::int AS v FROM es.events WHERE type = 'CopyKept' AND data->>'requestId' = $1`,
-          [g.autoRequestId],
-        );
-        const newest = await newestVersion(g.documentId);
+        const kept = of('CopyKept').filter((d) => d.requestId === g.autoRequestId);
+        const newest = newestVersion(g.documentId);
         expect(
-          kept.filter((k) => k.v === newest),
+          kept.filter((d) => d.sourceVersion === newest),
           `automatic keeps of ${g.documentId} v${newest}`,
         ).to.have.length(1);
-        const pending = await rows(`SELECT 1 FROM rm.adoptions WHERE request_id = $1 AND state = 'pending'`, [g.autoRequestId]);
-        expect(pending, `pending keeps of ${g.autoRequestId}`).to.deep.equal([]);
+        const pending = await db.query(`SELECT 1 FROM rm.adoptions WHERE request_id = $1 AND state = 'pending'`, [g.autoRequestId]);
+        expect(pending.rows, `pending keeps of ${g.autoRequestId}`).to.deep.equal([]);
       }
     },
   };
