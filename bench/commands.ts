@@ -129,6 +129,21 @@ async function worldOf(api: ServiceClient): Promise<BenchWorld> {
 }
 
 /**
+ * The reactor lag alone, on a service whose log is the EventStoreDB at `eventstoreUrl` (read
+ * models, checkpoints and queue on a scratch database of `serverUrl`), said on the row as `label`.
+ */
+export async function reactorLagOnEventStore(serverUrl: string, eventstoreUrl: string, label: string): Promise<Row> {
+  return withScratch(serverUrl, async (databaseUrl) => {
+    const services = await startInstances(databaseUrl, 1, undefined, { EVENTSTORE_URL: eventstoreUrl });
+    try {
+      return await reactorLag(await worldOf(services.clients[0]!), label, () => untilQuiet({ instances: services.clients }));
+    } finally {
+      await services.stop();
+    }
+  });
+}
+
+/**
  * The log of a scenario of every workload that writes, for the replay row to replicate: one service
  * on a scratch database, its organization, then `requests` calls of each workload on each of
  * `clients` connections, the log read once every reaction is done.
@@ -312,9 +327,15 @@ type Instances = { readonly processes: ServiceProcess[]; readonly clients: Servi
  * Instances of one deployment share the signing key, the master key, the public base URL (the
  * token issuer and the schema URLs) and, here, one mailbox.
  */
-async function startInstances(databaseUrl: string, count: number, redisUrl: string | undefined): Promise<Instances> {
+async function startInstances(
+  databaseUrl: string,
+  count: number,
+  redisUrl: string | undefined,
+  extra: Record<string, string> = {},
+): Promise<Instances> {
   const mail = await startMailSink();
   const env = {
+    ...extra,
     BASE_URL: 'http://dss.bench',
     JWT_PRIVATE_KEY: serializeJwkSet([await generatePrivateJwk()]),
     MASTER_KEY: generateMasterKey().toString('base64'),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlDb } from '../src/db/sql.js';
 import { SqlEventStore } from '../src/events/sql/sql-event-store.js';
+import type { EventStore } from '../src/events/store.js';
 import { ProjectionEngine } from '../src/projections/engine.js';
 import { eventsFeedProjector } from '../src/projections/events-feed/events-feed.js';
 import { allProjectors } from '../src/projections/index.js';
@@ -17,8 +18,17 @@ import { percentile, type Row } from './measure.js';
  * every HTTP row's workload runs once first (commands.ts): the first batches after a start run
  * behind while the loops, the pools and the JIT warm (docs/decisions.md, "Tooling").
  */
-export async function benchAsyncLag(db: SqlDb, options: { rate: number; seconds: number; projectionsDb?: SqlDb }): Promise<Row[]> {
-  const store = await SqlEventStore.open(db);
+export async function benchAsyncLag(
+  db: SqlDb,
+  options: {
+    rate: number;
+    seconds: number;
+    projectionsDb?: SqlDb;
+    /** The log, when not PostgreSQL's beside the read models (the EventStoreDB row), with what the row says of it. */
+    log?: { readonly store: EventStore; readonly label: string };
+  },
+): Promise<Row[]> {
+  const store = options.log?.store ?? (await SqlEventStore.open(db));
   // As the service runs it: the projectors on a pool of their own, never queued behind commands.
   const engine = new ProjectionEngine({ db: options.projectionsDb ?? db, store, projectors: allProjectors });
   await engine.start();
@@ -57,7 +67,12 @@ export async function benchAsyncLag(db: SqlDb, options: { rate: number; seconds:
       p50ms: percentile(lags, 50),
       p99ms: percentile(lags, 99),
       errors,
-      note: `${allProjectors.length} read models, their own loops; the first ${options.seconds} s (warm-up) not counted`,
+      note: [
+        options.log?.label,
+        `${allProjectors.length} read models, their own loops; the first ${options.seconds} s (warm-up) not counted`,
+      ]
+        .filter((n) => n !== undefined)
+        .join('; '),
     },
   ];
 }

@@ -12,8 +12,10 @@ import os from 'node:os';
 import { PgliteDb } from '../src/db/pglite-db.js';
 import { PostgresDb } from '../src/db/postgres-db.js';
 import type { SqlDb } from '../src/db/sql.js';
+import { EventStoreDbStore } from '../src/events/eventstoredb/eventstoredb-store.js';
+import { startEsdbWire } from '../test/support/esdb-wire/server.js';
 import { benchAppends } from './appends.js';
-import { benchCommands, recordScenario } from './commands.js';
+import { benchCommands, reactorLagOnEventStore, recordScenario } from './commands.js';
 import { bareHttpPerSecond, benchLimits } from './limits.js';
 import { table, type Row } from './measure.js';
 import { resultsFileFor, writeResults } from './results-file.js';
@@ -53,24 +55,44 @@ async function onPostgres(url: string, only: BenchSelection): Promise<Row[]> {
     const options = { databaseUrl: url, seconds, clients, instances, ...(only.workloads ? { workloads: only.workloads } : {}), ...redis };
     rows.push(...withBareRatio(await benchCommands(options), rows));
   }
-  if (only.parts.has('lag'))
-    rows.push(
-      ...(await withScratchDb(url, 'dss_bench', async (db, scratch) => {
-        // As the service runs async projection: the projectors on a small pool of their own.
-        const projectionsDb = new PostgresDb(scratch, { max: 4 });
-        try {
-          return await benchAsyncLag(db, { rate: 1000, seconds, projectionsDb });
-        } finally {
-          await projectionsDb.close();
-        }
-      })),
-    );
+  if (only.parts.has('lag')) rows.push(...(await asyncLag(url, 1000)));
+  if (only.parts.has('eventstore')) rows.push(...(await onEventStoreTestServer(url)));
   if (only.parts.has('replay')) {
     rows.push(...(await withScratchDb(url, 'dss_bench', (db) => benchReplay(db, replayEvents))));
     const recorded = await recordScenario(url, SCENARIO);
     rows.push(...(await withScratchDb(url, 'dss_bench', (db) => benchDomainReplay(db, recorded, replayEvents))));
   }
   return rows;
+}
+
+/** The async projection lag on a scratch database, the log PostgreSQL's there unless `log` names another. */
+async function asyncLag(url: string, rate: number, log?: Parameters<typeof benchAsyncLag>[1]['log']): Promise<Row[]> {
+  return withScratchDb(url, 'dss_bench', async (db, scratch) => {
+    // As the service runs async projection: the projectors on a small pool of their own.
+    const projectionsDb = new PostgresDb(scratch, { max: 4 });
+    try {
+      return await benchAsyncLag(db, { rate, seconds, projectionsDb, ...(log ? { log } : {}) });
+    } finally {
+      await projectionsDb.close();
+    }
+  });
+}
+
+/**
+ * Issue 49: the async rows again with the log on the wire-level EventStoreDB test server, beside
+ * PostgreSQL's: a check of the async path over EventStoreDB's protocol, not EventStoreDB's speed.
+ */
+async function onEventStoreTestServer(url: string): Promise<Row[]> {
+  const wire = await startEsdbWire();
+  const store = EventStoreDbStore.connect(wire.url);
+  const label = "the log on the EventStoreDB wire-level test server (in memory): a check of the async path, not EventStoreDB's speed";
+  try {
+    // A quarter of PostgreSQL's rate: the test server answers in the bench's own process, beside the projectors.
+    return [...(await asyncLag(url, 250, { store, label })), await reactorLagOnEventStore(url, wire.url, label)];
+  } finally {
+    await store.close();
+    await wire.close();
+  }
 }
 
 /** A command row as a share of the bare express + pg line at its client count (16's beyond 16). */

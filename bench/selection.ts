@@ -5,7 +5,7 @@
  */
 
 /** The bench's parts on PostgreSQL, in the order a run takes them. */
-export const BENCH_PARTS = ['limits', 'peer', 'commands', 'instances', 'lag', 'replay'] as const;
+export const BENCH_PARTS = ['limits', 'peer', 'commands', 'instances', 'lag', 'eventstore', 'replay'] as const;
 export type BenchPart = (typeof BENCH_PARTS)[number];
 
 /** The workloads of the commands and instances parts, by the short name the environment uses. */

@@ -42,7 +42,7 @@ describe('npm run bench: narrowing a run (BENCH_ONLY, BENCH_WORKLOADS, BENCH_CLI
   it('a name it does not know stops the run before it starts, naming the ones it knows', () => {
     expect(() => benchSelection({ BENCH_ONLY: 'commands,replays' })).to.throw(
       BenchSelectionError,
-      'BENCH_ONLY: unknown replays; known: limits, peer, commands, instances, lag, replay',
+      'BENCH_ONLY: unknown replays; known: limits, peer, commands, instances, lag, eventstore, replay',
     );
     expect(() => benchSelection({ BENCH_WORKLOADS: 'kept' })).to.throw(
       BenchSelectionError,
