@@ -331,7 +331,10 @@ const skip = (record: RecordEntry, reason: NonNullable<RecordEntry['reason']>): 
   message: LAPSE_MESSAGES[reason],
 });
 
-/** A resource's grant as read with the slot: its vault's key is read with the resource's stream, its chain taken as it shows. */
-/** The record's grant on the slot: a drain's grants are the whole request's, where one record may be granted on several slots. */
+/**
+ * A record's grant on the slot, as read with it: its vault's key is read with the resource's stream,
+ * its chain taken as it shows. By slot too: a drain's grants are the whole request's, where one
+ * record may be granted on several slots.
+ */
 const grantOf = (grants: readonly GrantRow[], slotId: string, resourceId: string): GrantRow | undefined =>
   grants.find((g) => g.slot_id === slotId && g.resource_id === resourceId);
