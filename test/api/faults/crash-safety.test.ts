@@ -29,6 +29,7 @@ import { loadConfig } from '../../../src/config.js';
 import { generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../../src/identity/keys/index.js';
 import { allProjectors, ProjectionEngine } from '../../../src/projections/index.js';
 import { replay } from '../../../src/projections/replay.js';
+import { timeTravel } from '../../../src/projections/time-travel.js';
 import { openTestDatabase } from '../../support/databases.js';
 import { startEsdbWire } from '../../support/esdb-wire/server.js';
 import { postgresBin, startOwnCluster } from '../../support/own-cluster.js';
@@ -51,6 +52,8 @@ type GrantedDocument = {
 type OpenProposal = { readonly slotId: string; readonly newVersion: number };
 
 const PER_KIND = 16;
+/** What GET …/history answers at most unasked (§10.6). */
+const HISTORY_PAGE = 500;
 /**
  * The kill comes once every connection has been answered and the clients have had this many 2xx
  * answers: mid-load, whatever the machine and the backend (PGlite serves a tenth of PostgreSQL).
@@ -143,6 +146,7 @@ function crashAndRestart(title: string, deploy: () => Promise<Deployment | null>
     let deployment: Deployment | null = null;
     let mail: MailSink | null = null;
     let service: ServiceProcess | null = null;
+    let second: ServiceProcess | null = null;
     /** One deployment's keys, kept across the restart as an operator's environment keeps them. */
     let env: Record<string, string>;
 
@@ -158,6 +162,7 @@ function crashAndRestart(title: string, deploy: () => Promise<Deployment | null>
       };
     });
     after(async () => {
+      await second?.stop();
       await service?.stop();
       await mail?.close();
       await deployment?.remove();
@@ -165,7 +170,7 @@ function crashAndRestart(title: string, deploy: () => Promise<Deployment | null>
 
     const start = () => startService({ databaseUrl: env.DATABASE_URL ?? null, env, mail: mail! });
 
-    it('every 2xx answer is in the log exactly once, reactors catch up, and a replay equals the live read models', async () => {
+    it('every 2xx answer is in the log exactly once, reactors catch up (two instances on a server), the history is the log, a replay and a time travel to the head equal the live read models', async () => {
       service = await start();
       const api = new ServiceClient(service.url, mail!);
       const org = await benchOrganization(api);
@@ -194,17 +199,30 @@ function crashAndRestart(title: string, deploy: () => Promise<Deployment | null>
       ).to.deep.equal([]);
 
       service = await start();
+      // On a server, a second instance beside it: both react to the log, and each reaction must still happen once.
+      second = env.DATABASE_URL ? await start() : null;
       const after = new ServiceClient(service.url, mail!);
-      expect((await after.send('GET', '/readyz')).status).to.equal(200);
-      await untilQuiet(after);
+      const other = second ? new ServiceClient(second.url, mail!) : after;
+      // Ready once the read models caught up with what the crash left them behind on (async, on EventStoreDB).
+      await Promise.all([untilReady(after), untilReady(other)]);
+      const quiet = () => Promise.all([untilQuiet(after), untilQuiet(other)]);
+      await quiet();
       // After a restart the key is cold until a member signs in again (R-ORG-12): automatic keeps
       // the reactors caught up on meanwhile pended, and the sign-in drains them.
       const memberToken = await signIn(after, org.organizationId, org.ownerToken);
-      await untilQuiet(after);
+      await quiet();
+      // Read through the other instance: what either instance's reactions wrote.
       const proposals = await inParallel(granted, SETUP_CONCURRENCY, async (g) => {
         const path = `/org/v1/requests/${g.manualRequestId}/proposals`;
-        return (await after.call<{ proposals: OpenProposal[] }>('GET', path, { token: memberToken })).proposals;
+        return (await other.call<{ proposals: OpenProposal[] }>('GET', path, { token: memberToken })).proposals;
       });
+      const { history } = await other.call<{ history: Array<{ type: string }> }>(
+        'GET',
+        `/org/v1/requests/${granted[0]!.autoRequestId}/history`,
+        { token: memberToken },
+      );
+      await second?.stop();
+      second = null;
       await service.stop();
       service = null;
 
@@ -218,7 +236,9 @@ function crashAndRestart(title: string, deploy: () => Promise<Deployment | null>
         log.correctedOnce(ok.filter((s) => s.kind === 'correct'));
         log.proposedOnce(granted, proposals);
         await log.autoKeptOnce(granted);
+        log.historyIs(granted[0]!.autoRequestId, history);
         await replayEqualsLive(backends);
+        await timeTravelToHeadEqualsLive(backends);
       } finally {
         await backends.close();
       }
@@ -251,6 +271,14 @@ function publishing(g: GrantedDocument): Script {
       body: { query: UPDATE_DOCUMENT, variables: { id: g.documentId, i: { data: personName(`Granted ${++n}`) } } },
     }),
   };
+}
+
+/** /readyz answers 200: the instance serves, its read models within their bound of the log. */
+async function untilReady(api: ServiceClient): Promise<void> {
+  for (let i = 0; (await api.send('GET', '/readyz')).status !== 200; i++) {
+    if (i > 300) throw new Error('not ready after a minute');
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /** No job waiting, running or delayed for a little while: a job the kill interrupted runs again once its lease lapses. */
@@ -346,6 +374,14 @@ async function logOf({ db, store }: Backends) {
       expect(twice(of('ProposalOpened'), proposal), 'versions proposed twice').to.deep.equal([]);
     },
 
+    /** R-HIST-01: a request's history is its stream's and its chains' events, oldest first, as the log holds them (one page). */
+    historyIs(requestId: string, history: readonly { type: string }[]): void {
+      const own = (e: RecordedEvent) => e.streamId === `request-${requestId}` || e.streamId.startsWith(`chain-${requestId}-`);
+      const expected = log.filter(own).map((e) => e.type);
+      expect(history.length, 'history entries (one page)').to.equal(Math.min(expected.length, HISTORY_PAGE));
+      expect(history.map((e) => e.type)).to.deep.equal(expected.slice(0, history.length));
+    },
+
     /** Each granted document's newest version kept once on the auto slot, and no automatic keep left pending after the sign-in. */
     async autoKeptOnce(granted: readonly GrantedDocument[]): Promise<void> {
       for (const g of granted) {
@@ -360,6 +396,18 @@ async function logOf({ db, store }: Backends) {
       }
     },
   };
+}
+
+/** R-TT-01: a time travel to the log's head builds every read model as the live ones stand (rebuilt by replayEqualsLive). */
+async function timeTravelToHeadEqualsLive({ db, store }: Backends): Promise<void> {
+  const head = await store.headPosition();
+  expect(head).to.not.equal(null);
+  await timeTravel({ db, store, projectors: allProjectors, until: { kind: 'position', position: head! }, target: 'crash_at_head' });
+  const withoutCheckpoints = async (schema: string) => {
+    const { projection_checkpoints: _checkpoints, ...tables } = await tablesOf(db, schema);
+    return tables;
+  };
+  expect(await withoutCheckpoints('crash_at_head')).to.deep.equal(await withoutCheckpoints('rm'));
 }
 
 /**
