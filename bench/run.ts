@@ -84,13 +84,14 @@ async function asyncLag(url: string, rate: number, log?: Parameters<typeof bench
  */
 async function onEventStoreTestServer(url: string): Promise<Row[]> {
   const wire = await startEsdbWire();
-  const store = EventStoreDbStore.connect(wire.url);
   const label = "the log on the EventStoreDB wire-level test server (in memory): a check of the async path, not EventStoreDB's speed";
+  let store: EventStoreDbStore | null = null;
   try {
+    store = EventStoreDbStore.connect(wire.url);
     // A quarter of PostgreSQL's rate: the test server answers in the bench's own process, beside the projectors.
     return [...(await asyncLag(url, 250, { store, label })), await reactorLagOnEventStore(url, wire.url, label)];
   } finally {
-    await store.close();
+    await store?.close();
     await wire.close();
   }
 }

@@ -1,6 +1,6 @@
 import { requestDecider } from '../commands/requests/request-decider.js';
 import { consentLapse, type ConsentFacts } from '../commands/requests/consent-gate.js';
-import { isRefusal, type Refusal } from '../commands/refusal.js';
+import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { Participant } from '../events/copy-events.js';
@@ -59,14 +59,19 @@ export class PendingKeeps {
     const connection = stateOf(row, this.deps.now());
     const drainOne = async (a: AdoptionRow): Promise<'materialized' | 'discarded' | null> => {
       const facts = this.deps.records.factsFor(connection, grants, standing, a.slot_id, a.source_resource_id);
-      if (consentLapse(facts) !== null && (await this.discard(row, a, facts, context))) return 'discarded';
+      if (consentLapse(facts) !== null) {
+        const discarded = await this.discard(row, a, facts, context);
+        if (discarded === 'discarded') return 'discarded';
+        // R-CONS-02: nothing is kept while the request's own state is unread; the next drain decides.
+        if (discarded === 'contended') return null;
+      }
       const slot = slotsOf(row).find((s) => s.slotId === a.slot_id);
       if (!warm || !slot) return null;
       const record = { resourceId: a.source_resource_id, participant: (a.participant ?? null) as Participant };
       const order = { row, slot, grants, record, sourceVersion: a.source_version, warm, adoptedAt: new Date(a.adopted_at).toISOString() };
       const kept = await this.deps.keeping.keepVersion({ ...order, closesProposals: true }, context);
       // The version could not be read at the moment of the keep: it no longer resolves.
-      if (kept === null && (await this.discard(row, a, { ...facts, resolves: false }, context))) return 'discarded';
+      if (kept === null && (await this.discard(row, a, { ...facts, resolves: false }, context)) === 'discarded') return 'discarded';
       return !isRefusal(kept) && kept?.state === 'materialized' ? 'materialized' : null;
     };
     // Chains apart, a chain's own versions in the order they were pended: its versions follow that order.
@@ -77,10 +82,17 @@ export class PendingKeeps {
   }
 
   /**
-   * Whether the keep is out of the pending ones: discarded by the request's decider now (it decides
-   * on its own state: the connection and grants), or no longer pended (a concurrent drain took it).
+   * Whether the keep is out of the pending ones ('discarded'): discarded by the request's decider
+   * now (it decides on its own state: the connection and grants), or no longer pended (a
+   * concurrent drain took it). 'stands': the decider found its consent standing, so it is kept;
+   * 'contended': the request's stream kept changing under the discard, so nothing is decided.
    */
-  private async discard(row: RequestRow, a: AdoptionRow, facts: ConsentFacts, context: EventContext): Promise<boolean> {
+  private async discard(
+    row: RequestRow,
+    a: AdoptionRow,
+    facts: ConsentFacts,
+    context: EventContext,
+  ): Promise<'discarded' | 'stands' | 'contended'> {
     const command = {
       now: this.deps.now(),
       adoptionId: a.adoption_id,
@@ -95,9 +107,11 @@ export class PendingKeeps {
       requestStream(row.request_id),
       requestDecider,
       { type: 'DiscardLapsed', data: command },
-      { context },
+      // A drain's chains discard on one request stream at once (CHAINS_AT_ONCE): each retry decides anew.
+      { context, retries: STREAM_RETRIES, onClash: CONTENDED },
     );
-    return !isRefusal(done);
+    if (done === CONTENDED) return 'contended';
+    return isRefusal(done) ? 'stands' : 'discarded';
   }
 }
 
@@ -113,6 +127,10 @@ function chainedFrom(grants: readonly GrantRow[], adoptions: readonly AdoptionRo
 
 /** Chains a drain keeps into at once: their appends and the reads that follow them overlap. */
 const CHAINS_AT_ONCE = 4;
+/** Retries of a discard on the request's stream, which a drain's other chains write too (as a keep's on its chain). */
+const STREAM_RETRIES = 20;
+/** The discard's answer when its retries ran out: not the decider's refusal, which says consent stands. */
+const CONTENDED: Refusal = refuse('conflict', 'the request kept changing during the discard');
 
 /**
  * `fn` over the pending keeps, CHAINS_AT_ONCE chains at a time and each chain's keeps one after

@@ -41,7 +41,7 @@ export type KeepResult = { readonly adoptions: readonly Adoption[]; readonly ski
 export type KeepOrder = {
   readonly row: RequestRow;
   readonly slot: Slot;
-  /** The slot's grants as read with the request: the record's vault key is then read with its stream. */
+  /** The slot's grants as read with the request, or a drain's of the whole request: the record's vault key is then read with its stream. */
   readonly grants: readonly GrantRow[];
   readonly record: { readonly resourceId: string; readonly participant: Participant };
   readonly sourceVersion: number;
@@ -226,7 +226,8 @@ export class CopyKeeping {
       requestStream(requestId),
       requestDecider,
       { type: 'CloseKeptProposals', data: { now: this.deps.now(), slotId, resourceId, keptVersion } },
-      { context },
+      // A drain keeps several chains of one request at once, each closing on the request's stream.
+      { context, retries: 20 },
     );
     return isRefusal(closing) ? closing : null;
   }

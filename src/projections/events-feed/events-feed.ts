@@ -210,7 +210,7 @@ function statementsOf(e: Recorded<Read>): Statement[] {
   }
 }
 
-/** The statements that write what ofRequest reads (a request's phase, its grants): an ofRequest may not pass one. */
+/** The statements that write the rows ofRequest joins (a request's, its grants): an ofRequest may not pass one. */
 const WRITES_WHAT_OF_REQUEST_READS: ReadonlySet<string> = new Set([sql.sent, sql.phase, sql.accepted, sql.grant, sql.withdraw]);
 
 /**

@@ -308,6 +308,20 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     expect((await drain(requestId)).body, 'drained again: nothing left').to.deep.equal({ materialized: 0, stillPending: 0 });
   });
 
+  it('a drain of a revoked request discards every pending keep, its chains at once, and keeps none (R-CONS-02)', async () => {
+    const many = await d.manifest(Array.from({ length: 12 }, (_, i) => slot('PersonFullName', { label: `Name ${i}` })));
+    const doc = await nameDoc('Many');
+    const requestId = await connected(many.manifestId, ann, Object.fromEntries(many.slots.map((s) => [s.slotId, [doc]])));
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    for (const s of many.slots) await keep(requestId, s.slotId);
+    await revoke(ann, requestId);
+
+    token = await api.signIn(owner.token, orgId);
+    const since = await mark();
+    expect((await drain(requestId)).body).to.deep.equal({ materialized: 0, stillPending: 0 });
+    expect(await appendedSince(since)).to.deep.equal(many.slots.map(() => 'AdoptionDiscarded'));
+  });
+
   it('a kept file: its version bytes download as an attachment; a document adoption is 400 unsupported_item; a pending one 403', async () => {
     const files = fileClient(service.url);
     const upload = await files.upload(ann.token, { fileName: 'passport.pdf', label: 'Passport' }, Buffer.from('%PDF-passport-v1'));

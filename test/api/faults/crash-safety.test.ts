@@ -123,7 +123,12 @@ describe('crash safety: SIGKILL under 64 clients, then a restart (issue 16)', fu
     // EVENTSTORE_URL needs DATABASE_URL (read models, checkpoints, queue): without it the service would not start.
     if (!process.env.DATABASE_URL) return null;
     const t = await openTestDatabase('postgres');
-    const wire = process.env.EVENTSTORE_URL ? null : await startEsdbWire();
+    const wire = process.env.EVENTSTORE_URL
+      ? null
+      : await startEsdbWire().catch(async (e: unknown) => {
+          await t.drop();
+          throw e;
+        });
     return {
       where: { DATABASE_URL: t.url!, EVENTSTORE_URL: process.env.EVENTSTORE_URL ?? wire!.url },
       remove: async () => {
