@@ -11,7 +11,7 @@ import type { RequestReads } from '../requests/request-reads.js';
 import type { GrantRow, RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 import { copySql as q, copyWorkSql as w, type AdoptionRow } from './copy-queries.js';
-import type { CopyKeeping } from './keep-service.js';
+import { CONTENDED_RETRIES, type CopyKeeping } from './keep-service.js';
 import type { SlotAccess } from './slot-access.js';
 import type { RequestId } from '../ids.js';
 
@@ -108,12 +108,15 @@ export class PendingKeeps {
       requestDecider,
       { type: 'DiscardLapsed', data: command },
       // A drain's chains discard on one request stream at once (CHAINS_AT_ONCE): each retry decides anew.
-      { context, retries: STREAM_RETRIES, onClash: CONTENDED },
+      { context, retries: CONTENDED_RETRIES, onClash: CONTENDED },
     );
     if (done === CONTENDED) return 'contended';
     return isRefusal(done) ? 'stands' : 'discarded';
   }
 }
+
+/** A copy chain of the request: one record's on one slot. */
+const chainKey = (slotId: string, resourceId: string): string => `${slotId} ${resourceId}`;
 
 /**
  * GrantRow.chained from the request's adoptions, read already: a record's chain on a slot has a
@@ -121,14 +124,12 @@ export class PendingKeeps {
  * as empty without reading it (keepVersion), its append refusing the guess if the rows were behind.
  */
 function chainedFrom(grants: readonly GrantRow[], adoptions: readonly AdoptionRow[]): GrantRow[] {
-  const chains = new Set(adoptions.filter((a) => a.state === 'materialized').map((a) => `${a.slot_id} ${a.source_resource_id}`));
-  return grants.map((g) => ({ ...g, chained: chains.has(`${g.slot_id} ${g.resource_id}`) }));
+  const chains = new Set(adoptions.filter((a) => a.state === 'materialized').map((a) => chainKey(a.slot_id, a.source_resource_id)));
+  return grants.map((g) => ({ ...g, chained: chains.has(chainKey(g.slot_id, g.resource_id)) }));
 }
 
 /** Chains a drain keeps into at once: their appends and the reads that follow them overlap. */
 const CHAINS_AT_ONCE = 4;
-/** Retries of a discard on the request's stream, which a drain's other chains write too (as a keep's on its chain). */
-const STREAM_RETRIES = 20;
 /** The discard's answer when its retries ran out: not the decider's refusal, which says consent stands. */
 const CONTENDED: Refusal = refuse('conflict', 'the request kept changing during the discard');
 
@@ -139,7 +140,7 @@ const CONTENDED: Refusal = refuse('conflict', 'the request kept changing during 
 async function eachChain<T>(pending: readonly AdoptionRow[], fn: (a: AdoptionRow) => Promise<T>): Promise<T[][]> {
   const chains = new Map<string, AdoptionRow[]>();
   for (const a of pending) {
-    const key = `${a.slot_id} ${a.source_resource_id}`;
+    const key = chainKey(a.slot_id, a.source_resource_id);
     chains.set(key, [...(chains.get(key) ?? []), a]);
   }
   const queue = [...chains.values()];

@@ -58,6 +58,9 @@ export type KeepOrder = {
  * with a key of each copy chain's own (its vault id is the chain's orgResourceId), so one copy can
  * be shredded alone (R-ERAS-02).
  */
+/** Retries of an append to a stream that concurrent keeps write too (a chain, a drain's request): each decides anew. */
+export const CONTENDED_RETRIES = 20;
+
 export class CopyKeeping {
   constructor(private readonly deps: KeepDeps) {}
 
@@ -187,7 +190,7 @@ export class CopyKeeping {
           chain,
           chainDecider,
           { type: 'KeepCopy', data: command },
-          { context, retries: 20, known: chainFolded },
+          { context, retries: CONTENDED_RETRIES, known: chainFolded },
         );
         if (isRefusal(kept)) return kept;
         const keptEvent = kept.events.find((e) => e.type === 'CopyKept');
@@ -227,7 +230,7 @@ export class CopyKeeping {
       requestDecider,
       { type: 'CloseKeptProposals', data: { now: this.deps.now(), slotId, resourceId, keptVersion } },
       // A drain keeps several chains of one request at once, each closing on the request's stream.
-      { context, retries: 20 },
+      { context, retries: CONTENDED_RETRIES },
     );
     return isRefusal(closing) ? closing : null;
   }

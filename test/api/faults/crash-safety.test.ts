@@ -33,7 +33,7 @@ import { timeTravel } from '../../../src/projections/time-travel.js';
 import { openTestDatabase } from '../../support/databases.js';
 import { startEsdbWire } from '../../support/esdb-wire/server.js';
 import { postgresBin, startOwnCluster } from '../../support/own-cluster.js';
-import { tablesOf } from '../../support/tables.js';
+import { tablesOf, type Tables } from '../../support/tables.js';
 
 /** What one connection sent and what it heard back (nothing, for a request the kill cut off). */
 type Sent = { readonly kind: string; readonly call: Call; status?: number; body?: string };
@@ -408,11 +408,7 @@ async function timeTravelToHeadEqualsLive({ db, store }: Backends): Promise<void
   const head = await store.headPosition();
   expect(head).to.not.equal(null);
   await timeTravel({ db, store, projectors: allProjectors, until: { kind: 'position', position: head! }, target: 'crash_at_head' });
-  const withoutCheckpoints = async (schema: string) => {
-    const { projection_checkpoints: _checkpoints, ...tables } = await tablesOf(db, schema);
-    return tables;
-  };
-  expect(await withoutCheckpoints('crash_at_head')).to.deep.equal(await withoutCheckpoints('rm'));
+  expect(await readModelsOf(db, 'crash_at_head')).to.deep.equal(await readModelsOf(db, 'rm'));
 }
 
 /**
@@ -425,12 +421,14 @@ async function replayEqualsLive({ db, store }: Backends): Promise<void> {
   const head = await store.headPosition();
   if (head) await following.waitFor(head, { timeoutMs: 60_000 });
   await following.stop();
-  const withoutCheckpoints = async () => {
-    const { projection_checkpoints: _checkpoints, ...tables } = await tablesOf(db, 'rm');
-    return tables;
-  };
-  const live = await withoutCheckpoints();
+  const live = await readModelsOf(db, 'rm');
   expect(live.adoptions?.length).to.be.greaterThan(0);
   await replay({ db, store, projectors: allProjectors });
-  expect(await withoutCheckpoints()).to.deep.equal(live);
+  expect(await readModelsOf(db, 'rm')).to.deep.equal(live);
+}
+
+/** A schema's read-model tables, row by row, without its checkpoints (which say where a build stopped, not what it holds). */
+async function readModelsOf(db: Backends['db'], schema: string): Promise<Tables> {
+  const { projection_checkpoints: _checkpoints, ...tables } = await tablesOf(db, schema);
+  return tables;
 }
