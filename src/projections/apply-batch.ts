@@ -8,9 +8,11 @@ import { ProjectorEventError } from './stall.js';
 export type BatchOutcome = { applied: boolean; checkpoint: Position };
 
 /**
- * Applies a batch and advances the checkpoint in one transaction. The checkpoint row is locked
- * and compared first: if anything else moved it (another instance, a replay's swap), nothing is
- * applied and the caller continues from where the row stands, so no event is applied twice.
+ * Applies a batch and advances the checkpoint in one transaction, so no event is applied twice: if
+ * anything else moved the checkpoint (another instance, a replay's swap), nothing is applied and
+ * the caller continues from where the row stands. A set-based form goes first, sent at once with
+ * the checkpoint's compare-and-set (appliedAsSet); should either fail, the checkpoint row is locked
+ * and compared, and the per-event handlers name the failing event.
  */
 export async function applyBatch(
   db: SqlDb,
@@ -20,17 +22,61 @@ export async function applyBatch(
   events: readonly RecordedEvent[],
 ): Promise<BatchOutcome> {
   if (!events.some((e) => handlerFor(p, e))) return skipBatch(db, schema, p, expected, events);
+  const asSet = p.onBatch && (await appliedAsSet(db, schema, p, p.onBatch, expected, events));
+  if (asSet) return asSet;
   return db.transaction(
     async (tx) => {
       const row = (await tx.query<{ commit: string; prepare: string }>(checkpointSql.lockOne, [p.name])).rows[0];
       if (!row) throw new Error(`read model ${p.name} is not installed in schema ${schema}`);
       const stored = toPosition(row);
       if (comparePositions(stored, expected) !== 0) return { applied: false, checkpoint: stored };
-      const checkpoint = await applyEvents(tx, p, events);
-      return { applied: true, checkpoint };
+      await applyOneByOne(tx, p, events);
+      return { applied: true, checkpoint: await advancePast(tx, p, events) };
     },
     { prelude: schemaPrelude(schema) },
   );
+}
+
+/** The checkpoint seen moved under a batch applied without its lock: the batch rolls back. */
+class CheckpointMoved extends Error {}
+
+/**
+ * The batch's set-based writes and the checkpoint's compare-and-set, all sent at once with no lock
+ * read first and no savepoint: BEGIN, the writes and the compare-and-set in one round trip, COMMIT
+ * in a second (docs/performance.md, "How the fast path is built").
+ * A checkpoint moved meanwhile rolls the writes back. Null when anything failed, all rolled back.
+ */
+async function appliedAsSet(
+  db: SqlDb,
+  schema: string,
+  p: Projector,
+  onBatch: NonNullable<Projector['onBatch']>,
+  expected: Position,
+  events: readonly RecordedEvent[],
+): Promise<BatchOutcome | null> {
+  const last = events[events.length - 1]!.position;
+  try {
+    return await db.transaction(
+      async (tx) => {
+        const [, moved] = await Promise.all([
+          onBatch(tx, handledBy(p, events, undefined)),
+          tx.query(checkpointSql.advanceFrom, [
+            p.name,
+            last.commit.toString(),
+            last.prepare.toString(),
+            events.length,
+            expected.commit.toString(),
+            expected.prepare.toString(),
+          ]),
+        ]);
+        if (moved.rowCount !== 1) throw new CheckpointMoved();
+        return { applied: true, checkpoint: last };
+      },
+      { prelude: schemaPrelude(schema) },
+    );
+  } catch {
+    return null;
+  }
 }
 
 /**

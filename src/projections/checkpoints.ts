@@ -1,14 +1,18 @@
 import type { SqlExecutor } from '../db/sql.js';
 import type { Position } from '../events/position.js';
 
+const advance = `UPDATE projection_checkpoints
+  SET commit_pos = $2, prepare_pos = $3, events_seen = events_seen + $4, updated_at = now(),
+      stalled_commit = NULL, stalled_prepare = NULL, stalled_error = NULL, stalled_since = NULL
+  WHERE projector = $1`;
+
 /** The checkpoint table's SQL; it lives in the read-model schema beside the rows it vouches for. */
 export const checkpointSql = {
   lockOne: `SELECT commit_pos::text AS commit, prepare_pos::text AS prepare
             FROM projection_checkpoints WHERE projector = $1 FOR UPDATE`,
-  advance: `UPDATE projection_checkpoints
-            SET commit_pos = $2, prepare_pos = $3, events_seen = events_seen + $4, updated_at = now(),
-                stalled_commit = NULL, stalled_prepare = NULL, stalled_error = NULL, stalled_since = NULL
-            WHERE projector = $1`,
+  advance,
+  /** advance, only from where the caller read it ($5, $6): moves one row or none. */
+  advanceFrom: `${advance} AND commit_pos = $5 AND prepare_pos = $6`,
   insert: `INSERT INTO projection_checkpoints (projector, version, commit_pos, prepare_pos)
            VALUES ($1, $2, -1, -1) ON CONFLICT (projector) DO NOTHING`,
   /** Moves the checkpoint only from where the caller read it; answers one row when it moved. */

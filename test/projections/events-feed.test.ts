@@ -241,38 +241,44 @@ describe('events feed read model: the catalogue’s thin events of each organiza
       updated(name, 10),
     ).thenRowsSatisfy(updates, (rows) => expect(rows.map((r) => r.source_version)).to.deep.equal([4, 6, 8])));
 
-  it('ProposalOpened and ProposalClosed give proposal.opened and proposal.closed naming the proposal, its record and its version', () =>
-    given(
+  it('ProposalOpened and ProposalClosed give proposal.opened and proposal.closed naming the proposal, its record and its version', () => {
+    const later = uuid(61);
+    const opened = (proposalId: string, newVersion: number): RequestEvent => ({
+      type: 'ProposalOpened',
+      data: {
+        requestId: request,
+        organizationId: acme,
+        proposalId,
+        slotId: companySlot,
+        resourceId: company,
+        newVersion,
+        participant,
+        proposedAt: minute(3),
+      },
+    });
+    const closed = (proposalId: string): RequestEvent => ({
+      type: 'ProposalClosed',
+      data: { requestId: request, proposalId, reason: 'dismissed', closedAt: minute(4) },
+    });
+    const record = { slot_id: companySlot, resource_id: company, entity_id: alphaGmbh };
+    return given(
       eventsFeedProjector,
       sent(),
       accepted(),
       granted(companySlot, [ofEntity(company)]),
-      {
-        type: 'ProposalOpened',
-        data: {
-          requestId: request,
-          organizationId: acme,
-          proposalId: proposal,
-          slotId: companySlot,
-          resourceId: company,
-          newVersion: 2,
-          participant,
-          proposedAt: minute(3),
-        },
-      },
-      { type: 'ProposalClosed', data: { requestId: request, proposalId: proposal, reason: 'dismissed', closedAt: minute(4) } },
+      opened(proposal, 2),
+      opened(later, 3),
+      closed(proposal),
+      closed(later),
     ).thenRowsSatisfy(feed, (rows) =>
       expect(rows.slice(3)).to.deep.equal([
-        row(3, 'proposal.opened', {
-          slot_id: companySlot,
-          resource_id: company,
-          entity_id: alphaGmbh,
-          proposal_id: proposal,
-          source_version: 2,
-        }),
-        row(4, 'proposal.closed', { slot_id: companySlot, resource_id: company, entity_id: alphaGmbh, proposal_id: proposal }),
+        row(3, 'proposal.opened', { ...record, proposal_id: proposal, source_version: 2 }),
+        row(4, 'proposal.opened', { ...record, proposal_id: later, source_version: 3 }),
+        row(5, 'proposal.closed', { ...record, proposal_id: proposal }),
+        row(6, 'proposal.closed', { ...record, proposal_id: later }),
       ]),
-    ));
+    );
+  });
 
   it('AdoptionPended, AdoptionDiscarded, CopyKept, CopyCorrected and CopyDeleted give copy.* naming the adoption and the versions', () => {
     const copy = { slot_id: companySlot, resource_id: company, entity_id: alphaGmbh, adoption_id: adoption };

@@ -28,15 +28,16 @@ export function recordingProjector(name: string, hooks: { before?: (eventId: str
 /**
  * A read model that writes one row per event, by its handler or by its set-based statement for a
  * batch (Projector.batchStatements): each row records how many events the statement that wrote it
- * carried. Its table refuses Poison events, whichever statement carries them.
+ * carried. Its table refuses Poison events, whichever statement carries them, and, unless told
+ * `unique: false` (so that a duplicate shows up as a second row), an event written twice.
  */
-export function batchedRowsProjector(name: string): Projector {
+export function batchedRowsProjector(name: string, { unique = true } = {}): Projector {
   const columns = `${name} (event_id, type, statement_events)`;
   return logProjector({
     name,
     version: 1,
     schemaSql: `CREATE TABLE IF NOT EXISTS ${name} (
-      event_id uuid PRIMARY KEY, type text NOT NULL CHECK (type <> 'Poison'), statement_events int NOT NULL)`,
+      event_id uuid ${unique ? 'PRIMARY KEY' : 'NOT NULL'}, type text NOT NULL CHECK (type <> 'Poison'), statement_events int NOT NULL)`,
     onAny: async (tx, e) => {
       await tx.query(`INSERT INTO ${columns} VALUES ($1, $2, 1)`, [e.metadata.eventId, e.type]);
     },

@@ -31,6 +31,15 @@ const sql = {
     LEFT JOIN events_feed_proposals p ON p.proposal_id = $7::uuid
     LEFT JOIN events_feed_grants g ON g.request_id = r.request_id AND g.slot_id = p.slot_id AND g.resource_id = p.resource_id
     WHERE r.request_id = $6::uuid`,
+  /** closed for many proposals at once: each array holds one of closed's seven parameters. */
+  closedMany: `INSERT INTO events_feed (${columns})
+    SELECT i.commit_pos, i.prepare_pos, i.source_event_id, i.occurred_at, i.ordinal, 'proposal.closed', r.organization_id, r.request_id,
+           p.slot_id, p.resource_id, g.entity_id, NULL, i.proposal_id, NULL, NULL
+    FROM unnest($1::numeric[], $2::numeric[], $3::uuid[], $4::timestamptz[], $5::integer[], $6::uuid[], $7::uuid[])
+      AS i(commit_pos, prepare_pos, source_event_id, occurred_at, ordinal, request_id, proposal_id)
+    JOIN events_feed_requests r ON r.request_id = i.request_id
+    LEFT JOIN events_feed_proposals p ON p.proposal_id = i.proposal_id
+    LEFT JOIN events_feed_grants g ON g.request_id = r.request_id AND g.slot_id = p.slot_id AND g.resource_id = p.resource_id`,
   /** slot.granted of a record the slot does not hold already: a grant lists every record of the slot so far. */
   granted: `INSERT INTO events_feed (${columns})
     SELECT ${place}, 'slot.granted', r.organization_id, r.request_id, $7::uuid, $8::uuid, $9::uuid, NULL, NULL, NULL, NULL
@@ -48,6 +57,16 @@ const sql = {
     FROM events_feed_grants g JOIN events_feed_requests r ON r.request_id = g.request_id
     WHERE g.resource_id = $5::uuid AND NOT g.withdrawn AND r.phase = 'active'
       AND r.accepted_at + r.retention_ms * interval '1 millisecond' > $4::timestamptz`,
+  /** updated for many versions at once: each array holds one of updated's six parameters, each version's rows numbered apart. */
+  updatedMany: `INSERT INTO events_feed (${columns})
+    SELECT i.commit_pos, i.prepare_pos, i.source_event_id, i.occurred_at,
+           (row_number() OVER (PARTITION BY i.n ORDER BY g.request_id, g.slot_id))::integer - 1,
+           'record.updated', r.organization_id, g.request_id, g.slot_id, g.resource_id, g.entity_id, NULL, NULL, i.version, NULL
+    FROM unnest($1::numeric[], $2::numeric[], $3::uuid[], $4::timestamptz[], $5::uuid[], $6::integer[])
+      WITH ORDINALITY AS i(commit_pos, prepare_pos, source_event_id, occurred_at, resource_id, version, n)
+    JOIN events_feed_grants g ON g.resource_id = i.resource_id AND NOT g.withdrawn
+    JOIN events_feed_requests r ON r.request_id = g.request_id
+    WHERE r.phase = 'active' AND r.accepted_at + r.retention_ms * interval '1 millisecond' > i.occurred_at`,
   /** ofRequest for many events at once: each array holds one of ofRequest's thirteen parameters. */
   ofRequests: `INSERT INTO events_feed (${columns})
     SELECT i.commit_pos, i.prepare_pos, i.source_event_id, i.occurred_at, i.ordinal, i.type, r.organization_id, r.request_id,
@@ -210,28 +229,41 @@ function statementsOf(e: Recorded<Read>): Statement[] {
   }
 }
 
-/** The statements that write the rows ofRequest joins (a request's, its grants): an ofRequest may not pass one. */
-const WRITES_WHAT_OF_REQUEST_READS: ReadonlySet<string> = new Set([sql.sent, sql.phase, sql.accepted, sql.grant, sql.withdraw]);
+/** The inserts a run gathers, each to its form for many rows (each array one of its parameters). */
+const GATHERED: ReadonlyMap<string, string> = new Map([
+  [sql.ofRequest, sql.ofRequests],
+  [sql.updated, sql.updatedMany],
+  [sql.closed, sql.closedMany],
+]);
+
+/** The statements that write what the gathered inserts read (a request's phase, its grants, a proposal's record): none is passed. */
+const WRITES_WHAT_GATHERED_READ: ReadonlySet<string> = new Set([sql.sent, sql.phase, sql.accepted, sql.grant, sql.withdraw, sql.proposal]);
 
 /**
- * A run's statements with its ofRequest inserts gathered into one (ofRequests) until a statement
- * that writes what they read: the rows are the same, as each reads the phase and grants the log
- * gave it, and a run of copies and proposals costs the feed a statement, not one an event.
+ * A run's statements with its inserts of feed rows gathered, one statement of each kind, until a
+ * statement that writes what they read: the rows are the same, as each reads the phases, grants
+ * and proposals the log gave it, and a run of copies, proposals or new versions costs the feed a
+ * statement of each kind, not one an event.
  */
 function gathered(statements: readonly Statement[]): Statement[] {
   const out: Statement[] = [];
-  let held: (readonly unknown[])[] = [];
+  const held = new Map<string, (readonly unknown[])[]>();
   const release = () => {
-    if (held.length > 1) out.push([sql.ofRequests, held[0]!.map((_, column) => held.map((values) => values[column]))]);
-    else if (held.length === 1) out.push([sql.ofRequest, held[0]!]);
-    held = [];
+    for (const [text, rows] of held) {
+      out.push(
+        rows.length === 1 ? [text, rows[0]!] : [GATHERED.get(text)!, rows[0]!.map((_, column) => rows.map((values) => values[column]))],
+      );
+    }
+    held.clear();
   };
   for (const [text, values] of statements) {
-    if (text === sql.ofRequest) {
-      held.push(values);
+    if (GATHERED.has(text)) {
+      const rows = held.get(text);
+      if (rows) rows.push(values);
+      else held.set(text, [values]);
       continue;
     }
-    if (WRITES_WHAT_OF_REQUEST_READS.has(text)) release();
+    if (WRITES_WHAT_GATHERED_READ.has(text)) release();
     out.push([text, values]);
   }
   release();
@@ -271,7 +303,7 @@ const handlers = {
  * of requests with versions of resources, other streams, which only log order makes the same on
  * every run. Its set-based form is every event's statements in order, sent without waiting (each
  * needs its event's position, which an inline handler's statements may not read), the inserts of
- * request events gathered (gathered).
+ * feed rows gathered (gathered).
  */
 export const eventsFeedProjector = projector({
   name: 'events_feed',
