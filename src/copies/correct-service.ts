@@ -2,11 +2,10 @@ import { chainDecider } from '../commands/copies/chain-decider.js';
 import { emptyChain, evolveChain } from '../commands/copies/chain-state.js';
 import { isRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
-import { readFolded, recallFolded } from '../commands/stream-folds.js';
+import { recallFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import { chainStream } from '../events/copy-events.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
-import { resourceStream, type ResourceEvent } from '../events/resource-events.js';
 import type { RecordReader } from '../requests/request-records.js';
 import { stateOf } from '../requests/request-view.js';
 import type { SchemaValidator } from '../schemas/index.js';
@@ -58,13 +57,9 @@ export class CopyCorrections {
     // With no record named there is no chain to read: the decider refuses on the facts alone.
     if (sourceResourceId === null) return refused(chainDecider.decide(emptyChain, { type: 'CorrectCopy', data: { ...unnamed, ...facts } }));
     const chain = chainStream(row.request_id, slot.slotId, sourceResourceId);
-    // The source's newest version is read with the chain, in the same round trip. A chain this
-    // process holds is taken from memory: the correction's append compare-and-sets it, and handle
-    // takes any other answer on a read.
-    const [folded, newestSourceVersion] = await Promise.all([
-      recallFolded(this.deps.store, chain, chainFold),
-      this.newestVersion(sourceResourceId),
-    ]);
+    // A chain this process holds is taken from memory: the correction's append compare-and-sets
+    // it, and handle takes any other answer on a read.
+    const folded = await recallFolded(this.deps.store, chain, chainFold);
     // What every keep of a chain shares (its schema, a document's for good; its orgResourceId) is read from its newest keep.
     const kept = folded.state.lastKeep;
     const verdict = kept?.schemaRef ? this.deps.validator.validateWithBuiltin(kept.schemaRef, input.data) : null;
@@ -81,7 +76,7 @@ export class CopyCorrections {
           ...facts,
           expectedOrgVersion: input.expectedOrgVersion,
           expectedSourceVersion: input.expectedSourceVersion,
-          newestSourceVersion,
+          newestSourceVersion: newestGranted(found, sourceResourceId),
           consent: this.deps.records.factsFor(stateOf(row, this.deps.now()), found.grants, found.standing, slot.slotId, sourceResourceId),
           invalid: verdict && !verdict.ok ? ('message' in verdict ? verdict.message : '') : null,
           now: this.deps.now(),
@@ -104,18 +99,20 @@ export class CopyCorrections {
     const records = new Set([...found.records.map((r) => r.resourceId), ...held.map((h) => h.source_resource_id)]);
     return records.size === 1 ? [...records][0]! : null;
   }
-
-  /** The newest version the person has published of a record, deleted or not (0 when none). */
-  private async newestVersion(resourceId: string): Promise<number> {
-    return (await readFolded(this.deps.store, resourceStream(resourceId), newestVersionFold)).state;
-  }
 }
 
 const chainFold = { initialState: emptyChain, evolve: evolveChain };
-const newestVersionFold = {
-  initialState: 0,
-  evolve: (newest: number, e: ResourceEvent): number => (e.type === 'DocumentDeleted' ? newest : Math.max(newest, e.data.version)),
-};
+
+/**
+ * The newest version the person has published of a granted record: its grant's, read with the
+ * consent facts in one snapshot (0 when the slot holds no grant of it, or it no longer resolves).
+ * The decider compares with it only while consent stands (R-CORR-04, R-CONS-04), and then the
+ * grant resolves. Inline read models commit with the version's event; async ones hold it before
+ * its publish is answered (waitFor), so whoever knows of a version finds it the newest.
+ */
+function newestGranted(found: SlotInView, resourceId: string): number {
+  return found.grants.find((g) => g.slot_id === found.slot.slotId && g.resource_id === resourceId)?.version ?? 0;
+}
 
 /** The rest of a correction no record was named for: the decider refuses it on its facts before it reads any of these. */
 const unnamed = {
