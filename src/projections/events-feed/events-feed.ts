@@ -17,29 +17,18 @@ const columns = `commit_pos, prepare_pos, source_event_id, occurred_at, ordinal,
 const place = `$1::numeric, $2::numeric, $3::uuid, $4::timestamptz, $5::integer`;
 
 const sql = {
-  /** An event of a request's, in its organization's feed; the record's legal entity from its grant. */
+  /**
+   * An event of a request's, in its organization's feed; the record's legal entity from its grant.
+   * proposal.closed names only its proposal: its record is the one the proposal was opened on.
+   */
   ofRequest: `INSERT INTO events_feed (${columns})
-    SELECT ${place}, $6::text, r.organization_id, r.request_id, $8::uuid, $9::uuid, g.entity_id,
-           $10::uuid, $11::uuid, $12::integer, $13::integer
+    SELECT ${place}, $6::text, r.organization_id, r.request_id, coalesce($8::uuid, p.slot_id), coalesce($9::uuid, p.resource_id),
+           g.entity_id, $10::uuid, $11::uuid, $12::integer, $13::integer
     FROM events_feed_requests r
-    LEFT JOIN events_feed_grants g ON g.request_id = r.request_id AND g.slot_id = $8::uuid AND g.resource_id = $9::uuid
+    LEFT JOIN events_feed_proposals p ON $6::text = 'proposal.closed' AND p.proposal_id = $11::uuid
+    LEFT JOIN events_feed_grants g
+      ON g.request_id = r.request_id AND g.slot_id = coalesce($8::uuid, p.slot_id) AND g.resource_id = coalesce($9::uuid, p.resource_id)
     WHERE r.request_id = $7::uuid`,
-  /** proposal.closed: its record is the one the proposal was opened on. */
-  closed: `INSERT INTO events_feed (${columns})
-    SELECT ${place}, 'proposal.closed', r.organization_id, r.request_id, p.slot_id, p.resource_id, g.entity_id, NULL, $7::uuid, NULL, NULL
-    FROM events_feed_requests r
-    LEFT JOIN events_feed_proposals p ON p.proposal_id = $7::uuid
-    LEFT JOIN events_feed_grants g ON g.request_id = r.request_id AND g.slot_id = p.slot_id AND g.resource_id = p.resource_id
-    WHERE r.request_id = $6::uuid`,
-  /** closed for many proposals at once: each array holds one of closed's seven parameters. */
-  closedMany: `INSERT INTO events_feed (${columns})
-    SELECT i.commit_pos, i.prepare_pos, i.source_event_id, i.occurred_at, i.ordinal, 'proposal.closed', r.organization_id, r.request_id,
-           p.slot_id, p.resource_id, g.entity_id, NULL, i.proposal_id, NULL, NULL
-    FROM unnest($1::numeric[], $2::numeric[], $3::uuid[], $4::timestamptz[], $5::integer[], $6::uuid[], $7::uuid[])
-      AS i(commit_pos, prepare_pos, source_event_id, occurred_at, ordinal, request_id, proposal_id)
-    JOIN events_feed_requests r ON r.request_id = i.request_id
-    LEFT JOIN events_feed_proposals p ON p.proposal_id = i.proposal_id
-    LEFT JOIN events_feed_grants g ON g.request_id = r.request_id AND g.slot_id = p.slot_id AND g.resource_id = p.resource_id`,
   /** slot.granted of a record the slot does not hold already: a grant lists every record of the slot so far. */
   granted: `INSERT INTO events_feed (${columns})
     SELECT ${place}, 'slot.granted', r.organization_id, r.request_id, $7::uuid, $8::uuid, $9::uuid, NULL, NULL, NULL, NULL
@@ -70,13 +59,16 @@ const sql = {
   /** ofRequest for many events at once: each array holds one of ofRequest's thirteen parameters. */
   ofRequests: `INSERT INTO events_feed (${columns})
     SELECT i.commit_pos, i.prepare_pos, i.source_event_id, i.occurred_at, i.ordinal, i.type, r.organization_id, r.request_id,
-           i.slot_id, i.resource_id, g.entity_id, i.adoption_id, i.proposal_id, i.source_version, i.org_version
+           coalesce(i.slot_id, p.slot_id), coalesce(i.resource_id, p.resource_id), g.entity_id, i.adoption_id, i.proposal_id,
+           i.source_version, i.org_version
     FROM unnest($1::numeric[], $2::numeric[], $3::uuid[], $4::timestamptz[], $5::integer[], $6::text[], $7::uuid[],
                 $8::uuid[], $9::uuid[], $10::uuid[], $11::uuid[], $12::integer[], $13::integer[])
       AS i(commit_pos, prepare_pos, source_event_id, occurred_at, ordinal, type, request_id,
            slot_id, resource_id, adoption_id, proposal_id, source_version, org_version)
     JOIN events_feed_requests r ON r.request_id = i.request_id
-    LEFT JOIN events_feed_grants g ON g.request_id = r.request_id AND g.slot_id = i.slot_id AND g.resource_id = i.resource_id`,
+    LEFT JOIN events_feed_proposals p ON i.type = 'proposal.closed' AND p.proposal_id = i.proposal_id
+    LEFT JOIN events_feed_grants g ON g.request_id = r.request_id
+      AND g.slot_id = coalesce(i.slot_id, p.slot_id) AND g.resource_id = coalesce(i.resource_id, p.resource_id)`,
   ofOrganization: `INSERT INTO events_feed (commit_pos, prepare_pos, source_event_id, occurred_at, ordinal, type, organization_id)
     VALUES (${place}, $6::text, $7::uuid)`,
   sent: `INSERT INTO events_feed_requests (request_id, organization_id, phase) VALUES ($1, $2, 'pending')`,
@@ -171,7 +163,7 @@ function statementsOf(e: Recorded<Read>): Statement[] {
       ];
     }
     case 'ProposalClosed':
-      return [[sql.closed, [...placeOf(e), e.data.requestId, e.data.proposalId]]];
+      return [ofRequest(e, 'proposal.closed', e.data.requestId, { proposalId: e.data.proposalId })];
     case 'AdoptionPended':
     case 'AdoptionDiscarded': {
       const d = e.data;
@@ -233,7 +225,6 @@ function statementsOf(e: Recorded<Read>): Statement[] {
 const GATHERED: ReadonlyMap<string, string> = new Map([
   [sql.ofRequest, sql.ofRequests],
   [sql.updated, sql.updatedMany],
-  [sql.closed, sql.closedMany],
 ]);
 
 /** The statements that write what the gathered inserts read (a request's phase, its grants, a proposal's record): none is passed. */
@@ -243,7 +234,7 @@ const WRITES_WHAT_GATHERED_READ: ReadonlySet<string> = new Set([sql.sent, sql.ph
  * A run's statements with its inserts of feed rows gathered, one statement of each kind, until a
  * statement that writes what they read: the rows are the same, as each reads the phases, grants
  * and proposals the log gave it, and a run of copies, proposals or new versions costs the feed a
- * statement of each kind, not one an event.
+ * statement of each kind (a request's events, record.updated), not one an event.
  */
 function gathered(statements: readonly Statement[]): Statement[] {
   const out: Statement[] = [];
