@@ -1,11 +1,34 @@
 import { expect } from 'chai';
+import type { QueryResult, Row } from '../../../src/db/sql.js';
+import { requestStream } from '../../../src/events/request-events.js';
+import { SqlEventStore } from '../../../src/events/sql/sql-event-store.js';
+import { allProjectors } from '../../../src/projections/index.js';
+import { inlineProjection } from '../../../src/projections/inline.js';
 import { mainBackend } from '../../support/databases.js';
+import { newEvent } from '../../support/events.js';
 import type { Reply } from '../../support/http.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { fileClient } from '../files/file-client.js';
 import { orgClient, problem, type OrgClient } from '../org/org-client.js';
 import { driver, schemaRef, type Adoption, type Manifest, type User } from '../support/driver.js';
+import { OutageDb } from '../support/outages.js';
 import { startTestService, type TestService } from '../support/service.js';
+
+/**
+ * The service's database, where another writer appends to a stream (`contended.stream`) after
+ * every read of it that the service makes, before the service sees the answer: whatever the
+ * service then decides on that stream, its append finds the stream moved.
+ */
+class ContendedDb extends OutageDb {
+  contended: { readonly stream: string; readonly append: () => Promise<unknown> } | null = null;
+
+  override async query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+    const answer = await super.query<R>(text, params);
+    const contended = this.contended;
+    if (contended && text.includes('FROM es.events') && params?.[0] === contended.stream) await contended.append();
+    return answer;
+  }
+}
 
 const slot = (target: string, extra: Record<string, unknown> = {}) => ({
   label: target,
@@ -34,6 +57,7 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
   let ann: User;
   let manifest: Manifest;
   let entityId: string;
+  let db: ContendedDb;
 
   const d = driver({ api: () => api, member: () => token, log: () => service.db });
   const { gql, ok, createDoc, updateDoc, connected, keep, kept, correct, drain, detail, copies, entity } = d;
@@ -45,7 +69,7 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
   const nameDoc = (givenName: string) => createDoc(ann, { name: 'Name', schemaRef: schemaRef('PersonFullName'), data: name(givenName) });
 
   before(async () => {
-    service = await startTestService({ domain: { mailer } });
+    service = await startTestService({ domain: { mailer }, wrapDb: (inner) => (db = new ContendedDb(inner)) });
     api = orgClient(service.url, mailer);
     owner = await api.user();
     orgId = await api.organization(owner.token, 'Acme');
@@ -320,6 +344,34 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     const since = await mark();
     expect((await drain(requestId)).body).to.deep.equal({ materialized: 0, stillPending: 0 });
     expect(await appendedSince(since)).to.deep.equal(many.slots.map(() => 'AdoptionDiscarded'));
+  });
+
+  it('a discard whose request keeps changing under it decides nothing: the lapsed keeps stay pending, none kept; the next drain discards them (R-CONS-02)', async () => {
+    const two = await d.manifest([slot('PersonFullName', { label: 'Name A' }), slot('PersonFullName', { label: 'Name B' })]);
+    const doc = await nameDoc('Contended');
+    const requestId = await connected(two.manifestId, ann, Object.fromEntries(two.slots.map((s) => [s.slotId, [doc]])));
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    for (const s of two.slots) await keep(requestId, s.slotId);
+    await revoke(ann, requestId);
+    token = await api.signIn(owner.token, orgId);
+
+    // Another instance's writes: the service's memory of the request goes stale at once, and every read of it after.
+    const other = (await SqlEventStore.open(service.t.db)).withInline(inlineProjection(allProjectors, service.engine.schema));
+    const stream = requestStream(requestId).id;
+    const append = () => other.appendToStream(stream, [newEvent('RequestRevoked', { requestId })], 'any');
+    await append();
+    db.contended = { stream, append };
+    const since = await mark();
+    try {
+      expect((await drain(requestId)).body).to.deep.equal({ materialized: 0, stillPending: 2 });
+    } finally {
+      db.contended = null;
+    }
+    expect(new Set(await appendedSince(since)), 'the other writer’s events alone').to.deep.equal(new Set(['RequestRevoked']));
+
+    const after = await mark();
+    expect((await drain(requestId)).body).to.deep.equal({ materialized: 0, stillPending: 0 });
+    expect(await appendedSince(after)).to.deep.equal(['AdoptionDiscarded', 'AdoptionDiscarded']);
   });
 
   it('a kept file: its version bytes download as an attachment; a document adoption is 400 unsupported_item; a pending one 403', async () => {
