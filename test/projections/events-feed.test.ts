@@ -1,10 +1,15 @@
 import { expect } from 'chai';
+import type { Row, SqlExecutor } from '../../src/db/sql.js';
 import type { ChainEvent } from '../../src/events/copy-events.js';
 import type { DocumentUpdated } from '../../src/events/document-events.js';
 import type { FileVersionAdded } from '../../src/events/file-events.js';
 import type { GrantedRecord, RequestEvent, RequestSent } from '../../src/events/request-events.js';
 import { eventsFeedProjector } from '../../src/projections/events-feed/events-feed.js';
-import { at, minute, positionOf, projectorSpecs, uuid } from '../support/projector-spec.js';
+import type { Statement } from '../../src/projections/projector.js';
+import { installReadModels } from '../../src/projections/read-model-schema.js';
+import { openTestDatabase } from '../support/databases.js';
+import { planOf } from '../support/plans.js';
+import { at, minute, positionOf, projectorSpecs, recorded, uuid } from '../support/projector-spec.js';
 
 const [acme, globex] = [uuid(1), uuid(2)];
 const [request, other, third] = [uuid(10), uuid(11), uuid(12)];
@@ -374,4 +379,27 @@ describe('events feed read model: the catalogue’s thin events of each organiza
         expect(new Set(rows.map((r) => r.event_id)).size).to.equal(4);
       },
     ));
+
+  it('a run of new versions finds its grants and their requests by index, even in a plan made while the tables were small', async () => {
+    const t = await openTestDatabase();
+    try {
+      await installReadModels(t.db, [eventsFeedProjector], 'rm');
+      const sent: Statement[] = [];
+      const recording: SqlExecutor = {
+        query: <R extends Row = Row>(text: string, values: readonly unknown[] = []) => {
+          sent.push([text, values]);
+          return Promise.resolve({ rows: [] as R[], rowCount: 0 });
+        },
+      };
+      await eventsFeedProjector.onBatch!(recording, recorded(eventsFeedProjector, [updated(name, 2), updated(company, 3)]));
+      expect(sent).to.have.length(1);
+      const [[text, values]] = sent as [Statement];
+      const arrays = values.map((column) => `{${(column as unknown[]).map((v) => `"${String(v)}"`).join(',')}}`);
+      const plan = await planOf(t.db, text, arrays, { generic: true, schema: 'rm' });
+      expect(plan).to.match(/Index Scan using events_feed_requests_pkey/);
+      expect(plan).not.to.match(/Seq Scan on events_feed_(grants|requests)/);
+    } finally {
+      await t.drop();
+    }
+  });
 });

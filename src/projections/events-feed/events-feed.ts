@@ -46,16 +46,27 @@ const sql = {
     FROM events_feed_grants g JOIN events_feed_requests r ON r.request_id = g.request_id
     WHERE g.resource_id = $5::uuid AND NOT g.withdrawn AND r.phase = 'active'
       AND r.accepted_at + r.retention_ms * interval '1 millisecond' > $4::timestamptz`,
-  /** updated for many versions at once: each array holds one of updated's six parameters, each version's rows numbered apart. */
+  /**
+   * updated for many versions at once: each array holds one of updated's six parameters. Each
+   * version's grants and their requests are looked up apart (LATERAL, OFFSET 0), so every plan reads
+   * them by index however large they grow; as a join, a plan made while they were small would read
+   * them whole for every run (a replay's fresh tables).
+   */
   updatedMany: `INSERT INTO events_feed (${columns})
-    SELECT i.commit_pos, i.prepare_pos, i.source_event_id, i.occurred_at,
-           (row_number() OVER (PARTITION BY i.n ORDER BY g.request_id, g.slot_id))::integer - 1,
-           'record.updated', r.organization_id, g.request_id, g.slot_id, g.resource_id, g.entity_id, NULL, NULL, i.version, NULL
+    SELECT i.commit_pos, i.prepare_pos, i.source_event_id, i.occurred_at, (u.n - 1)::integer,
+           'record.updated', u.organization_id, u.request_id, u.slot_id, i.resource_id, u.entity_id, NULL, NULL, i.version, NULL
     FROM unnest($1::numeric[], $2::numeric[], $3::uuid[], $4::timestamptz[], $5::uuid[], $6::integer[])
-      WITH ORDINALITY AS i(commit_pos, prepare_pos, source_event_id, occurred_at, resource_id, version, n)
-    JOIN events_feed_grants g ON g.resource_id = i.resource_id AND NOT g.withdrawn
-    JOIN events_feed_requests r ON r.request_id = g.request_id
-    WHERE r.phase = 'active' AND r.accepted_at + r.retention_ms * interval '1 millisecond' > i.occurred_at`,
+      AS i(commit_pos, prepare_pos, source_event_id, occurred_at, resource_id, version)
+    CROSS JOIN LATERAL (
+      SELECT g.request_id, g.slot_id, g.entity_id, r.organization_id, row_number() OVER (ORDER BY g.request_id, g.slot_id) AS n
+      FROM events_feed_grants g
+      CROSS JOIN LATERAL (
+        SELECT r.organization_id FROM events_feed_requests r
+        WHERE r.request_id = g.request_id AND r.phase = 'active'
+          AND r.accepted_at + r.retention_ms * interval '1 millisecond' > i.occurred_at
+        OFFSET 0) r
+      WHERE g.resource_id = i.resource_id AND NOT g.withdrawn
+      OFFSET 0) u`,
   /** ofRequest for many events at once: each array holds one of ofRequest's thirteen parameters. */
   ofRequests: `INSERT INTO events_feed (${columns})
     SELECT i.commit_pos, i.prepare_pos, i.source_event_id, i.occurred_at, i.ordinal, i.type, r.organization_id, r.request_id,
