@@ -112,60 +112,51 @@ describe(`applying a batch: the writes of many events share round trips (${mainB
     expect((failure as ProjectorEventError).event.metadata.eventId).to.equal(unreadable.metadata.eventId);
     expect(((failure as ProjectorEventError).cause as Error).message).to.equal('no number to place');
   });
-});
 
-describe(`applying a batch as a follower of the log does: the set-based form and the checkpoint's compare-and-set sent at once (${mainBackend})`, function () {
-  this.timeout(60_000);
-  let t: TestDatabase;
-  let store: SqlEventStore;
-  beforeEach(async () => {
-    t = await openTestDatabase();
-    store = await SqlEventStore.open(t.db);
-  });
-  afterEach(() => t.drop());
+  describe("as a follower of the log does: the set-based form and the checkpoint's compare-and-set sent at once", () => {
+    // No key on its rows: an event applied twice would show up as a second row.
+    const batched = batchedRowsProjector('batched', { unique: false });
 
-  // No key on its rows: an event applied twice would show up as a second row.
-  const batched = batchedRowsProjector('batched', { unique: false });
+    async function logged(events: ReturnType<typeof newEvent>[]): Promise<RecordedEvent[]> {
+      await store.appendToStream(uniqueStream('order'), events, 'no_stream');
+      await installReadModels(t.db, [batched], 'rm');
+      return store.readAll();
+    }
+    const checkpoint = async () =>
+      (await t.db.transaction((tx) => readCheckpoints(tx, 'rm'))).find((r) => r.projector === 'batched')!.position;
+    const placed = (n: number) => Array.from({ length: n }, (_, i) => newEvent('Placed', { i }));
 
-  async function logged(events: ReturnType<typeof newEvent>[]): Promise<RecordedEvent[]> {
-    await store.appendToStream(uniqueStream('order'), events, 'no_stream');
-    await installReadModels(t.db, [batched], 'rm');
-    return store.readAll();
-  }
-  const checkpoint = async () =>
-    (await t.db.transaction((tx) => readCheckpoints(tx, 'rm'))).find((r) => r.projector === 'batched')!.position;
-  const placed = (n: number) => Array.from({ length: n }, (_, i) => newEvent('Placed', { i }));
+    it('writes the batch in one statement and moves the checkpoint past it', async () => {
+      const batch = await logged(placed(3));
+      const outcome = await applyBatch(t.db, 'rm', batched, await checkpoint(), batch);
+      expect(outcome).to.deep.equal({ applied: true, checkpoint: batch[2]!.position });
+      expect(await checkpoint()).to.deep.equal(batch[2]!.position);
+      expect((await batchedRows(t.db, 'batched')).map((r) => r.statement_events)).to.deep.equal([3, 3, 3]);
+    });
 
-  it('writes the batch in one statement and moves the checkpoint past it', async () => {
-    const batch = await logged(placed(3));
-    const outcome = await applyBatch(t.db, 'rm', batched, await checkpoint(), batch);
-    expect(outcome).to.deep.equal({ applied: true, checkpoint: batch[2]!.position });
-    expect(await checkpoint()).to.deep.equal(batch[2]!.position);
-    expect((await batchedRows(t.db, 'batched')).map((r) => r.statement_events)).to.deep.equal([3, 3, 3]);
-  });
+    it('a checkpoint moved meanwhile (another instance, a swap) takes the batch back: nothing applied twice, the caller told where it stands', async () => {
+      const batch = await logged(placed(4));
+      const start = await checkpoint();
+      await applyBatch(t.db, 'rm', batched, start, batch.slice(0, 2));
+      const outcome = await applyBatch(t.db, 'rm', batched, start, batch);
+      expect(outcome).to.deep.equal({ applied: false, checkpoint: batch[1]!.position });
+      expect((await batchedRows(t.db, 'batched')).map((r) => r.event_id).sort()).to.deep.equal(
+        batch
+          .slice(0, 2)
+          .map((e) => e.metadata.eventId)
+          .sort(),
+      );
+    });
 
-  it('a checkpoint moved meanwhile (another instance, a swap) takes the batch back: nothing applied twice, the caller told where it stands', async () => {
-    const batch = await logged(placed(4));
-    const start = await checkpoint();
-    await applyBatch(t.db, 'rm', batched, start, batch.slice(0, 2));
-    const outcome = await applyBatch(t.db, 'rm', batched, start, batch);
-    expect(outcome).to.deep.equal({ applied: false, checkpoint: batch[1]!.position });
-    expect((await batchedRows(t.db, 'batched')).map((r) => r.event_id).sort()).to.deep.equal(
-      batch
-        .slice(0, 2)
-        .map((e) => e.metadata.eventId)
-        .sort(),
-    );
-  });
-
-  it('a set-based form that fails is taken back whole, and the per-event handlers name the event', async () => {
-    const poison = newEvent('Poison', {});
-    const batch = await logged([...placed(2), poison, ...placed(1)]);
-    const start = await checkpoint();
-    const failure = await applyBatch(t.db, 'rm', batched, start, batch).catch((e: unknown) => e);
-    expect(failure).to.be.instanceOf(ProjectorEventError);
-    expect((failure as ProjectorEventError).event.metadata.eventId).to.equal(poison.metadata.eventId);
-    expect(await batchedRows(t.db, 'batched')).to.deep.equal([]);
-    expect(await checkpoint()).to.deep.equal(start);
+    it('a set-based form that fails is taken back whole, and the per-event handlers name the event', async () => {
+      const poison = newEvent('Poison', {});
+      const batch = await logged([...placed(2), poison, ...placed(1)]);
+      const start = await checkpoint();
+      const failure = await applyBatch(t.db, 'rm', batched, start, batch).catch((e: unknown) => e);
+      expect(failure).to.be.instanceOf(ProjectorEventError);
+      expect((failure as ProjectorEventError).event.metadata.eventId).to.equal(poison.metadata.eventId);
+      expect(await batchedRows(t.db, 'batched')).to.deep.equal([]);
+      expect(await checkpoint()).to.deep.equal(start);
+    });
   });
 });
