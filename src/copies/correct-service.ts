@@ -6,7 +6,7 @@ import { recallFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
 import { chainStream } from '../events/copy-events.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
-import type { RecordReader } from '../requests/request-records.js';
+import { grantOf, type RecordReader } from '../requests/request-records.js';
 import { stateOf } from '../requests/request-view.js';
 import type { SchemaValidator } from '../schemas/index.js';
 import { unlessErased, type VaultKeyring } from '../vaults/keyring.js';
@@ -111,7 +111,7 @@ const chainFold = { initialState: emptyChain, evolve: evolveChain };
  * its publish is answered (waitFor), so whoever knows of a version finds it the newest.
  */
 function newestGranted(found: SlotInView, resourceId: string): number {
-  return found.grants.find((g) => g.slot_id === found.slot.slotId && g.resource_id === resourceId)?.version ?? 0;
+  return grantOf(found.grants, found.slot.slotId, resourceId)?.version ?? 0;
 }
 
 /** The rest of a correction no record was named for: the decider refuses it on its facts before it reads any of these. */

@@ -17,7 +17,7 @@ import { requestStream } from '../events/request-events.js';
 import type { BlobStore } from '../files/blob-store.js';
 import type { RequestId, ResourceId, SlotId } from '../ids.js';
 import type { GrantRow, RequestRow } from '../requests/request-queries.js';
-import type { RecordEntry } from '../requests/request-records.js';
+import { grantOf, type RecordEntry } from '../requests/request-records.js';
 import type { Slot } from '../events/manifest-events.js';
 import { unlessErased, type Seal, type VaultKeyring } from '../vaults/keyring.js';
 import { copySql as q, copyWorkSql as w, type AdoptionRow, type KeptAnswerRow } from './copy-queries.js';
@@ -334,11 +334,3 @@ const skip = (record: RecordEntry, reason: NonNullable<RecordEntry['reason']>): 
   reason,
   message: LAPSE_MESSAGES[reason],
 });
-
-/**
- * A record's grant on the slot, as read with it: its vault's key is read with the resource's stream,
- * its chain taken as it shows. By slot too: a drain's grants are the whole request's, where one
- * record may be granted on several slots.
- */
-const grantOf = (grants: readonly GrantRow[], slotId: string, resourceId: string): GrantRow | undefined =>
-  grants.find((g) => g.slot_id === slotId && g.resource_id === resourceId);

@@ -46,7 +46,7 @@ export class RecordReader {
 
   /** The gate's facts for a record of a slot, as read now: not granted when no grant of the slot names it. */
   factsFor(state: RequestStateName, grants: readonly GrantRow[], standing: Standing, slotId: string, resourceId: string): ConsentFacts {
-    const grant = grants.find((g) => g.slot_id === slotId && g.resource_id === resourceId);
+    const grant = grantOf(grants, slotId, resourceId);
     return grant ? this.factsOf(state, grant, standing) : { connection: state, granted: false, resolves: true, eligible: true };
   }
 
@@ -68,3 +68,7 @@ export class RecordReader {
     });
   }
 }
+
+/** The grant of a record on a slot; by slot too, as one record may be granted on several slots of a request. */
+export const grantOf = (grants: readonly GrantRow[], slotId: string, resourceId: string): GrantRow | undefined =>
+  grants.find((g) => g.slot_id === slotId && g.resource_id === resourceId);

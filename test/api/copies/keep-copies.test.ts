@@ -68,6 +68,21 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
   /** Ann's full name, as a document named Name. */
   const nameDoc = (givenName: string) => createDoc(ann, { name: 'Name', schemaRef: schemaRef('PersonFullName'), data: name(givenName) });
 
+  /**
+   * A request granting one document of ann's on `slots` slots, each kept while the key was cold (so
+   * pending), then revoked by ann; the key warm again, ready for the drain.
+   */
+  async function pendingThenRevoked(slots: number, givenName: string): Promise<string> {
+    const many = await d.manifest(Array.from({ length: slots }, (_, i) => slot('PersonFullName', { label: `Name ${i}` })));
+    const doc = await nameDoc(givenName);
+    const requestId = await connected(many.manifestId, ann, Object.fromEntries(many.slots.map((s) => [s.slotId, [doc]])));
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    for (const s of many.slots) await keep(requestId, s.slotId);
+    await revoke(ann, requestId);
+    token = await api.signIn(owner.token, orgId);
+    return requestId;
+  }
+
   before(async () => {
     service = await startTestService({ domain: { mailer }, wrapDb: (inner) => (db = new ContendedDb(inner)) });
     api = orgClient(service.url, mailer);
@@ -333,27 +348,14 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
   });
 
   it('a drain of a revoked request discards every pending keep, its chains at once, and keeps none (R-CONS-02)', async () => {
-    const many = await d.manifest(Array.from({ length: 12 }, (_, i) => slot('PersonFullName', { label: `Name ${i}` })));
-    const doc = await nameDoc('Many');
-    const requestId = await connected(many.manifestId, ann, Object.fromEntries(many.slots.map((s) => [s.slotId, [doc]])));
-    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
-    for (const s of many.slots) await keep(requestId, s.slotId);
-    await revoke(ann, requestId);
-
-    token = await api.signIn(owner.token, orgId);
+    const requestId = await pendingThenRevoked(12, 'Many');
     const since = await mark();
     expect((await drain(requestId)).body).to.deep.equal({ materialized: 0, stillPending: 0 });
-    expect(await appendedSince(since)).to.deep.equal(many.slots.map(() => 'AdoptionDiscarded'));
+    expect(await appendedSince(since)).to.deep.equal(Array.from({ length: 12 }, () => 'AdoptionDiscarded'));
   });
 
   it('a discard whose request keeps changing under it decides nothing: the lapsed keeps stay pending, none kept; the next drain discards them (R-CONS-02)', async () => {
-    const two = await d.manifest([slot('PersonFullName', { label: 'Name A' }), slot('PersonFullName', { label: 'Name B' })]);
-    const doc = await nameDoc('Contended');
-    const requestId = await connected(two.manifestId, ann, Object.fromEntries(two.slots.map((s) => [s.slotId, [doc]])));
-    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
-    for (const s of two.slots) await keep(requestId, s.slotId);
-    await revoke(ann, requestId);
-    token = await api.signIn(owner.token, orgId);
+    const requestId = await pendingThenRevoked(2, 'Contended');
 
     // Another instance's writes: the service's memory of the request goes stale at once, and every read of it after.
     const other = (await SqlEventStore.open(service.t.db)).withInline(inlineProjection(allProjectors, service.engine.schema));
