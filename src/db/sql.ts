@@ -4,6 +4,8 @@
  */
 export type Row = Record<string, unknown>;
 export type QueryResult<R extends Row = Row> = { rows: R[]; rowCount: number };
+/** One statement and its parameters. */
+export type Statement = readonly [text: string, values: readonly unknown[]];
 
 export interface SqlExecutor {
   /**

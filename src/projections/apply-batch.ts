@@ -1,8 +1,9 @@
-import type { SqlDb, SqlExecutor } from '../db/sql.js';
+import { joinedStatements } from '../db/one-statement.js';
+import type { QueryResult, SqlDb, SqlExecutor } from '../db/sql.js';
 import type { RecordedEvent } from '../events/envelope.js';
 import { comparePositions, type Position } from '../events/position.js';
 import { checkpointSql, schemaPrelude, toPosition } from './checkpoints.js';
-import type { ProjectionHandler, Projector, Statement } from './projector.js';
+import { batchStatementsOf, type ProjectionHandler, type Projector, type Statement } from './projector.js';
 import { ProjectorEventError } from './stall.js';
 
 export type BatchOutcome = { applied: boolean; checkpoint: Position };
@@ -55,21 +56,17 @@ async function appliedAsSet(
   events: readonly RecordedEvent[],
 ): Promise<BatchOutcome | null> {
   const last = events[events.length - 1]!.position;
+  const handled = handledBy(p, events, undefined);
+  const advance: Statement = [
+    checkpointSql.advanceFrom,
+    [p.name, last.commit.toString(), last.prepare.toString(), events.length, expected.commit.toString(), expected.prepare.toString()],
+  ];
   try {
     return await db.transaction(
       async (tx) => {
-        const [, moved] = await Promise.all([
-          onBatch(tx, handledBy(p, events, undefined)),
-          tx.query(checkpointSql.advanceFrom, [
-            p.name,
-            last.commit.toString(),
-            last.prepare.toString(),
-            events.length,
-            expected.commit.toString(),
-            expected.prepare.toString(),
-          ]),
-        ]);
-        if (moved.rowCount !== 1) throw new CheckpointMoved();
+        const joined = await advancedWith(tx, batchStatementsOf(p, handled), advance);
+        const advanced = joined ?? (await Promise.all([onBatch(tx, handled), tx.query(...advance)]))[1];
+        if (advanced.rowCount !== 1) throw new CheckpointMoved();
         return { applied: true, checkpoint: last };
       },
       { prelude: schemaPrelude(schema) },
@@ -77,6 +74,19 @@ async function appliedAsSet(
   } catch {
     return null;
   }
+}
+
+/**
+ * The set-based statements sent at once, the checkpoint's compare-and-set joined to the first of them
+ * (they share no table): the compare-and-set's answer. Null, having sent nothing, without statements.
+ */
+async function advancedWith(tx: SqlExecutor, statements: readonly Statement[] | null, advance: Statement): Promise<QueryResult | null> {
+  if (!statements) return null;
+  const [first, ...rest] = statements;
+  const joined = joinedStatements(first ? [first, advance] : [advance]);
+  const answers = [...joined, ...rest.map((statement) => ({ statement, parts: [] }))].map((j) => tx.query(...j.statement));
+  const all = await Promise.all(answers);
+  return all[joined.findIndex((j) => j.parts.includes(first ? 1 : 0))]!;
 }
 
 /**

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
+import { joinedStatements } from '../db/one-statement.js';
 import { IN_FAILED_TRANSACTION, type SqlDb, type SqlExecutor } from '../db/sql.js';
 import type { RecordedEvent, UnpositionedEvent } from '../events/envelope.js';
 import { START, type Position } from '../events/position.js';
 import type { InlineProjection, SqlEventStore } from '../events/sql/sql-event-store.js';
 import { applyEvents } from './apply-batch.js';
 import { quoteIdent, readCheckpoints, toPosition, useSchema } from './checkpoints.js';
-import { batchStatementsOf, type ProjectionHandler, type Projector, type Statement } from './projector.js';
+import { batchStatementsOf, tablesOf, type ProjectionHandler, type Projector, type Statement } from './projector.js';
 import { recordedSkips } from './skip.js';
 
 /**
@@ -41,9 +42,11 @@ export function inlineProjection(all: readonly Projector[], schema: string, logg
 
   /**
    * Writes `events`' rows in `tx`. Statements whose answers nobody reads go out without waiting,
-   * COMMIT behind them (SqlExecutor); any other handler runs through `wait`. A read model that
-   * `together` gives statements for its events writes them in those, not event by event. The first
-   * failure is the cause: the statements after it only find the transaction aborted.
+   * COMMIT behind them (SqlExecutor), joined across read models (joinedStatements: each reads and
+   * writes only its own tables), a read model's own in the order it gave them; any other handler
+   * runs through `wait`. A read model that `together` gives statements for its events writes them
+   * in those, not event by event. The first failure is the cause: the statements after it only
+   * find the transaction aborted.
    */
   const writeRows = async <E extends UnpositionedEvent>(
     tx: SqlExecutor,
@@ -52,37 +55,60 @@ export function inlineProjection(all: readonly Projector[], schema: string, logg
     together: (p: Projector, handled: readonly E[]) => readonly Statement[] | null = () => null,
   ): Promise<void> => {
     let cause: { err: unknown } | null = null;
-    const refused = (p: Projector, refusedEvents: readonly E[]) => (err: unknown) => {
+    const refused = (writers: readonly Writer<E>[]) => (err: unknown) => {
       if (cause) return cause;
       // The append rolls back with it: the command fails and no event is stored that a read model refused.
-      const eventType = [...new Set(refusedEvents.map((e) => e.type))].join(', ');
-      logger?.error({ err, projector: p.name, eventType }, 'inline read model refused an event; the append rolled back');
+      const eventType = [...new Set(writers.flatMap((w) => w.of.map((e) => e.type)))].join(', ');
+      const projector = writers.map((w) => w.p.name).join(', ');
+      logger?.error({ err, projector, eventType }, 'inline read model refused an event; the append rolled back');
       return (cause = { err });
     };
     // A statement sent ahead of the append's answer fails too when the append does (its head moved,
     // the connection was lost): only the database refusing the statement itself is the read model's.
-    const sentAndRefused = (p: Projector, refusedEvents: readonly E[]) => (err: unknown) =>
-      isRefusalOfItsOwn(err) ? refused(p, refusedEvents)(err) : null;
-    const send = (p: Projector, statements: readonly Statement[], of: readonly E[]) => {
-      for (const statement of statements) void tx.query(...statement).catch(sentAndRefused(p, of));
-    };
+    const sentAndRefused = (writers: readonly Writer<E>[]) => (err: unknown) =>
+      isRefusalOfItsOwn(err) ? refused(refusedBy(writers, err))(err) : null;
+    const unread: Unread<E>[] = [];
     for (const p of projectors) {
       const handled = events.filter((e) => handlerOf(p, e.type));
-      const statements = handled.length > 1 ? together(p, handled) : null;
+      if (handled.length === 0) continue;
+      const statements = (handled.length > 1 ? together(p, handled) : null) ?? statementsAlone(p, handled, refused);
       if (statements) {
-        send(p, statements, handled);
+        unread.push({ p, statements, of: handled });
         continue;
       }
       for (const event of handled) {
         const handler = handlerOf(p, event.type)!;
+        const of = [event];
         try {
-          if (handler.statements) send(p, handler.statements(event), [event]);
+          if (handler.statements) for (const s of handler.statements(event)) void tx.query(...s).catch(sentAndRefused([{ p, of }]));
           else await wait(handler, event);
         } catch (err) {
-          throw refused(p, [event])(err).err;
+          throw refused([{ p, of }])(err).err;
         }
       }
     }
+    // Round r joins each read model's r-th statement: its r+1-th goes after, in a later statement.
+    for (let r = 0; unread.some((w) => w.statements.length > r); r++) {
+      const round = unread.filter((w) => w.statements.length > r);
+      for (const { statement, parts } of joinedStatements(round.map((w) => w.statements[r]!))) {
+        void tx.query(...statement).catch(sentAndRefused(parts.map((i) => round[i]!)));
+      }
+    }
+  };
+  /** The statements of each event's handler in turn; null when one of them reads. */
+  const statementsAlone = <E extends UnpositionedEvent>(
+    p: Projector,
+    handled: readonly E[],
+    refused: (writers: readonly Writer<E>[]) => (err: unknown) => { err: unknown },
+  ): Statement[] | null => {
+    if (!handled.every((e) => handlerOf(p, e.type)!.statements)) return null;
+    return handled.flatMap((event) => {
+      try {
+        return handlerOf(p, event.type)!.statements!(event);
+      } catch (err) {
+        throw refused([{ p, of: [event] }])(err).err;
+      }
+    });
   };
   const cannotWait = (): Promise<never> => Promise.reject(new Error('a handler that waits was sent ahead'));
 
@@ -93,6 +119,21 @@ export function inlineProjection(all: readonly Projector[], schema: string, logg
     // Positioned, a run of events can take a read model's set-based form: one statement for a batch of commands' rows.
     apply: (tx, events) => writeRows(tx, events, (handler, event) => handler(tx, event), batchStatementsOf),
   };
+}
+
+/** A read model writing some of an append's events. */
+type Writer<E> = { readonly p: Projector; readonly of: readonly E[] };
+/** Its statements for them, which nobody reads the answers of. */
+type Unread<E> = Writer<E> & { readonly statements: readonly Statement[] };
+
+/**
+ * Of the read models whose statements were joined into one that failed, the one that owns the table
+ * the error names (a constraint's); all of them when it names none.
+ */
+function refusedBy<W extends { readonly p: Projector }>(writers: readonly W[], err: unknown): readonly W[] {
+  const table = (err as { table?: unknown }).table;
+  const owner = writers.filter((w) => typeof table === 'string' && tablesOf(w.p).has(table));
+  return owner.length === 1 ? owner : writers;
 }
 
 /** The read models an append writes inline: all but those that follow the log, which the engine applies in log order. */

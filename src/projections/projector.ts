@@ -1,10 +1,10 @@
 import type { DomainEvent } from '../commands/decider.js';
-import type { SqlExecutor } from '../db/sql.js';
+import { joinedStatements } from '../db/one-statement.js';
+import type { SqlExecutor, Statement } from '../db/sql.js';
 import type { EventDecoder, Recorded } from '../events/decoder.js';
 import type { RecordedEvent, UnpositionedEvent } from '../events/envelope.js';
 
-/** One statement and its parameters. */
-export type Statement = readonly [text: string, values: readonly unknown[]];
+export type { Statement };
 
 export type ProjectionHandler = {
   (tx: SqlExecutor, event: RecordedEvent): Promise<unknown>;
@@ -85,7 +85,18 @@ export function writes<Event extends Sent, Sent>(build: (event: Sent) => readonl
 export type SetBasedForm<E extends DomainEvent> = {
   readonly types: readonly E['type'][];
   readonly statements: (run: readonly Recorded<E>[]) => readonly Statement[];
+  /**
+   * A run's statements share no row and none reads a table another writes: they go joined as one
+   * (joinedStatements). The projector specs, applying the set-based form, show it leaves the same rows.
+   */
+  readonly independent?: boolean;
 };
+
+/** The statements of a run as the form writes them: joined when they are independent. */
+function statementsOfRun<E extends DomainEvent>(form: SetBasedForm<E>, run: readonly Recorded<E>[]): readonly Statement[] {
+  const statements = form.statements(run);
+  return form.independent ? joinedStatements(statements).map((j) => j.statement) : statements;
+}
 
 /** A read model of the events `events` decodes; every handler reads them typed and upcast. */
 export function projector<E extends DomainEvent>(
@@ -150,7 +161,7 @@ function inRuns<E extends DomainEvent>(
     };
     for (const part of runsOf(form, events, batch)) {
       if ('run' in part) {
-        send(form.statements(part.run));
+        send(statementsOfRun(form, part.run));
         continue;
       }
       const handler = handlers[part.barrier.type]!;
@@ -173,7 +184,7 @@ function runsAsStatements<E extends DomainEvent>(
   return (batch) => {
     const statements: Statement[] = [];
     for (const part of runsOf(form, events, batch)) {
-      const built = 'run' in part ? form.statements(part.run) : handlers[part.barrier.type]?.statements?.(part.barrier);
+      const built = 'run' in part ? statementsOfRun(form, part.run) : handlers[part.barrier.type]?.statements?.(part.barrier);
       if (!built) return null;
       statements.push(...built);
     }
@@ -207,6 +218,12 @@ export function logProjector(
   const onBatch: Projector['onBatch'] =
     definition.onBatch ?? (batchStatements && ((tx, events) => Promise.all(batchStatements(events).map((s) => tx.query(...s)))));
   return checked({ ...definition, on: {}, ...(onBatch ? { onBatch } : {}) });
+}
+
+/** The tables the read model's schema creates: its own, which no other read model writes. */
+export function tablesOf(p: Pick<Projector, 'schemaSql'>): Set<string> {
+  const created = p.schemaSql.matchAll(/CREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)/gi);
+  return new Set([...created].map((m) => m[1]!));
 }
 
 function checked(definition: Projector): Projector {

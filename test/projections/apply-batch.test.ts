@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Row, SqlExecutor } from '../../src/db/sql.js';
+import type { Row, SqlDb, SqlExecutor } from '../../src/db/sql.js';
 import type { RecordedEvent, UnpositionedEvent } from '../../src/events/envelope.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { applyBatch, applyEvents } from '../../src/projections/apply-batch.js';
@@ -126,9 +126,14 @@ describe(`applying a batch: the writes of many events share round trips (${mainB
       (await t.db.transaction((tx) => readCheckpoints(tx, 'rm'))).find((r) => r.projector === 'batched')!.position;
     const placed = (n: number) => Array.from({ length: n }, (_, i) => newEvent('Placed', { i }));
 
-    it('writes the batch in one statement and moves the checkpoint past it', async () => {
+    it("writes the batch and moves the checkpoint past it in one statement, the transaction's only one", async () => {
       const batch = await logged(placed(3));
-      const outcome = await applyBatch(t.db, 'rm', batched, await checkpoint(), batch);
+      const sent: string[] = [];
+      const watched = Object.create(t.db) as SqlDb;
+      watched.transaction = (fn, options) =>
+        t.db.transaction((tx) => fn({ query: (text, params) => (sent.push(text), tx.query(text, params)) }), options);
+      const outcome = await applyBatch(watched, 'rm', batched, await checkpoint(), batch);
+      expect(sent).to.have.length(1);
       expect(outcome).to.deep.equal({ applied: true, checkpoint: batch[2]!.position });
       expect(await checkpoint()).to.deep.equal(batch[2]!.position);
       expect((await batchedRows(t.db, 'batched')).map((r) => r.statement_events)).to.deep.equal([3, 3, 3]);

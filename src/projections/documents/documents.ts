@@ -49,17 +49,24 @@ const publishedRow = ({ data: d, metadata }: Recorded<DocumentCreated | Document
   published_at: metadata.occurredAt,
 });
 
-/** A document's stream holds its creation before its updates, so a run's inserts go before its updates. */
+/**
+ * A document created in the run is inserted as its last update in the run leaves it, so the run's
+ * three statements touch different rows and read none another writes (SetBasedForm.independent).
+ */
 function runStatements(run: readonly Recorded<DocumentEvent>[]): Statement[] {
-  const createdRows: Row[] = [];
+  const createdRows = new Map<string, Row>();
   const updatedRows: Row[] = [];
   const publishedRows: Row[] = [];
   for (const e of run) {
-    if (e.type === 'DocumentCreated') createdRows.push(createdRow(e));
-    else if (e.type === 'DocumentUpdated') updatedRows.push(updatedRow(e));
+    if (e.type === 'DocumentCreated') createdRows.set(e.data.resourceId, createdRow(e));
+    else if (e.type === 'DocumentUpdated') {
+      const created = createdRows.get(e.data.resourceId);
+      if (created) createdRows.set(e.data.resourceId, { ...created, ...updatedRow(e) });
+      else updatedRows.push(updatedRow(e));
+    }
     if (e.type !== 'DocumentDeleted') publishedRows.push(publishedRow(e));
   }
-  return [...created.many(createdRows), ...updated.many(updatedRows), ...published.many(publishedRows)];
+  return [...created.many([...createdRows.values()]), ...updated.many(updatedRows), ...published.many(publishedRows)];
 }
 
 export const documentsProjector = projector({
@@ -74,5 +81,5 @@ export const documentsProjector = projector({
       [`UPDATE documents SET deleted_at = $2 WHERE resource_id = $1`, [e.data.resourceId, e.metadata.occurredAt]],
     ]),
   },
-  setBased: { types: ['DocumentCreated', 'DocumentUpdated'], statements: runStatements },
+  setBased: { types: ['DocumentCreated', 'DocumentUpdated'], statements: runStatements, independent: true },
 });
