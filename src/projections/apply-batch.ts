@@ -84,8 +84,7 @@ async function advancedWith(tx: SqlExecutor, statements: readonly Statement[] | 
   if (!statements) return null;
   const [first, ...rest] = statements;
   const joined = joinedStatements(first ? [first, advance] : [advance]);
-  const answers = [...joined, ...rest.map((statement) => ({ statement, parts: [] }))].map((j) => tx.query(...j.statement));
-  const all = await Promise.all(answers);
+  const all = await Promise.all([...joined.map((j) => j.statement), ...rest].map((s) => tx.query(...s)));
   return all[joined.findIndex((j) => j.parts.includes(first ? 1 : 0))]!;
 }
 
