@@ -4,12 +4,12 @@ import { isRefusal, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import { recallFolded } from '../commands/stream-folds.js';
 import type { SqlExecutor } from '../db/sql.js';
-import { chainStream } from '../events/copy-events.js';
+import { chainStream, orgResourceIdOf } from '../events/copy-events.js';
 import type { EventContext, JsonValue } from '../events/envelope.js';
 import { grantOf, type RecordReader } from '../requests/request-records.js';
 import { stateOf } from '../requests/request-view.js';
 import type { SchemaValidator } from '../schemas/index.js';
-import { unlessErased, type VaultKeyring } from '../vaults/keyring.js';
+import { unlessErased, type Seal, type VaultKeyring } from '../vaults/keyring.js';
 import { correctionContext } from './copy-seal.js';
 import { adoptionOfKept, type Adoption } from './copy-view.js';
 import type { SlotAccess, SlotInView } from './slot-access.js';
@@ -49,7 +49,9 @@ export class CopyCorrections {
     input: CorrectInput,
     context: EventContext,
   ): Promise<{ adoption: Adoption; orgVersion: number } | Refusal> {
-    const found = await this.deps.access.slotIn(organizationId, requestId, slotId);
+    // The chain's key (its vault is the chain's orgResourceId) comes with the request when the record is named.
+    const chainKey = input.sourceResourceId === null ? undefined : orgResourceIdOf(requestId, slotId, input.sourceResourceId);
+    const found = await this.deps.access.slotIn(organizationId, requestId, slotId, chainKey);
     if (isRefusal(found)) return found;
     const { row, slot } = found;
     const sourceResourceId = input.sourceResourceId ?? (await this.onlyRecord(found));
@@ -64,7 +66,7 @@ export class CopyCorrections {
     const kept = folded.state.lastKeep;
     const verdict = kept?.schemaRef ? this.deps.validator.validateWithBuiltin(kept.schemaRef, input.data) : null;
     const orgVersion = input.expectedOrgVersion + 1;
-    const seal = kept ? await unlessErased(this.deps.keyring.sealer(kept.orgResourceId)) : null;
+    const seal = kept ? await unlessErased(this.sealerOf(found, kept.orgResourceId)) : null;
     const plaintext = Buffer.from(JSON.stringify(input.data));
     const done = await handle(
       this.deps,
@@ -90,6 +92,12 @@ export class CopyCorrections {
     const keep = done.state.lastKeep;
     if (!keep) throw new Error('a corrected chain has no keep');
     return { adoption: adoptionOfKept(keep), orgVersion: done.state.head };
+  }
+
+  /** The chain's sealer, from its key read with the request when that was the chain's vault. */
+  private sealerOf(found: SlotInView, vaultId: string): Promise<Seal> {
+    const { keyring } = this.deps;
+    return found.key?.vaultId === vaultId ? keyring.sealerFrom(vaultId, found.key.stored) : keyring.sealer(vaultId);
   }
 
   /** The one record of the slot, granted or held, when sourceResourceId is left out; null when there are several. */

@@ -3,7 +3,7 @@ import type { Slot } from '../events/manifest-events.js';
 import type { RequestId, SlotId } from '../ids.js';
 import type { KeyRow, KeyState } from '../organizations/index.js';
 import type { RecordEntry, RecordReader, Standing } from '../requests/request-records.js';
-import type { RequestReads } from '../requests/request-reads.js';
+import type { KeyRead, RequestReads } from '../requests/request-reads.js';
 import type { GrantRow, RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 
@@ -23,6 +23,8 @@ export type SlotInView = {
   readonly grants: readonly GrantRow[];
   /** Which of the request's parties the recipient manages now: the rest of the gate's facts. */
   readonly standing: Standing;
+  /** The stored key of the vault slotIn was asked to read along, when it was. */
+  readonly key?: KeyRead;
 };
 
 /** What every copy and proposal route asks first: is the request the organization's, is its key warm, which slot. */
@@ -41,11 +43,15 @@ export class SlotAccess {
     return this.warm(row) ? row : sealed();
   }
 
-  /** The slot of a request the organization owns; its grants are read with the request, in the same query. */
-  async slotIn(organizationId: string, requestId: RequestId, slotId: SlotId): Promise<SlotInView | Refusal> {
-    const found = await this.deps.reads.slotOfOrganization(organizationId, requestId, slotId);
+  /**
+   * The slot of a request the organization owns; its grants are read with the request, in the same
+   * query, and so is the stored key of vault `keyOf` when given (SlotInView.key).
+   */
+  async slotIn(organizationId: string, requestId: RequestId, slotId: SlotId, keyOf?: string): Promise<SlotInView | Refusal> {
+    const found = await this.deps.reads.slotOfOrganization(organizationId, requestId, slotId, keyOf);
     if (!found) return refuse('not_found', 'no such request');
-    return this.viewOf(found.row, slotId, found.grants);
+    const view = await this.viewOf(found.row, slotId, found.grants);
+    return found.key && !isRefusal(view) ? { ...view, key: found.key } : view;
   }
 
   /** A slot of `row`, a request the organization owns, with where each of its granted records stands now. */

@@ -1,3 +1,4 @@
+import { storedKeyColumns } from '../vaults/keyring.js';
 import type { RequestStateName } from './request-status.js';
 
 const summary = `r.request_id::text AS request_id, r.organization_id::text AS organization_id, o.name AS organization_name,
@@ -96,6 +97,8 @@ export const requestSql = {
   oneOfRecipient: `SELECT ${summary} FROM ${from} WHERE r.request_id = $2 AND r.recipient_email IS NOT DISTINCT FROM $1::text`,
   /** oneOfOrganization with the grants of slot $3, in one query: the first read of every copy command (SlotAccess.slotIn). */
   slotOfOrganization: withSlotGrants('$3'),
+  /** slotOfOrganization with the stored key of vault $4: a correct's, its chain's (SlotAccess.slotIn). */
+  slotOfOrganizationWithKey: withSlotGrants('$3', storedKeyColumns('$4')),
   grantsOf: `${grant} WHERE g.request_id = ANY($1::uuid[]) AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
   grantsOfSlot: `${grant} WHERE g.request_id = $1 AND g.slot_id = $2 AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
   /** Where a resource stands now: a live document or a file, with the vault that holds it. */

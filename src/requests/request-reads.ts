@@ -1,7 +1,11 @@
 import { refuse, type Refusal } from '../commands/refusal.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { RequestId } from '../ids.js';
+import type { StoredKeyRead } from '../vaults/keyring.js';
 import { organizationPage, requestSql as q, type GrantRow, type ListFilter, type RequestRow } from './request-queries.js';
+
+/** A vault's stored key, read with a request (storedKeyColumns). */
+export type KeyRead = { readonly vaultId: string; readonly stored: StoredKeyRead };
 
 /** Reads of the requests read model; they never append, so reading writes no receipt (R-REQ-08). */
 export class RequestReads {
@@ -22,18 +26,26 @@ export class RequestReads {
     return (await this.readModels.query<RequestRow>(q.oneOfOrganization, [organizationId, requestId])).rows[0] ?? null;
   }
 
-  /** A request the organization owns with the grants of one of its slots, read together; null when it owns no such request. */
+  /**
+   * A request the organization owns with the grants of one of its slots, read together, and with
+   * the stored key of vault `keyOf` when given; null when it owns no such request.
+   */
   async slotOfOrganization(
     organizationId: string,
     requestId: string,
     slotId: string,
-  ): Promise<{ readonly row: RequestRow; readonly grants: GrantRow[] } | null> {
+    keyOf?: string,
+  ): Promise<{ readonly row: RequestRow; readonly grants: GrantRow[]; readonly key?: KeyRead } | null> {
+    type Found = RequestRow & { grants: GrantRow[] } & Partial<StoredKeyRead>;
     const found = (
-      await this.readModels.query<RequestRow & { grants: GrantRow[] }>(q.slotOfOrganization, [organizationId, requestId, slotId])
+      keyOf === undefined
+        ? await this.readModels.query<Found>(q.slotOfOrganization, [organizationId, requestId, slotId])
+        : await this.readModels.query<Found>(q.slotOfOrganizationWithKey, [organizationId, requestId, slotId, keyOf])
     ).rows[0];
     if (!found) return null;
-    const { grants, ...row } = found;
-    return { row, grants };
+    const { grants, vault_key, vault_key_stored, ...row } = found;
+    if (keyOf === undefined) return { row, grants };
+    return { row, grants, key: { vaultId: keyOf, stored: { vault_key: vault_key ?? null, vault_key_stored: vault_key_stored === true } } };
   }
 
   async ofRecipient(email: string): Promise<RequestRow[]> {

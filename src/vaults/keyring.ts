@@ -114,6 +114,17 @@ export class VaultKeyring {
   }
 
   /**
+   * sealer() from the key a caller's own read took along (storedKeyColumns), with no query of its
+   * own: the row read then is the row sealer() would read. A vault with no key yet gets one as
+   * sealer() makes it; an erased one throws VaultKeyErasedError.
+   */
+  async sealerFrom(vaultId: string, read: StoredKeyRead): Promise<Seal> {
+    if (!read.vault_key_stored) return this.sealer(vaultId);
+    this.remember(vaultId);
+    return sealWith(vaultId, this.unwrap(vaultId, read.vault_key));
+  }
+
+  /**
    * A sealer for one vault and an opener for another, their keys read in one statement: a keep
    * seals with its chain's key (created on first use, as dataKey makes it) what it opens with the
    * source vault's. Each fails alone, as sealer() and opener() would.
@@ -246,6 +257,18 @@ export class VaultKeyring {
 }
 
 const wrapContext = (vaultId: string) => `vault-key:${vaultId}`;
+
+/** The columns storedKeyColumns adds to a read: the vault's wrapped key, and whether it has a key row at all. */
+export type StoredKeyRead = { readonly vault_key: Buffer | null; readonly vault_key_stored: boolean };
+
+/**
+ * A vault's stored key as two more columns of a caller's read (`vault`, a placeholder of its uuid),
+ * so a command's first read brings the key it seals with (VaultKeyring.sealerFrom). Read per use as
+ * every key is, in the same snapshot as the rest of the read: an erasure counts from its commit on.
+ */
+export const storedKeyColumns = (vault: string): string =>
+  `, (SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = ${vault}::uuid) AS vault_key,
+     EXISTS (SELECT 1 FROM keys.vault_keys WHERE vault_id = ${vault}::uuid) AS vault_key_stored`;
 
 /** A vault's stored key, and whether the statement that read it had just made it. */
 type StoredKey = { wrapped_key: Buffer | null; made: boolean };

@@ -159,6 +159,9 @@ describe(`an organization deletes its copy: the chain is shredded, the deletion 
     // The deletion erases the chain's key before it records CopyDeleted: a correct in between finds the key gone.
     await service.domain!.keyring.erase(kept[0]!.orgResourceId);
     expect(problem(await correct(requestId, name('Flora')))).to.deep.equal({ status: 409, code: 'conflict' });
+    // Named, the record's chain key comes with the request's read: found erased all the same.
+    const named = { sourceResourceId: kept[0]!.sourceResourceId, expectedSourceVersion: 1, expectedOrgVersion: 1, data: name('Flora') };
+    expect(problem(await d.correct(requestId, manifest.slots[0]!.slotId, named))).to.deep.equal({ status: 409, code: 'conflict' });
     expect((await api.del(`/org/v1/requests/${requestId}/copies/${kept[0]!.adoptionId}`, token)).status).to.equal(200);
     expect(problem(await correct(requestId, name('Flora')))).to.deep.equal({ status: 404, code: 'not_found' });
   });
