@@ -58,6 +58,14 @@ export class RecentEvents {
 const SHARED_PAGE = 500;
 
 /**
+ * A read of the database begins at least this long after the one before it. Under load every append
+ * wakes the loops, and each wake-up was a read of a few events (about one a keep at 16 clients):
+ * spaced, the appends of a few milliseconds come in one page, and the loops write them in one
+ * batch. Idle, a read goes at once; a follower of a busy log sees an event at most this much later.
+ */
+export const READ_GAP_MS = 5;
+
+/**
  * Reads of the log shared by the loops of one instance (projectors, reactors, the log
  * checkpointer; main.ts gives them one): loops woken by one append, all caught up at the same
  * position, share one read instead of each asking the database for the same page, and one a
@@ -70,6 +78,8 @@ export class SharedLogReads {
   private heard = 0;
   /** `heard` when the read that found the log's end, where the stretch in memory ends, began; null when it ends short of it. */
   private endAsOf: number | null = null;
+  /** When the last read of the database began (performance.now()), or is to begin. */
+  private lastRead = -Infinity;
 
   constructor(private readonly store: Pick<EventStore, 'readAll' | 'onAppended'>) {
     // For as long as the store lives: the instance's one reader, or a loop's own.
@@ -88,8 +98,9 @@ export class SharedLogReads {
     // A read in flight for fewer events would cut this one's page short: a loop takes a short page for the log's end.
     if (!read || read.count < maxCount) {
       const count = Math.max(maxCount, SHARED_PAGE);
-      const began = this.heard;
-      const page = this.store.readAll({ after, maxCount: count }).then((events) => {
+      const page = this.spaced().then(async () => {
+        const began = this.heard;
+        const events = await this.store.readAll({ after, maxCount: count });
         this.recent.add(after, events);
         // The page now ends the stretch: a short one at the log's end as of `began`, a full one short of it.
         if (events.length > 0) this.endAsOf = events.length < count ? began : null;
@@ -104,5 +115,13 @@ export class SharedLogReads {
       page.then(forget, forget);
     }
     return read.page.then((events) => (events.length > maxCount ? events.slice(0, maxCount) : events));
+  }
+
+  /** Resolves when the next read of the database may begin: READ_GAP_MS after the one before it. */
+  private spaced(): Promise<void> {
+    const now = performance.now();
+    const at = Math.max(now, this.lastRead + READ_GAP_MS);
+    this.lastRead = at;
+    return at === now ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, Math.ceil(at - now)));
   }
 }

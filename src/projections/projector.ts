@@ -68,13 +68,21 @@ export type TypedHandlers<E extends DomainEvent> = {
 /**
  * A handler that runs statements built from its event alone, in order; nothing reads their answers.
  * They may not read the event's position: inline, they are sent before the append has answered.
+ * `independent`: they share no row and none reads a table another writes, so they go joined as one
+ * (joinedStatements); the projector specs, applying the handlers, show they leave the same rows.
  */
-export function writes<Event extends Sent, Sent>(build: (event: Sent) => readonly Statement[]): TypedHandler<Event, Sent> {
+export function writes<Event extends Sent, Sent>(
+  build: (event: Sent) => readonly Statement[],
+  { independent = false } = {},
+): TypedHandler<Event, Sent> {
+  const statements = independent ? (event: Sent) => joined(build(event)) : build;
   const handler = async (tx: SqlExecutor, event: Event) => {
-    for (const statement of build(event)) await tx.query(...statement);
+    for (const statement of statements(event)) await tx.query(...statement);
   };
-  return Object.assign(handler, { statements: build });
+  return Object.assign(handler, { statements });
 }
+
+const joined = (statements: readonly Statement[]): Statement[] => joinedStatements(statements).map((j) => j.statement);
 
 /**
  * A read model's set-based form: a run of consecutive events of `types` written by a few statements
@@ -86,16 +94,16 @@ export type SetBasedForm<E extends DomainEvent> = {
   readonly types: readonly E['type'][];
   readonly statements: (run: readonly Recorded<E>[]) => readonly Statement[];
   /**
-   * A run's statements share no row and none reads a table another writes: they go joined as one
-   * (joinedStatements). The projector specs, applying the set-based form, show it leaves the same rows.
+   * Whether a run's statements share no row and none reads a table another writes: then they go
+   * joined as one (joinedStatements). The projector specs, applying the form, show it leaves the same rows.
    */
-  readonly independent?: boolean;
+  readonly independent?: (run: readonly Recorded<E>[]) => boolean;
 };
 
 /** The statements of a run as the form writes them: joined when they are independent. */
 function statementsOfRun<E extends DomainEvent>(form: SetBasedForm<E>, run: readonly Recorded<E>[]): readonly Statement[] {
   const statements = form.statements(run);
-  return form.independent ? joinedStatements(statements).map((j) => j.statement) : statements;
+  return form.independent?.(run) ? joined(statements) : statements;
 }
 
 /** A read model of the events `events` decodes; every handler reads them typed and upcast. */

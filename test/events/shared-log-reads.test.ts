@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { START } from '../../src/events/position.js';
-import { SharedLogReads } from '../../src/events/recent-events.js';
+import { READ_GAP_MS, SharedLogReads } from '../../src/events/recent-events.js';
 import type { ReadAllOptions } from '../../src/events/store.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
@@ -10,6 +10,8 @@ describe(`one reader of the log for all the loops of an instance (issue 48; ${ma
   let t: TestDatabase;
   let store: SqlEventStore;
   const asked: ReadAllOptions[] = [];
+  /** When each read of the database began (performance.now()). */
+  const began: number[] = [];
   let reads: SharedLogReads;
 
   before(async () => {
@@ -24,9 +26,11 @@ describe(`one reader of the log for all the loops of an instance (issue 48; ${ma
   });
   beforeEach(() => {
     asked.length = 0;
+    began.length = 0;
     reads = new SharedLogReads({
       readAll: (options) => {
         asked.push(options ?? {});
+        began.push(performance.now());
         return store.readAll(options);
       },
       onAppended: (listener) => store.onAppended(listener),
@@ -70,5 +74,21 @@ describe(`one reader of the log for all the loops of an instance (issue 48; ${ma
     expect(asked).to.have.length(2);
     expect(after).to.have.length(51);
     expect(after.at(-1)!.streamId).to.equal('noted-late');
+  });
+
+  it('reads of the database begin at least READ_GAP_MS apart, so a busy log is read in pages of many appends; idle, a read goes at once', async () => {
+    const page = await reads.read(START, 5000);
+    const positions = [page.at(-301)!.position, page.at(-201)!.position, page.at(-101)!.position];
+    // Three loops at three places past what memory vouches for once an append was heard.
+    await store.appendToStream('noted-busy', [newEvent('Noted', { busy: true })], 'no_stream');
+    const pages = await Promise.all(positions.map((p) => reads.read(p, 1000)));
+    expect(asked).to.have.length(4);
+    for (let i = 1; i < began.length; i++) expect(began[i]! - began[i - 1]!).to.be.at.least(READ_GAP_MS - 1);
+    expect(pages.map((p) => p.at(-1)!.streamId)).to.deep.equal(['noted-busy', 'noted-busy', 'noted-busy']);
+    await new Promise((resolve) => setTimeout(resolve, READ_GAP_MS * 2));
+    const asking = performance.now();
+    await store.appendToStream('noted-idle', [newEvent('Noted', { idle: true })], 'no_stream');
+    await reads.read(page.at(-1)!.position, 1000);
+    expect(began.at(-1)! - asking).to.be.below(READ_GAP_MS);
   });
 });

@@ -181,15 +181,24 @@ export const copiesProjector = projector({
   on: {
     AdoptionPended: writes((e) => [pended.one(adoptionRow(e.data, 'pending'))]),
     AdoptionDiscarded: writes((e) => [[sql.discarded, [e.data.adoptionId]]]),
-    CopyKept: writes((e) => [kept.one(keptRow(e.data)), version.one(versionRow(e.data))]),
+    CopyKept: writes((e) => [kept.one(keptRow(e.data)), version.one(versionRow(e.data))], { independent: true }),
     AttachmentAdded: writes(({ data: d }) => [
       [sql.attachment, [d.orgFileId, d.orgVersion, d.requestId, d.organizationId, d.blobId, d.fileName, d.mimeType, d.fileSize, d.addedAt]],
     ]),
     CopyCorrected: writes((e) => [correction.one(correctionRow(e.data, e.data.orgVersion - 1))]),
-    CopyDeleted: writes((e) => [
-      [sql.deletedAdoptions, [e.data.orgResourceId, e.data.deletedAt]],
-      [sql.deletedVersions, [e.data.orgResourceId]],
-    ]),
+    CopyDeleted: writes(
+      (e) => [
+        [sql.deletedAdoptions, [e.data.orgResourceId, e.data.deletedAt]],
+        [sql.deletedVersions, [e.data.orgResourceId]],
+      ],
+      { independent: true },
+    ),
   },
-  setBased: { types: ['AdoptionPended', 'CopyKept', 'CopyCorrected'], statements: runStatements },
+  setBased: {
+    types: ['AdoptionPended', 'CopyKept', 'CopyCorrected'],
+    statements: runStatements,
+    // Keeps alone write their adoptions and versions, two tables neither reads; pended adoptions
+    // and corrections read or upsert rows of the run.
+    independent: (run) => run.every((e) => e.type === 'CopyKept'),
+  },
 });

@@ -75,11 +75,11 @@ export const documentsProjector = projector({
   schemaSql: readFileSync(new URL('./documents.sql', import.meta.url), 'utf8'),
   events: documentEvents,
   on: {
-    DocumentCreated: writes((e) => [created.one(createdRow(e)), published.one(publishedRow(e))]),
-    DocumentUpdated: writes((e) => [updated.one(updatedRow(e)), published.one(publishedRow(e))]),
+    DocumentCreated: writes((e) => [created.one(createdRow(e)), published.one(publishedRow(e))], { independent: true }),
+    DocumentUpdated: writes((e) => [updated.one(updatedRow(e)), published.one(publishedRow(e))], { independent: true }),
     DocumentDeleted: writes((e) => [
       [`UPDATE documents SET deleted_at = $2 WHERE resource_id = $1`, [e.data.resourceId, e.metadata.occurredAt]],
     ]),
   },
-  setBased: { types: ['DocumentCreated', 'DocumentUpdated'], statements: runStatements, independent: true },
+  setBased: { types: ['DocumentCreated', 'DocumentUpdated'], statements: runStatements, independent: () => true },
 });
