@@ -58,10 +58,11 @@ export class RecentEvents {
 const SHARED_PAGE = 500;
 
 /**
- * A read of the database begins at least this long after the one before it. Under load every append
- * wakes the loops, and each wake-up was a read of a few events (about one a keep at 16 clients):
- * spaced, the appends of a few milliseconds come in one page, and the loops write them in one
- * batch. Idle, a read goes at once; a follower of a busy log sees an event at most this much later.
+ * A read of the log's end begins at least this long after the read before it. Under load every
+ * append wakes the loops, and each wake-up was a read of a few events (about one a keep at 16
+ * clients): spaced, the appends of a few milliseconds come in one page, and the loops write them in
+ * one batch. Idle, a read goes at once, and so does one behind a full page (a loop catching up);
+ * a follower of a busy log sees an event at most this much later.
  */
 export const READ_GAP_MS = 5;
 
@@ -80,6 +81,8 @@ export class SharedLogReads {
   private endAsOf: number | null = null;
   /** When the last read of the database began (performance.now()), or is to begin. */
   private lastRead = -Infinity;
+  /** Whether the last read of the database reached the log's end (a short page). */
+  private tailing = false;
 
   constructor(private readonly store: Pick<EventStore, 'readAll' | 'onAppended'>) {
     // For as long as the store lives: the instance's one reader, or a loop's own.
@@ -101,6 +104,7 @@ export class SharedLogReads {
       const page = this.spaced().then(async () => {
         const began = this.heard;
         const events = await this.store.readAll({ after, maxCount: count });
+        this.tailing = events.length < count;
         this.recent.add(after, events);
         // The page now ends the stretch: a short one at the log's end as of `began`, a full one short of it.
         if (events.length > 0) this.endAsOf = events.length < count ? began : null;
@@ -117,10 +121,10 @@ export class SharedLogReads {
     return read.page.then((events) => (events.length > maxCount ? events.slice(0, maxCount) : events));
   }
 
-  /** Resolves when the next read of the database may begin: READ_GAP_MS after the one before it. */
+  /** Resolves when the next read of the database may begin: READ_GAP_MS after one that reached the log's end. */
   private spaced(): Promise<void> {
     const now = performance.now();
-    const at = Math.max(now, this.lastRead + READ_GAP_MS);
+    const at = this.tailing ? Math.max(now, this.lastRead + READ_GAP_MS) : now;
     this.lastRead = at;
     return at === now ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, Math.ceil(at - now)));
   }

@@ -76,7 +76,7 @@ describe(`one reader of the log for all the loops of an instance (issue 48; ${ma
     expect(after.at(-1)!.streamId).to.equal('noted-late');
   });
 
-  it('reads of the database begin at least READ_GAP_MS apart, so a busy log is read in pages of many appends; idle, a read goes at once', async () => {
+  it("reads of the log's end begin at least READ_GAP_MS apart, so a busy log is read in pages of many appends; idle, a read goes at once", async () => {
     const page = await reads.read(START, 5000);
     const positions = [page.at(-301)!.position, page.at(-201)!.position, page.at(-101)!.position];
     // Three loops at three places past what memory vouches for once an append was heard.
@@ -90,5 +90,12 @@ describe(`one reader of the log for all the loops of an instance (issue 48; ${ma
     await store.appendToStream('noted-idle', [newEvent('Noted', { idle: true })], 'no_stream');
     await reads.read(page.at(-1)!.position, 1000);
     expect(began.at(-1)! - asking).to.be.below(READ_GAP_MS);
+  });
+
+  it('a loop catching up reads page after page at once: only a read after one that reached the log end waits', async () => {
+    const pages = [await reads.read(START, 500)];
+    pages.push(await reads.read(pages[0]!.at(-1)!.position, 500));
+    expect(pages.map((p) => p.length)).to.deep.equal([500, 500]);
+    expect(began[1]! - began[0]!).to.be.below(READ_GAP_MS);
   });
 });
