@@ -38,12 +38,13 @@ function join(statements: readonly Statement[], parts: readonly number[]): State
   const values: unknown[] = [];
   const texts = parts.map((i) => {
     const [text, own] = statements[i]!;
-    const renumbered = renumber(text.trim().replace(/;\s*$/, ''), values.length)!;
+    const renumbered = renumber(parsed(text), values.length);
     values.push(...own);
     return renumbered;
   });
   const main = texts.pop()!;
-  const ctes = texts.map((t, i) => `${cteName(main)}${i} AS (${t})`).join(', ');
+  const name = cteName(main);
+  const ctes = texts.map((t, i) => `${name}${i} AS (${t})`).join(', ');
   const opensWith = /^WITH\s/i.exec(main);
   return [opensWith ? `WITH ${ctes}, ${main.slice(opensWith[0].length)}` : `WITH ${ctes} ${main}`, values];
 }
@@ -55,41 +56,72 @@ function cteName(main: string): string {
   return `dss_joined${depth}_`;
 }
 
-function shapeOf(text: string): Shape {
-  if (renumber(text, 0) === null) return 'alone';
-  const head = /^\s*([A-Za-z]+)(\s+RECURSIVE\b)?/i.exec(text);
-  const word = head?.[1]?.toUpperCase();
-  if (word === 'INSERT' || word === 'UPDATE' || word === 'DELETE') return 'cte';
-  if ((word === 'WITH' && !head![2]) || word === 'SELECT') return 'main';
-  return 'alone';
+/** A statement's text read once: its shape, and the text around each parameter ($n as n). */
+type Parsed = { readonly shape: Shape; readonly pieces: readonly string[]; readonly params: readonly number[] };
+
+/**
+ * Texts read so far: every append joins the same few hundred texts, so each is read once. Past the
+ * bound (texts built with a name in them) the memory starts again; it only saves work.
+ */
+const parsedTexts = new Map<string, Parsed>();
+const MAX_PARSED = 1000;
+
+function parsed(text: string): Parsed {
+  let known = parsedTexts.get(text);
+  if (!known) {
+    if (parsedTexts.size >= MAX_PARSED) parsedTexts.clear();
+    parsedTexts.set(text, (known = parse(text)));
+  }
+  return known;
+}
+
+const shapeOf = (text: string): Shape => parsed(text).shape;
+
+/** The text with each parameter $n as $(n + by). */
+function renumber({ pieces, params }: Parsed, by: number): string {
+  let out = pieces[0]!;
+  for (const [i, n] of params.entries()) out += `$${n + by}${pieces[i + 1]!}`;
+  return out;
 }
 
 /**
- * The text with each parameter $n as $(n + by), past quoted strings, quoted names and comments;
- * null when it holds a dollar-quoted string, whose end this does not look for.
+ * Splits the text at its parameters, past quoted strings, quoted names and comments; one holding a
+ * dollar-quoted string, whose end this does not look for, goes alone.
  */
-function renumber(text: string, by: number): string | null {
-  let out = '';
+function parse(source: string): Parsed {
+  const text = source.trim().replace(/;\s*$/, '');
+  const pieces: string[] = [];
+  const params: number[] = [];
+  let piece = 0;
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
     const skipTo = c === "'" || c === '"' ? closingQuote(text, i) : text.startsWith('--', i) ? lineEnd(text, i) : -1;
     if (skipTo >= 0) {
-      out += text.slice(i, skipTo);
       i = skipTo;
       continue;
     }
     if (c === '$') {
-      const digits = /^\$(\d+)/.exec(text.slice(i));
-      if (!digits) return null;
-      out += `$${Number(digits[1]) + by}`;
+      const digits = /^\$(\d+)/.exec(text.slice(i, i + 12));
+      if (!digits) return { shape: 'alone', pieces: [text], params: [] };
+      pieces.push(text.slice(piece, i));
+      params.push(Number(digits[1]));
       i += digits[0].length;
+      piece = i;
       continue;
     }
-    out += c;
     i++;
   }
-  return out;
+  pieces.push(text.slice(piece));
+  return { shape: shapeOfWords(text), pieces, params };
+}
+
+function shapeOfWords(text: string): Shape {
+  const head = /^([A-Za-z]+)(\s+RECURSIVE\b)?/i.exec(text);
+  const word = head?.[1]?.toUpperCase();
+  if (word === 'INSERT' || word === 'UPDATE' || word === 'DELETE') return 'cte';
+  if ((word === 'WITH' && !head![2]) || word === 'SELECT') return 'main';
+  return 'alone';
 }
 
 /** Just past the quote that closes the one at `from` (a doubled quote stays inside). */

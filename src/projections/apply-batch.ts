@@ -79,13 +79,14 @@ async function appliedAsSet(
 /**
  * The set-based statements sent at once, the checkpoint's compare-and-set joined to the first of them
  * (they share no table): the compare-and-set's answer. Null, having sent nothing, without statements.
+ * The compare-and-set, an UPDATE given last, always ends the last joined statement, whose answer is its.
  */
 async function advancedWith(tx: SqlExecutor, statements: readonly Statement[] | null, advance: Statement): Promise<QueryResult | null> {
   if (!statements) return null;
   const [first, ...rest] = statements;
-  const joined = joinedStatements(first ? [first, advance] : [advance]);
-  const all = await Promise.all([...joined.map((j) => j.statement), ...rest].map((s) => tx.query(...s)));
-  return all[joined.findIndex((j) => j.parts.includes(first ? 1 : 0))]!;
+  const joined = joinedStatements(first ? [first, advance] : [advance]).map((j) => j.statement);
+  const answers = await Promise.all([...joined, ...rest].map((s) => tx.query(...s)));
+  return answers[joined.length - 1]!;
 }
 
 /**
