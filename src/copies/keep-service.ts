@@ -295,13 +295,17 @@ export class CopyKeeping {
     return null;
   }
 
-  /** The version to keep, and the chain's sealer: both keys in one query when the grant names the source's vault. */
+  /**
+   * The version to keep, and the chain's sealer: both keys in one query when the grant names the
+   * source's vault, and the version from the grant's row when it is the newest document read with it.
+   */
   private sourced(order: KeepOrder, orgResourceId: string): Promise<[SourceVersion | null, Seal | null]> {
     const { record, sourceVersion } = order;
-    const vaultId = grantOf(order.grants, order.slot.slotId, record.resourceId)?.vault_id;
+    const grant = grantOf(order.grants, order.slot.slotId, record.resourceId);
+    const vaultId = grant?.vault_id;
     const keys = vaultId ? { vaultId, ...this.deps.keyring.sealerAndOpener(orgResourceId, vaultId) } : null;
     return Promise.all([
-      readSourceVersion(this.deps, record.resourceId, sourceVersion, keys),
+      readSourceVersion(this.deps, record.resourceId, sourceVersion, keys, grant?.document ?? null),
       unlessErased(keys ? keys.sealer : this.deps.keyring.sealer(orgResourceId)),
     ]);
   }

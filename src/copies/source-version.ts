@@ -5,6 +5,7 @@ import type { EventStore } from '../events/store.js';
 import { resourceStream, type ResourceEvent } from '../events/resource-events.js';
 import type { BlobStore } from '../files/blob-store.js';
 import { fileSealContext } from '../files/file-service.js';
+import type { NewestDocument } from '../requests/request-queries.js';
 import { unlessErased, type Opener, type VaultKeyring } from '../vaults/keyring.js';
 
 /** One version of a person's (or entity's) record, opened with its vault's key to be kept. */
@@ -39,7 +40,9 @@ const READ_WHOLE_BELOW = 16;
  * one), in the vault key's context. Null when that version does not exist (any more), or its
  * vault's key was erased: nothing can be kept of it. A caller that knows the resource's vault
  * from a read model (`hint`) has its key read alongside the stream, in the same round trip;
- * the vault the version's event names is the one that opens it all the same.
+ * the vault the version's event names is the one that opens it all the same. A caller that read a
+ * document's newest version with its grant (`newest`, GrantRow.document) is answered from it when
+ * that is the version asked for, with no read of the stream.
  *
  * Version n of a resource is its stream's revision n - 1: a resource's id is drawn at random when
  * it is created, so its stream holds one family's events, each publishing the next version (the
@@ -51,12 +54,20 @@ export async function readSourceVersion(
   resourceId: string,
   version: number,
   hint: VaultHint | null = null,
+  newest: NewestDocument | null = null,
 ): Promise<SourceVersion | null> {
   if (!Number.isSafeInteger(version) || version < 1) return null;
   // The hint's opener is unused when the version is gone or lives elsewhere: its failure (an erased key) is then no one's.
   hint?.opener.catch(() => undefined);
   const decrypt = async (vaultId: string, sealed: Buffer, context: string): Promise<Buffer> =>
     hint && vaultId === hint.vaultId ? (await hint.opener)(sealed, context) : deps.keyring.decrypt(vaultId, sealed, context);
+  const document = async (vaultId: string, name: string, schemaRef: string | null, sealedData: string): Promise<SourceVersion | null> => {
+    const sealed = Buffer.from(sealedData, 'base64');
+    const plaintext = await unlessErased(decrypt(vaultId, sealed, documentSealContext(resourceId, version)));
+    return plaintext ? { kind: 'document', name, schemaRef, plaintext } : null;
+  };
+  // Read in the snapshot the consent gate read, as the row the version's event wrote (docs/decisions.md, Keeping copies).
+  if (newest?.version === version) return document(newest.vaultId, newest.name, newest.schemaRef, newest.sealedData);
   const stream = resourceStream(resourceId);
   const from = version - 1 < READ_WHOLE_BELOW ? 0 : version - 1;
   const [events, first] = await Promise.all([
@@ -74,10 +85,7 @@ export async function readSourceVersion(
     case 'DocumentCreated':
     case 'DocumentUpdated': {
       const schemaRef = created?.type === 'DocumentCreated' ? created.data.schemaRef : null;
-      const sealed = Buffer.from(at.data.sealedData, 'base64');
-      const plaintext = await unlessErased(decrypt(at.data.vaultId, sealed, documentSealContext(resourceId, version)));
-      if (!plaintext) return null;
-      return { kind: 'document', name: at.data.name, schemaRef, plaintext };
+      return document(at.data.vaultId, at.data.name, schemaRef, at.data.sealedData);
     }
     case 'FileUploaded':
     case 'FileVersionAdded': {

@@ -14,7 +14,7 @@ import { proposalWithdrawn, type UseProposal } from '../commands/proposals/use-p
 import { requestStream } from '../events/request-events.js';
 import type { ProposalId, RequestId } from '../ids.js';
 import { iso } from '../organizations/member.js';
-import type { RecordReader } from '../requests/request-records.js';
+import { grantOf, type RecordReader } from '../requests/request-records.js';
 import type { RequestReads } from '../requests/request-reads.js';
 import { withSlotGrants, type GrantRow, type RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
@@ -73,10 +73,14 @@ const proposalRows = `SELECT proposal_id::text AS proposal_id, slot_id::text AS 
 /** A request gathers a closed proposal for every version it was offered: the reads take the open ones, or one. */
 const sql = {
   openOf: `${proposalRows} WHERE request_id = $1 AND state = 'open' ORDER BY proposed_at, proposal_id`,
-  /** The organization's ($1) request ($2) with its proposal ($3) and the grants of the proposal's slot. */
+  /**
+   * The organization's ($1) request ($2) with its proposal ($3) and the grants of the proposal's
+   * slot, the proposal's record's with its newest document (a candidate shows it, an adopt keeps it).
+   */
   withRequest: withSlotGrants(
     '(SELECT slot_id FROM rm.proposals WHERE request_id = r.request_id AND proposal_id = $3)',
     `, (SELECT row_to_json(p) FROM (${proposalRows} WHERE request_id = r.request_id AND proposal_id = $3) p) AS proposal`,
+    'g.resource_id = (SELECT resource_id FROM rm.proposals WHERE request_id = r.request_id AND proposal_id = $3)',
   ),
 };
 
@@ -170,7 +174,8 @@ export class ProposalService {
     const found = await this.proposal(organizationId, requestId, proposalId);
     if (isRefusal(found)) return found;
     const { row, proposal } = found;
-    const source = await readSourceVersion(this.deps.source, proposal.resource_id, proposal.new_version);
+    const newest = grantOf(found.grants, proposal.slot_id, proposal.resource_id)?.document ?? null;
+    const source = await readSourceVersion(this.deps.source, proposal.resource_id, proposal.new_version, null, newest);
     const receipt = {
       requestId: row.request_id,
       organizationId,

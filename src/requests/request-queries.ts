@@ -72,12 +72,21 @@ export function organizationPage(organizationId: string, filter: ListFilter, aft
 }
 
 /**
+ * A live document's newest version as the documents read model holds it (GrantRow.document): what a
+ * keep of that version seals again, read with its grant instead of from the resource's stream.
+ */
+const newestDocument = (which: string) => `CASE WHEN d.deleted_at IS NULL AND ${which} THEN json_build_object('version', d.version,
+  'vaultId', d.vault_id, 'name', d.name, 'schemaRef', d.schema_ref, 'sealedData', d.sealed_data) END AS document`;
+
+/**
  * oneOfOrganization ($1, $2) with the grants of one of its slots (`slot`, an expression) as
  * grantsOfSlot orders them, and `columns` more, in one query. Each grant says whether its record's
- * copy chain has a version yet (GrantRow.chained). A sorted subquery feeds json_agg in its order.
+ * copy chain has a version yet (GrantRow.chained), and the grants a command keeps or shows (`newestOf`,
+ * a condition on the grant `g`) their newest document. A sorted subquery feeds json_agg in its order.
  */
-export const withSlotGrants = (slot: string, columns = ''): string => `SELECT ${summary}${columns},
-    COALESCE((SELECT json_agg(x) FROM (SELECT ${grantColumns}, ${chained} ${grantSources}
+export const withSlotGrants = (slot: string, columns = '', newestOf: string | null = null): string => `SELECT ${summary}${columns},
+    COALESCE((SELECT json_agg(x) FROM (SELECT ${grantColumns}, ${chained}${newestOf === null ? '' : `, ${newestDocument(newestOf)}`}
+      ${grantSources}
       WHERE g.request_id = r.request_id AND g.slot_id = ${slot} AND g.withdrawn_at IS NULL
       ORDER BY g.granted_at, g.resource_id) x), '[]') AS grants
   FROM ${from} WHERE r.request_id = $2 AND r.organization_id IS NOT DISTINCT FROM $1::uuid`;
@@ -95,8 +104,8 @@ export const requestSql = {
   ofRecipient: `SELECT ${summary} FROM ${from} WHERE r.recipient_email = $1 ${newestFirst}`,
   /** As oneOfOrganization, for the recipient. */
   oneOfRecipient: `SELECT ${summary} FROM ${from} WHERE r.request_id = $2 AND r.recipient_email IS NOT DISTINCT FROM $1::text`,
-  /** oneOfOrganization with the grants of slot $3, in one query: the first read of every copy command (SlotAccess.slotIn). */
-  slotOfOrganization: withSlotGrants('$3'),
+  /** oneOfOrganization with the grants of slot $3 and their newest documents, in one query: a keep's first read (SlotAccess.slotIn). */
+  slotOfOrganization: withSlotGrants('$3', '', 'true'),
   /** slotOfOrganization with the stored key of vault $4: a correct's, its chain's (SlotAccess.slotIn). */
   slotOfOrganizationWithKey: withSlotGrants('$3', storedKeyColumns('$4')),
   grantsOf: `${grant} WHERE g.request_id = ANY($1::uuid[]) AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
@@ -152,5 +161,15 @@ export type GrantRow = {
    * were behind (recallFolded).
    */
   chained?: boolean;
+  /** Read with a slot to keep (withSlotGrants' `newestOf`): the document's newest version, null when it is no live document. */
+  document?: NewestDocument | null;
+};
+/** A live document's newest version in the documents read model: its content, still sealed with its vault's key. */
+export type NewestDocument = {
+  readonly version: number;
+  readonly vaultId: string;
+  readonly name: string;
+  readonly schemaRef: string | null;
+  readonly sealedData: string;
 };
 export type ResourceRow = { kind: 'document' | 'file'; vault_id: string; version: number; schema_ref: string | null };

@@ -77,6 +77,34 @@ describe(`the version a keep copies, read from the person's stream (${mainBacken
     expect(eventsRead).to.equal(2);
   });
 
+  it('the newest version read with its grant opens from that row, reading no event; any other version reads the stream', async () => {
+    const resourceId = await documentOf(3);
+    const [row] = await store.readStream(`resource-${resourceId}`, { fromRevision: 2 });
+    const data = row!.data as { vaultId: string; name: string; sealedData: string };
+    const newest = { version: 3, vaultId: data.vaultId, name: data.name, schemaRef: PERSON, sealedData: data.sealedData };
+    expect(contentOf(await readSourceVersion(deps, resourceId, 3, null, newest))).to.deep.equal({
+      name: 'v3',
+      schemaRef: PERSON,
+      data: { n: 3 },
+    });
+    expect(eventsRead).to.equal(0);
+    expect(contentOf(await readSourceVersion(deps, resourceId, 2, null, newest))).to.deep.equal({
+      name: 'v2',
+      schemaRef: PERSON,
+      data: { n: 2 },
+    });
+    expect(eventsRead).to.equal(3);
+  });
+
+  it("the newest version read with its grant, its vault's key erased since, is nothing to keep", async () => {
+    const resourceId = await documentOf(1);
+    const [row] = await store.readStream(`resource-${resourceId}`);
+    const data = row!.data as { vaultId: string; name: string; sealedData: string };
+    await deps.keyring.erase(data.vaultId);
+    const newest = { version: 1, vaultId: data.vaultId, name: data.name, schemaRef: PERSON, sealedData: data.sealedData };
+    expect(await readSourceVersion(deps, resourceId, 1, null, newest)).to.equal(null);
+  });
+
   it('every version, early or late, opens to its own content with the schema the document was created with', async () => {
     const resourceId = await documentOf(40);
     for (const version of [1, 2, 15, 16, 17, 18, 39]) {

@@ -21,9 +21,12 @@ import { startTestService, type TestService } from '../support/service.js';
  */
 class ContendedDb extends OutageDb {
   contended: { readonly stream: string; readonly append: () => Promise<unknown> } | null = null;
+  /** While set, the parameters of every read of events the service makes. */
+  eventReads: string[] | null = null;
 
   override async query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
     const answer = await super.query<R>(text, params);
+    if (this.eventReads && text.includes('FROM es.events')) this.eventReads.push(JSON.stringify(params));
     const contended = this.contended;
     if (contended && text.includes('FROM es.events') && params?.[0] === contended.stream) await contended.append();
     return answer;
@@ -125,6 +128,21 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     expect(await appendedSince(since), 'a retried keep appends nothing').to.deep.equal([]);
 
     expect((await detail(requestId)).adoptions).to.deep.equal([adoption]);
+  });
+
+  it("a keep of a document's newest version seals it from the row read with its grant: the person's stream is not read", async () => {
+    const doc = await nameDoc('Row');
+    await updateDoc(ann, doc, name('Row2'));
+    const requestId = await annConnected({ [slotId(NAME)]: [doc] });
+    db.eventReads = [];
+    const kept = await keep(requestId, slotId(NAME));
+    const reads = db.eventReads;
+    db.eventReads = null;
+    expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+    expect((kept.body.adoptions as Adoption[]).map((a) => a.sourceVersion)).to.deep.equal([2]);
+    expect(reads.filter((r) => r.includes(`resource-${doc}`))).to.deep.equal([]);
+    const [copy] = await copies(requestId);
+    expect(copy!.data).to.deep.equal(name('Row2'));
   });
 
   it('copies opens each kept version with the organization key; correct appends the next version, origin correction', async () => {

@@ -15,9 +15,12 @@ import { startTestService, type TestService } from '../support/service.js';
 /** The service's database, able to run something of the test's between one statement's answer and its caller. */
 class InterleavingDb extends OutageDb {
   next: { readonly statement: string; readonly run: () => Promise<void> } | null = null;
+  /** While set, the parameters of every read of events the service makes. */
+  eventReads: string[] | null = null;
 
   override async query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
     const answer = await super.query<R>(text, params);
+    if (this.eventReads && text.includes('FROM es.events')) this.eventReads.push(JSON.stringify(params));
     const next = this.next;
     if (next && text.includes(next.statement)) {
       this.next = null;
@@ -176,6 +179,23 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     expect(adoption).to.deep.include({ sourceResourceId: doc, sourceVersion: 2, state: 'materialized', orgVersion: 1 });
     expect(await proposals(requestId)).to.deep.equal([]);
     expect((await d.copies(requestId)).map((c) => c.data)).to.deep.equal([name('Cy 2')]);
+  });
+
+  it("candidate and adopt of the newest version take it from the row read with the proposal: the person's stream is not read", async () => {
+    const doc = await nameDoc('Row');
+    const requestId = await connected({ [nameSlot()]: [doc] });
+    await updateDoc(ann, doc, name('Row 2'));
+    const [p] = await eventually(requestId, (x) => x.length === 1);
+    await settled();
+    db.eventReads = [];
+    const read = await api.get(`/org/v1/requests/${requestId}/proposals/${p!.proposalId}/candidate`, token);
+    const kept = await adopt(requestId, p!.proposalId);
+    const reads = db.eventReads;
+    db.eventReads = null;
+    expect(read.body).to.deep.include({ version: 2, data: name('Row 2') });
+    expect(kept.body).to.deep.include({ sourceVersion: 2, state: 'materialized' });
+    expect(reads.filter((r) => r.includes(`resource-${doc}`))).to.deep.equal([]);
+    expect((await d.copies(requestId)).map((c) => c.data)).to.deep.equal([name('Row 2')]);
   });
 
   it('a keep of a version at or past the open proposal closes it', async () => {
