@@ -158,7 +158,7 @@ export async function recordScenario(serverUrl: string, options: { clients: numb
         const scripts = await w.scripts(options.clients, options.requests);
         const run = await runLoad({ urls, scripts, seconds: QUIET_TIMEOUT_MS / 1000, perConnection: options.requests });
         if (run.errors > 0) throw new Error(`recording the scenario: ${w.name} answered ${run.failures}`);
-        await untilQuiet({ instances: services.clients });
+        await untilQuiet({ instances: services.clients, db });
       }
       return await readLog(db);
     } finally {
@@ -278,17 +278,37 @@ async function settled(ctx: Context, w: Workload): Promise<number> {
 }
 
 /**
- * Waits until no instance has a reaction job waiting or running, twice in a row (a reactor may be
- * about to queue one), so a run does not pay for the reactions of the one before.
+ * Waits until no instance has a reaction job waiting or running and every read model and reactor
+ * following the log has caught up with it, twice in a row (a reactor may be about to queue one),
+ * so a run does not pay for the reactions of the one before, nor of its own setup (the consent
+ * receipts of the requests it accepted), and its count of queries is its own.
  */
-async function untilQuiet(ctx: Pick<Context, 'instances'>): Promise<void> {
+async function untilQuiet(ctx: Pick<Context, 'instances'> & { readonly db?: pg.Client }): Promise<void> {
   const started = performance.now();
-  const jobs = async () => (await Promise.all(ctx.instances.map((i) => i.queuedJobs()))).reduce((a, b) => a + b, 0);
+  const quiet = async () => {
+    const gauges = await Promise.all(ctx.instances.map((i) => i.gauges()));
+    if (gauges.some((g) => g.queuedJobs > 0 || g.projectionLagSeconds > 0)) return false;
+    return !ctx.db || (await reactorsAtHead(ctx.db));
+  };
   for (let quietReads = 0; quietReads < 2;) {
-    quietReads = (await jobs()) === 0 ? quietReads + 1 : 0;
+    quietReads = (await quiet()) ? quietReads + 1 : 0;
     if (performance.now() - started > QUIET_TIMEOUT_MS) throw new Error(`reactions still queued after ${QUIET_TIMEOUT_MS} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/**
+ * Whether every reactor's checkpoint is at the log's last event. One with nothing to do moves its
+ * checkpoint within a second or so (SKIP_PERSIST_MS, reactor-runner.ts), so this comes true soon after the log stops.
+ */
+async function reactorsAtHead(db: pg.Client): Promise<boolean> {
+  const behind = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM reactors.checkpoints c,
+       (SELECT transaction_id::text::numeric AS commit_pos, position AS prepare_pos FROM es.events
+        ORDER BY transaction_id DESC, position DESC LIMIT 1) head
+     WHERE (c.commit_pos, c.prepare_pos) < (head.commit_pos, head.prepare_pos)`,
+  );
+  return behind.rows[0]!.n === '0';
 }
 
 /** Events of a type, read until they stop growing. */

@@ -58,21 +58,24 @@ export class ServiceClient {
 
   /**
    * From one scrape of /metrics: the queued jobs, the longest the service's event loop was late
-   * since the previous scrape (nodejs_eventloop_lag_max_seconds, which each scrape resets), and the
-   * queries it has sent to PostgreSQL since it started, all pools and kinds (db_queries_total).
+   * since the previous scrape (nodejs_eventloop_lag_max_seconds, which each scrape resets), the
+   * queries it has sent to PostgreSQL since it started, all pools and kinds (db_queries_total), and
+   * how far its furthest-behind read model trails the log (projection_lag_seconds).
    */
-  async gauges(): Promise<{ queuedJobs: number; eventLoopDelayMaxMs: number; queries: number }> {
+  async gauges(): Promise<{ queuedJobs: number; eventLoopDelayMaxMs: number; queries: number; projectionLagSeconds: number }> {
     const { status, text } = await this.send('GET', '/metrics');
     if (status !== 200) throw new CallFailed(status, 'GET /metrics', text);
     let queuedJobs = 0;
     let eventLoopDelayMaxMs = 0;
     let queries = 0;
+    let projectionLagSeconds = 0;
     for (const line of text.split('\n')) {
       if (line.startsWith('db_queries_total{')) queries += Number(line.split(' ').pop());
+      if (line.startsWith('projection_lag_seconds{')) projectionLagSeconds = Math.max(projectionLagSeconds, Number(line.split(' ').pop()));
       if (line.startsWith('queue_jobs{') && /state="(waiting|active|delayed)"/.test(line)) queuedJobs += Number(line.split(' ').pop());
       if (line.startsWith('nodejs_eventloop_lag_max_seconds ')) eventLoopDelayMaxMs = Number(line.split(' ').pop()) * 1000;
     }
-    return { queuedJobs, eventLoopDelayMaxMs, queries };
+    return { queuedJobs, eventLoopDelayMaxMs, queries, projectionLagSeconds };
   }
 
   /** Mails a code to a fresh address and answers it, as the person would read it. */
