@@ -53,7 +53,7 @@ export class PendingKeeps {
     const adoptions = (await this.deps.readModels.query<AdoptionRow>(q.adoptionsOf, [row.request_id])).rows;
     const pending = adoptions.filter((a) => a.state === 'pending');
     if (pending.length === 0) return { materialized: 0, stillPending: 0 };
-    const grants = chainedFrom(await this.deps.reads.grants([row.request_id]), adoptions);
+    const grants = chainedFrom(await this.deps.reads.grantsToDrain(row.request_id), adoptions);
     const standing = await this.deps.records.standing(row, grants);
     const warm = this.deps.access.warm(row);
     const connection = stateOf(row, this.deps.now());

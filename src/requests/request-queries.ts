@@ -78,6 +78,10 @@ export function organizationPage(organizationId: string, filter: ListFilter, aft
 const newestDocument = (which: string) => `CASE WHEN d.deleted_at IS NULL AND ${which} THEN json_build_object('version', d.version,
   'vaultId', d.vault_id, 'name', d.name, 'schemaRef', d.schema_ref, 'sealedData', d.sealed_data) END AS document`;
 
+/** Whether the grant's record has a keep of its newest document pending on the grant's slot. */
+const pendingNewest = `EXISTS (SELECT 1 FROM rm.adoptions a WHERE a.request_id = g.request_id AND a.slot_id = g.slot_id
+  AND a.source_resource_id = g.resource_id AND a.state = 'pending' AND a.source_version = d.version)`;
+
 /**
  * oneOfOrganization ($1, $2) with the grants of one of its slots (`slot`, an expression) as
  * grantsOfSlot orders them, and `columns` more, in one query. Each grant says whether its record's
@@ -110,6 +114,9 @@ export const requestSql = {
   slotOfOrganizationWithKey: withSlotGrants('$3', storedKeyColumns('$4')),
   grantsOf: `${grant} WHERE g.request_id = ANY($1::uuid[]) AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
   grantsOfSlot: `${grant} WHERE g.request_id = $1 AND g.slot_id = $2 AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
+  /** The request's ($1) grants, those with a keep of their newest document pending carrying that document: what a drain keeps. */
+  grantsToDrain: `SELECT ${grantColumns}, ${newestDocument(pendingNewest)} ${grantSources}
+                  WHERE g.request_id = $1 AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
   /** Where a resource stands now: a live document or a file, with the vault that holds it. */
   resource: `SELECT 'document' AS kind, vault_id::text AS vault_id, version, schema_ref FROM rm.documents
              WHERE resource_id = $1 AND deleted_at IS NULL

@@ -61,6 +61,11 @@ export class RequestReads {
     return (await this.readModels.query<GrantRow>(q.grantsOf, [requestIds])).rows;
   }
 
+  /** The request's grants, with the newest document of each whose keep of it is pending (GrantRow.document): a drain's. */
+  async grantsToDrain(requestId: string): Promise<GrantRow[]> {
+    return (await this.readModels.query<GrantRow>(q.grantsToDrain, [requestId])).rows;
+  }
+
   /** One slot's grants: both ids are uuids (a caller validates them first). */
   async grantsOfSlot(requestId: string, slotId: string): Promise<GrantRow[]> {
     return (await this.readModels.query<GrantRow>(q.grantsOfSlot, [requestId, slotId])).rows;

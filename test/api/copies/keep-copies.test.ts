@@ -339,6 +339,22 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     expect(copy!.data).to.deep.equal(name('Cold'));
   });
 
+  it("a drain keeps a pended newest version from the row read with the request's grants: the person's stream is not read", async () => {
+    const doc = await nameDoc('Cold row');
+    const requestId = await annConnected({ [slotId(NAME)]: [doc] });
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    expect((await kept(requestId, slotId(NAME))).map((a) => a.state)).to.deep.equal(['pending']);
+    db.eventReads = [];
+    token = await api.signIn(owner.token, orgId);
+    const drained = await drain(requestId);
+    const reads = db.eventReads;
+    db.eventReads = null;
+    expect(drained.status).to.equal(200);
+    expect(((await detail(requestId)).adoptions as Adoption[]).map((a) => a.state)).to.deep.equal(['materialized']);
+    expect(reads.filter((r) => r.includes(`resource-${doc}`))).to.deep.equal([]);
+    expect((await copies(requestId)).map((c) => c.data)).to.deep.equal([name('Cold row')]);
+  });
+
   it("a drain keeps a record's pended versions in the order they were pended, each once", async () => {
     const doc = await nameDoc('One');
     const requestId = await annConnected({ [slotId(NAME)]: [doc] });
