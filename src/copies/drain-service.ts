@@ -3,10 +3,10 @@ import { consentLapse, type ConsentFacts } from '../commands/requests/consent-ga
 import { isRefusal, refuse, type Refusal } from '../commands/refusal.js';
 import { handle, type CommandDeps } from '../commands/shell.js';
 import type { SqlExecutor } from '../db/sql.js';
-import type { Participant } from '../events/copy-events.js';
+import { orgResourceIdOf, type Participant } from '../events/copy-events.js';
 import type { EventContext } from '../events/envelope.js';
 import { requestStream } from '../events/request-events.js';
-import type { RecordReader } from '../requests/request-records.js';
+import { grantOf, type RecordReader } from '../requests/request-records.js';
 import type { RequestReads } from '../requests/request-reads.js';
 import type { GrantRow, RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
@@ -14,9 +14,11 @@ import { copySql as q, copyWorkSql as w, type AdoptionRow } from './copy-queries
 import { CONTENDED_RETRIES, type CopyKeeping } from './keep-service.js';
 import type { SlotAccess } from './slot-access.js';
 import type { RequestId } from '../ids.js';
+import type { VaultKeyring, VaultKeys } from '../vaults/keyring.js';
 
 export type DrainDeps = CommandDeps & {
   readonly readModels: SqlExecutor;
+  readonly keyring: Pick<VaultKeyring, 'sealersAndOpeners'>;
   readonly reads: RequestReads;
   readonly records: RecordReader;
   readonly access: SlotAccess;
@@ -57,8 +59,16 @@ export class PendingKeeps {
     const standing = await this.deps.records.standing(row, grants);
     const warm = this.deps.access.warm(row);
     const connection = stateOf(row, this.deps.now());
+    const factsOf = (a: AdoptionRow) => this.deps.records.factsFor(connection, grants, standing, a.slot_id, a.source_resource_id);
+    const keys = warm
+      ? this.keysOf(
+          row.request_id,
+          pending.filter((a) => consentLapse(factsOf(a)) === null),
+          grants,
+        )
+      : undefined;
     const drainOne = async (a: AdoptionRow): Promise<'materialized' | 'discarded' | null> => {
-      const facts = this.deps.records.factsFor(connection, grants, standing, a.slot_id, a.source_resource_id);
+      const facts = factsOf(a);
       if (consentLapse(facts) !== null) {
         const discarded = await this.discard(row, a, facts, context);
         if (discarded === 'discarded') return 'discarded';
@@ -69,7 +79,7 @@ export class PendingKeeps {
       if (!warm || !slot) return null;
       const record = { resourceId: a.source_resource_id, participant: (a.participant ?? null) as Participant };
       const order = { row, slot, grants, record, sourceVersion: a.source_version, warm, adoptedAt: new Date(a.adopted_at).toISOString() };
-      const kept = await this.deps.keeping.keepVersion({ ...order, closesProposals: true }, context);
+      const kept = await this.deps.keeping.keepVersion({ ...order, closesProposals: true, keys }, context);
       // The version could not be read at the moment of the keep: it no longer resolves.
       if (kept === null && (await this.discard(row, a, { ...facts, resolves: false }, context)) === 'discarded') return 'discarded';
       return !isRefusal(kept) && kept?.state === 'materialized' ? 'materialized' : null;
@@ -79,6 +89,18 @@ export class PendingKeeps {
     const materialized = outcomes.filter((o) => o === 'materialized').length;
     const discarded = outcomes.filter((o) => o === 'discarded').length;
     return { materialized, stillPending: pending.length - materialized - discarded };
+  }
+
+  /**
+   * The keys of the chains these keeps go into and of their records' vaults, read in one statement
+   * (the chains' made on first use) instead of one per keep: read per use still, as of the drain's
+   * start, where its consent facts are read too.
+   */
+  private keysOf(requestId: string, keeps: readonly AdoptionRow[], grants: readonly GrantRow[]): VaultKeys | undefined {
+    if (keeps.length === 0) return undefined;
+    const chains = keeps.map((a) => orgResourceIdOf(requestId, a.slot_id, a.source_resource_id));
+    const sources = keeps.flatMap((a) => grantOf(grants, a.slot_id, a.source_resource_id)?.vault_id ?? []);
+    return this.deps.keyring.sealersAndOpeners(chains, sources);
   }
 
   /**

@@ -19,7 +19,7 @@ import type { RequestId, ResourceId, SlotId } from '../ids.js';
 import type { GrantRow, RequestRow } from '../requests/request-queries.js';
 import { grantOf, type RecordEntry } from '../requests/request-records.js';
 import type { Slot } from '../events/manifest-events.js';
-import { unlessErased, type Seal, type VaultKeyring } from '../vaults/keyring.js';
+import { unlessErased, type Seal, type VaultKeyring, type VaultKeys } from '../vaults/keyring.js';
 import { copySql as q, copyWorkSql as w, type AdoptionRow, type KeptAnswerRow } from './copy-queries.js';
 import { keptContext } from './copy-seal.js';
 import { adoptionOf, adoptionOfKept, type Adoption } from './copy-view.js';
@@ -50,6 +50,8 @@ export type KeepOrder = {
   readonly adoptedAt: string;
   /** Whether the keep closes the open proposals it reaches (R-KEEP-13); a proposal adopt closes its own. */
   readonly closesProposals: boolean;
+  /** The chain's and the source vault's keys, when a drain read them with its other chains' (else read with the version). */
+  readonly keys?: VaultKeys;
 };
 
 /**
@@ -303,10 +305,11 @@ export class CopyKeeping {
     const { record, sourceVersion } = order;
     const grant = grantOf(order.grants, order.slot.slotId, record.resourceId);
     const vaultId = grant?.vault_id;
-    const keys = vaultId ? { vaultId, ...this.deps.keyring.sealerAndOpener(orgResourceId, vaultId) } : null;
+    const keys = order.keys ?? this.deps.keyring.sealersAndOpeners([orgResourceId], vaultId ? [vaultId] : []);
+    const hint = vaultId ? { vaultId, opener: keys.opener(vaultId) } : null;
     return Promise.all([
-      readSourceVersion(this.deps, record.resourceId, sourceVersion, keys, grant?.document ?? null),
-      unlessErased(keys ? keys.sealer : this.deps.keyring.sealer(orgResourceId)),
+      readSourceVersion(this.deps, record.resourceId, sourceVersion, hint, grant?.document ?? null),
+      unlessErased(keys.sealer(orgResourceId)),
     ]);
   }
 

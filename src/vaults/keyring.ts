@@ -125,35 +125,53 @@ export class VaultKeyring {
   }
 
   /**
-   * A sealer for one vault and an opener for another, their keys read in one statement: a keep
-   * seals with its chain's key (created on first use, as dataKey makes it) what it opens with the
-   * source vault's. Each fails alone, as sealer() and opener() would.
+   * Sealers for some vaults and openers for others, every key read in one statement: a keep seals
+   * with its chain's key (created on first use, as dataKey makes it) what it opens with the source
+   * vault's, and a drain does so for all of its chains at once. Each sealer and opener fails alone,
+   * as sealer() and opener() would; one asked of a vault not named here goes the way they go.
    */
-  sealerAndOpener(sealVault: string, openVault: string): { readonly sealer: Promise<Seal>; readonly opener: Promise<Opener> } {
-    const fresh = this.keyed.has(sealVault) ? null : randomBytes(DATA_KEY_BYTES);
+  sealersAndOpeners(sealVaults: readonly string[], openVaults: readonly string[]): VaultKeys {
+    // Sorted, so two statements making overlapping keys take their rows in one order and never deadlock.
+    const unkeyed = [...new Set(sealVaults)].filter((v) => !this.keyed.has(v)).sort();
+    const fresh = new Map(unkeyed.map((v) => [v, randomBytes(DATA_KEY_BYTES)]));
+    const named = [...new Set([...sealVaults, ...openVaults])];
     const rows = (
-      fresh
+      fresh.size > 0
         ? this.db.query<StoredKey & { vault_id: string }>(CREATED_AND_STORED_KEYS, [
-            sealVault,
-            seal(this.masterKey, fresh, wrapContext(sealVault)),
+            unkeyed,
+            unkeyed.map((v) => seal(this.masterKey, fresh.get(v)!, wrapContext(v))),
             this.masterId,
-            [sealVault, openVault],
+            named,
           ])
-        : this.db.query<StoredKey & { vault_id: string }>(STORED_KEYS, [[sealVault, openVault]])
+        : this.db.query<StoredKey & { vault_id: string }>(STORED_KEYS, [named])
     ).then((r) => r.rows);
+    // Its failure is each sealer's and opener's asked for; asked for none, it is no one's.
+    rows.catch(() => undefined);
     const keyOf = async (vaultId: string, otherwise: () => Promise<Buffer>): Promise<Buffer> => {
       const row = (await rows).find((r) => r.vault_id === vaultId);
       // No row: a first use racing with ours committed after our snapshot (dataKey), or the vault has no key yet (openingKey).
       if (!row) return otherwise();
       this.remember(vaultId);
-      return row.made && fresh ? fresh : this.unwrap(vaultId, row.wrapped_key);
+      const made = row.made ? fresh.get(vaultId) : undefined;
+      return made ?? this.unwrap(vaultId, row.wrapped_key);
     };
-    const sealer = keyOf(sealVault, () => this.dataKey(sealVault)).then((key) => sealWith(sealVault, key));
-    const opener = keyOf(openVault, () => this.openingKey(openVault)).then((key) => openWith(openVault, key));
     // Each is its caller's to await; one left unused (a version gone) must not fail the process.
-    sealer.catch(() => undefined);
-    opener.catch(() => undefined);
-    return { sealer, opener };
+    const settled = <T>(p: Promise<T>): Promise<T> => {
+      p.catch(() => undefined);
+      return p;
+    };
+    const sealers = new Set(sealVaults);
+    const openers = new Set(openVaults);
+    return {
+      sealer: (vaultId) =>
+        sealers.has(vaultId)
+          ? settled(keyOf(vaultId, () => this.dataKey(vaultId)).then((key) => sealWith(vaultId, key)))
+          : this.sealer(vaultId),
+      opener: (vaultId) =>
+        openers.has(vaultId)
+          ? settled(keyOf(vaultId, () => this.openingKey(vaultId)).then((key) => openWith(vaultId, key)))
+          : this.opener(vaultId),
+    };
   }
 
   /** Seals a stream (a file upload) chunk by chunk; decrypt() with the same context opens the result. */
@@ -270,6 +288,12 @@ export const storedKeyColumns = (vault: string): string =>
   `, (SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = ${vault}::uuid) AS vault_key,
      EXISTS (SELECT 1 FROM keys.vault_keys WHERE vault_id = ${vault}::uuid) AS vault_key_stored`;
 
+/** A sealer or an opener of each vault a statement read the keys of (VaultKeyring.sealersAndOpeners). */
+export type VaultKeys = {
+  readonly sealer: (vaultId: string) => Promise<Seal>;
+  readonly opener: (vaultId: string) => Promise<Opener>;
+};
+
 /** A vault's stored key, and whether the statement that read it had just made it. */
 type StoredKey = { wrapped_key: Buffer | null; made: boolean };
 
@@ -277,10 +301,14 @@ type StoredKey = { wrapped_key: Buffer | null; made: boolean };
  * Inserts the fresh key unless the vault has one, and answers whichever is stored: the new one
  * from the insert, else the old one (one statement's snapshot never sees its own insert, so never both).
  */
-/** CREATED_OR_STORED_KEY for $1, with the stored keys of the vaults $4 (the insert's own row is not among them: one snapshot). */
+/**
+ * CREATED_OR_STORED_KEY for each vault of $1 (its wrapped key at the same place in $2), with the
+ * stored keys of the vaults $4 (the insert's own rows are not among them: one snapshot).
+ */
 const CREATED_AND_STORED_KEYS = `
   WITH made AS (
-    INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id) VALUES ($1, $2, $3)
+    INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id)
+    SELECT v, k, $3 FROM unnest($1::uuid[], $2::bytea[]) WITH ORDINALITY AS x(v, k, i) ORDER BY i
     ON CONFLICT (vault_id) DO NOTHING RETURNING vault_id, wrapped_key
   )
   SELECT vault_id::text AS vault_id, wrapped_key, true AS made FROM made

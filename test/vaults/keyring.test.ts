@@ -184,27 +184,54 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
     const counting = await VaultKeyring.open(countingDb, master);
     sent.length = 0;
     const chain = randomUUID();
-    const first = counting.sealerAndOpener(chain, source);
-    const kept = (await first.sealer)(Buffer.from('kept'), 'copy/v1');
-    expect((await first.opener)(sealedSource, 'doc/v1').toString()).to.equal('the source version');
+    const first = counting.sealersAndOpeners([chain], [source]);
+    const kept = (await first.sealer(chain))(Buffer.from('kept'), 'copy/v1');
+    expect((await first.opener(source))(sealedSource, 'doc/v1').toString()).to.equal('the source version');
     expect(sent).to.have.length(1);
     // The chain's key is the one stored: another instance opens what the sealer sealed.
     expect((await keyring.decrypt(chain, kept, 'copy/v1')).toString()).to.equal('kept');
     // Once keyed, the chain's key is only read (no fresh key drawn), still in one query with the source's.
     sent.length = 0;
-    const resealed = (await counting.sealerAndOpener(chain, source).sealer)(Buffer.from('same key'), 'copy/v2');
+    const resealed = (await counting.sealersAndOpeners([chain], [source]).sealer(chain))(Buffer.from('same key'), 'copy/v2');
     expect(sent).to.have.length(1);
     expect(sent[0]).not.to.match(/INSERT/);
     expect((await keyring.decrypt(chain, resealed, 'copy/v2')).toString()).to.equal('same key');
     await keyring.erase(source);
-    const erasedSource = counting.sealerAndOpener(randomUUID(), source);
+    const another = randomUUID();
+    const erasedSource = counting.sealersAndOpeners([another], [source]);
     expect(
-      await erasedSource.opener.then(
+      await erasedSource.opener(source).then(
         () => null,
         (e: unknown) => e,
       ),
     ).to.be.instanceOf(VaultKeyErasedError);
-    expect((await erasedSource.sealer)(Buffer.from('still seals'), 'x').length).to.be.greaterThan(0);
+    expect((await erasedSource.sealer(another))(Buffer.from('still seals'), 'x').length).to.be.greaterThan(0);
+  });
+
+  it("a drain's keys in one query: every chain's made on first use, every source's read, each failing alone", async () => {
+    const sources = [randomUUID(), randomUUID()];
+    const sealed = await Promise.all(sources.map((v, i) => keyring.encrypt(v, Buffer.from(`source ${i}`), 'doc/v1')));
+    await keyring.erase(sources[1]!);
+    const sent: string[] = [];
+    const countingDb = Object.create(t.db) as SqlDb;
+    countingDb.query = (text, params) => {
+      sent.push(text);
+      return t.db.query(text, params);
+    };
+    const counting = await VaultKeyring.open(countingDb, master);
+    const chains = [randomUUID(), randomUUID(), randomUUID()];
+    sent.length = 0;
+    const keys = counting.sealersAndOpeners(chains, sources);
+    const kept = await Promise.all(chains.map(async (c) => (await keys.sealer(c))(Buffer.from(`kept in ${c}`), 'copy/v1')));
+    expect((await keys.opener(sources[0]!))(sealed[0]!, 'doc/v1').toString()).to.equal('source 0');
+    const erased = await keys.opener(sources[1]!).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(erased).to.be.instanceOf(VaultKeyErasedError);
+    expect(sent).to.have.length(1);
+    // Each chain's key is the one stored: another instance opens what its sealer sealed.
+    for (const [i, c] of chains.entries()) expect((await keyring.decrypt(c, kept[i]!, 'copy/v1')).toString()).to.equal(`kept in ${c}`);
   });
 
   it('MASTER_KEY rotation re-wraps every data key without touching the data', async () => {

@@ -21,12 +21,12 @@ import { startTestService, type TestService } from '../support/service.js';
  */
 class ContendedDb extends OutageDb {
   contended: { readonly stream: string; readonly append: () => Promise<unknown> } | null = null;
-  /** While set, the parameters of every read of events the service makes. */
-  eventReads: string[] | null = null;
+  /** While set, every statement the service sends, with its parameters. */
+  sent: string[] | null = null;
 
   override async query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
     const answer = await super.query<R>(text, params);
-    if (this.eventReads && text.includes('FROM es.events')) this.eventReads.push(JSON.stringify(params));
+    this.sent?.push(`${text} ${JSON.stringify(params)}`);
     const contended = this.contended;
     if (contended && text.includes('FROM es.events') && params?.[0] === contended.stream) await contended.append();
     return answer;
@@ -134,13 +134,13 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     const doc = await nameDoc('Row');
     await updateDoc(ann, doc, name('Row2'));
     const requestId = await annConnected({ [slotId(NAME)]: [doc] });
-    db.eventReads = [];
+    db.sent = [];
     const kept = await keep(requestId, slotId(NAME));
-    const reads = db.eventReads;
-    db.eventReads = null;
+    const sent = db.sent;
+    db.sent = null;
     expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
     expect((kept.body.adoptions as Adoption[]).map((a) => a.sourceVersion)).to.deep.equal([2]);
-    expect(reads.filter((r) => r.includes(`resource-${doc}`))).to.deep.equal([]);
+    expect(sent.filter((r) => r.includes('FROM es.events') && r.includes(`resource-${doc}`))).to.deep.equal([]);
     const [copy] = await copies(requestId);
     expect(copy!.data).to.deep.equal(name('Row2'));
   });
@@ -344,15 +344,33 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     const requestId = await annConnected({ [slotId(NAME)]: [doc] });
     expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
     expect((await kept(requestId, slotId(NAME))).map((a) => a.state)).to.deep.equal(['pending']);
-    db.eventReads = [];
+    db.sent = [];
     token = await api.signIn(owner.token, orgId);
     const drained = await drain(requestId);
-    const reads = db.eventReads;
-    db.eventReads = null;
+    const sent = db.sent;
+    db.sent = null;
     expect(drained.status).to.equal(200);
     expect(((await detail(requestId)).adoptions as Adoption[]).map((a) => a.state)).to.deep.equal(['materialized']);
-    expect(reads.filter((r) => r.includes(`resource-${doc}`))).to.deep.equal([]);
+    expect(sent.filter((r) => r.includes('FROM es.events') && r.includes(`resource-${doc}`))).to.deep.equal([]);
     expect((await copies(requestId)).map((c) => c.data)).to.deep.equal([name('Cold row')]);
+  });
+
+  it('a drain reads the keys of all its chains and their records in one statement', async () => {
+    const many = await d.manifest([0, 1, 2].map((i) => slot('PersonFullName', { label: `Name ${i}` })));
+    const docs = await Promise.all(['A', 'B', 'C'].map((given) => nameDoc(given)));
+    const requestId = await connected(many.manifestId, ann, Object.fromEntries(many.slots.map((s, i) => [s.slotId, [docs[i]!]])));
+    expect((await api.post('/org/v1/key/seal', token)).status).to.equal(200);
+    for (const s of many.slots) await keep(requestId, s.slotId);
+    token = await api.signIn(owner.token, orgId);
+    db.sent = [];
+    const drained = await drain(requestId);
+    const sent = db.sent;
+    db.sent = null;
+    expect(drained.body).to.deep.equal({ materialized: 3, stillPending: 0 });
+    expect(sent.filter((r) => r.includes('keys.vault_keys'))).to.have.length(1);
+    expect((await copies(requestId)).map((c) => c.data).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).to.deep.equal(
+      ['A', 'B', 'C'].map(name),
+    );
   });
 
   it("a drain keeps a record's pended versions in the order they were pended, each once", async () => {
