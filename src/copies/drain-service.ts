@@ -11,6 +11,7 @@ import type { RequestReads } from '../requests/request-reads.js';
 import type { GrantRow, RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 import { copySql as q, copyWorkSql as w, type AdoptionRow } from './copy-queries.js';
+import type { Adoption } from './copy-view.js';
 import { CONTENDED_RETRIES, type CopyKeeping } from './keep-service.js';
 import type { SlotAccess } from './slot-access.js';
 import type { RequestId } from '../ids.js';
@@ -22,7 +23,7 @@ export type DrainDeps = CommandDeps & {
   readonly reads: RequestReads;
   readonly records: RecordReader;
   readonly access: SlotAccess;
-  readonly keeping: Pick<CopyKeeping, 'keepVersion'>;
+  readonly keeping: Pick<CopyKeeping, 'keepVersion' | 'closeReached'>;
   readonly now: () => Date;
 };
 
@@ -79,16 +80,21 @@ export class PendingKeeps {
       if (!warm || !slot) return null;
       const record = { resourceId: a.source_resource_id, participant: (a.participant ?? null) as Participant };
       const order = { row, slot, grants, record, sourceVersion: a.source_version, warm, adoptedAt: new Date(a.adopted_at).toISOString() };
-      const kept = await this.deps.keeping.keepVersion({ ...order, closesProposals: true, keys }, context);
+      const kept = await this.deps.keeping.keepVersion({ ...order, proposals: 'after', keys }, context);
       // The version could not be read at the moment of the keep: it no longer resolves.
       if (kept === null && (await this.discard(row, a, { ...facts, resolves: false }, context)) === 'discarded') return 'discarded';
-      return !isRefusal(kept) && kept?.state === 'materialized' ? 'materialized' : null;
+      if (isRefusal(kept) || kept?.state !== 'materialized') return null;
+      materialized.push(kept);
+      return 'materialized';
     };
+    const materialized: Adoption[] = [];
     // Chains apart, a chain's own versions in the order they were pended: its versions follow that order.
-    const outcomes = (await eachChain(pending, drainOne)).flat();
-    const materialized = outcomes.filter((o) => o === 'materialized').length;
+    // R-KEEP-13 for every keep made, also when another failed the drain (its job runs again, finding these kept).
+    const outcomes = (
+      await eachChain(pending, drainOne).finally(() => this.deps.keeping.closeReached(row.request_id, materialized, context))
+    ).flat();
     const discarded = outcomes.filter((o) => o === 'discarded').length;
-    return { materialized, stillPending: pending.length - materialized - discarded };
+    return { materialized: materialized.length, stillPending: pending.length - materialized.length - discarded };
   }
 
   /**

@@ -48,8 +48,12 @@ export type KeepOrder = {
   /** Warm: kept into the chain; cold: pended on the request (R-KEEP-08). */
   readonly warm: boolean;
   readonly adoptedAt: string;
-  /** Whether the keep closes the open proposals it reaches (R-KEEP-13); a proposal adopt closes its own. */
-  readonly closesProposals: boolean;
+  /**
+   * Who closes the open proposals the keep reaches (R-KEEP-13): the keep itself ('keep'); the
+   * caller's own decision ('caller': a proposal adopt closes its proposal); or the caller once all
+   * of its keeps are done ('after': a drain, with closeReached, one read for all of them).
+   */
+  readonly proposals: 'keep' | 'caller' | 'after';
   /** The chain's and the source vault's keys, when a drain read them with its other chains' (else read with the version). */
   readonly keys?: VaultKeys;
 };
@@ -96,7 +100,7 @@ export class CopyKeeping {
     if (record.status === 'unavailable') return lapseRefusal(record.reason ?? 'source_unavailable');
     // The proposal is closed by its own adopt decision, which tells concurrent adopters apart.
     const kept = await this.keepVersion(
-      { ...found, record, sourceVersion: version, warm: true, adoptedAt: this.now(), closesProposals: false },
+      { ...found, record, sourceVersion: version, warm: true, adoptedAt: this.now(), proposals: 'caller' },
       context,
     );
     return kept ?? lapseRefusal('source_unavailable', 'the proposed version can no longer be read');
@@ -119,7 +123,7 @@ export class CopyKeeping {
         skipped.push(skip(record, record.reason ?? 'source_unavailable'));
         continue;
       }
-      const order = { ...found, record, sourceVersion: record.sourceVersion, warm, adoptedAt: this.now(), closesProposals: true };
+      const order = { ...found, record, sourceVersion: record.sourceVersion, warm, adoptedAt: this.now(), proposals: 'keep' } as const;
       const kept = await this.keepVersion(order, context);
       if (isRefusal(kept)) return kept;
       if (kept === null) skipped.push(skip(record, 'source_unavailable'));
@@ -204,10 +208,12 @@ export class CopyKeeping {
     }
     const recorded = written ?? (await this.recorded(requestId, chain, sourceVersion, adoptionId));
     // Read models are read once they hold the keep's event, and every proposal opened before it.
-    if (recorded) await this.deps.waitFor(recorded.position, order.closesProposals ? [recorded.type, 'ProposalOpened'] : [recorded.type]);
-    const { adoption, reached } = order.closesProposals
-      ? await this.keptAnswer(requestId, recorded?.adoptionId ?? null, slot.slotId, record.resourceId, sourceVersion)
-      : { adoption: keptHere ?? (recorded ? await this.adoption(requestId, recorded.adoptionId) : null), reached: false };
+    if (recorded)
+      await this.deps.waitFor(recorded.position, order.proposals === 'caller' ? [recorded.type] : [recorded.type, 'ProposalOpened']);
+    const { adoption, reached } =
+      order.proposals === 'keep'
+        ? await this.keptAnswer(requestId, recorded?.adoptionId ?? null, slot.slotId, record.resourceId, sourceVersion)
+        : { adoption: keptHere ?? (recorded ? await this.adoption(requestId, recorded.adoptionId) : null), reached: false };
     if (reached) {
       const closing = await this.closeKept(requestId, slot.slotId, record.resourceId, sourceVersion, context);
       if (closing) return closing;
@@ -235,6 +241,18 @@ export class CopyKeeping {
       { context, retries: CONTENDED_RETRIES },
     );
     return isRefusal(closing) ? closing : null;
+  }
+
+  /**
+   * R-KEEP-13 for keeps made with `proposals: 'after'`, once they are done (their keepVersion
+   * answered, so the read models hold them and every proposal opened before them): the open
+   * proposals any of them reaches, read in one statement, are closed.
+   */
+  async closeReached(requestId: string, kept: readonly Adoption[], context: EventContext): Promise<void> {
+    if (kept.length === 0) return;
+    const params = [requestId, kept.map((a) => a.slotId), kept.map((a) => a.sourceResourceId), kept.map((a) => a.sourceVersion)];
+    const reached = (await this.deps.readModels.query<ReachedRow>(w.proposalsReached, params)).rows;
+    for (const r of reached) await this.closeKept(requestId, r.slot_id, r.resource_id, r.kept_version, context);
   }
 
   /** The newest version of the record kept or pended on the slot (0 when none); given `after`, once the read models hold it. */
@@ -329,6 +347,9 @@ export class CopyKeeping {
     return this.deps.now().toISOString();
   }
 }
+
+/** A record whose open proposal the keeps of a drain reached, with the newest version they kept of it (copyWorkSql.proposalsReached). */
+type ReachedRow = { readonly slot_id: string; readonly resource_id: string; readonly kept_version: number };
 
 /** Where a keep is recorded: its event, and the adoption it answers. */
 type Recorded = { readonly position: Position; readonly type: 'CopyKept' | 'AdoptionPended'; readonly adoptionId: string };

@@ -8,6 +8,7 @@ import type { JobQueue } from '../../../src/workers/queue/queue.js';
 import { mainBackend } from '../../support/databases.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { orgClient, problem, type OrgClient } from '../org/org-client.js';
+import type { Adoption } from '../../../src/copies/copy-view.js';
 import { driver, schemaRef, type Manifest, type Proposal, type User } from '../support/driver.js';
 import { OutageDb } from '../support/outages.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -196,6 +197,25 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     expect(kept.body).to.deep.include({ sourceVersion: 2, state: 'materialized' });
     expect(reads.filter((r) => r.includes(`resource-${doc}`))).to.deep.equal([]);
     expect((await d.copies(requestId)).map((c) => c.data)).to.deep.equal([name('Row 2')]);
+  });
+
+  it("keeps done before (a drain's), read once after them, close the open proposals they reach and no other (R-KEEP-13)", async () => {
+    const doc = await nameDoc('Late');
+    const requestId = await connected({ [nameSlot()]: [doc] });
+    await updateDoc(ann, doc, name('Late 2'));
+    const [p] = await eventually(requestId, (x) => x.length === 1);
+    const keeping = service.domain!.copies.keeping;
+    const context = {
+      occurredAt: new Date().toISOString(),
+      actor: { kind: 'system' as const, id: 'drain' },
+      correlationId: 'c',
+      causationId: null,
+    };
+    const kept = (version: number) => ({ slotId: nameSlot(), sourceResourceId: doc, sourceVersion: version }) as Adoption;
+    await keeping.closeReached(requestId, [kept(1)], context);
+    expect(await proposals(requestId), 'version 1 does not reach version 2').to.deep.equal([p]);
+    await keeping.closeReached(requestId, [kept(1), kept(2)], context);
+    expect(await proposals(requestId)).to.deep.equal([]);
   });
 
   it('a keep of a version at or past the open proposal closes it', async () => {
