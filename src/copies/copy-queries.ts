@@ -64,7 +64,6 @@ export const copyWorkSql = {
                      WHERE resource_id = $1 AND withdrawn_at IS NULL`,
   grantedAmong: `SELECT DISTINCT resource_id::text AS resource_id FROM rm.request_grants
                  WHERE resource_id = ANY($1::uuid[]) AND withdrawn_at IS NULL`,
-  /** The newest version of the record kept or pended on the slot, if any (a copy deleted since counts: it takes no update). */
   /** Request $1's records kept now (slots $2, resources $3, versions $4) with an open proposal a kept version reaches (R-KEEP-13). */
   proposalsReached: `SELECT p.slot_id::text AS slot_id, p.resource_id::text AS resource_id, max(k.version) AS kept_version
                      FROM rm.proposals p
@@ -72,6 +71,7 @@ export const copyWorkSql = {
                        ON p.slot_id = k.slot_id AND p.resource_id = k.resource_id AND p.new_version <= k.version
                      WHERE p.request_id = $1 AND p.state = 'open'
                      GROUP BY p.slot_id, p.resource_id`,
+  /** The newest version of the record kept or pended on the slot, if any (a copy deleted since counts: it takes no update). */
   newestAdopted: `SELECT max(source_version) AS version FROM rm.adoptions
                   WHERE request_id = $1 AND slot_id = $2 AND source_resource_id = $3`,
 };

@@ -168,7 +168,10 @@ export type GrantRow = {
    * were behind (recallFolded).
    */
   chained?: boolean;
-  /** Read with a slot to keep (withSlotGrants' `newestOf`): the document's newest version, null when it is no live document. */
+  /**
+   * Read with the grants a command keeps or shows (withSlotGrants' `newestOf`, grantsToDrain): the
+   * document's newest version; null when it is no live document, or not one the command asked for.
+   */
   document?: NewestDocument | null;
 };
 /** A live document's newest version in the documents read model: its content, still sealed with its vault's key. */
