@@ -172,16 +172,21 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
     ).to.equal('refused');
   });
 
-  it("a keep's two keys in one query: the chain's made on first use, the source's read; an erased source fails only the opener", async () => {
-    const source = randomUUID();
-    const sealedSource = await keyring.encrypt(source, Buffer.from('the source version'), 'doc/v1');
+  /** A keyring over the test database that notes the text of every query it sends (`sent`). */
+  async function countingKeyring(): Promise<{ sent: string[]; counting: VaultKeyring }> {
     const sent: string[] = [];
     const countingDb = Object.create(t.db) as SqlDb;
     countingDb.query = (text, params) => {
       sent.push(text);
       return t.db.query(text, params);
     };
-    const counting = await VaultKeyring.open(countingDb, master);
+    return { sent, counting: await VaultKeyring.open(countingDb, master) };
+  }
+
+  it("a keep's two keys in one query: the chain's made on first use, the source's read; an erased source fails only the opener", async () => {
+    const source = randomUUID();
+    const sealedSource = await keyring.encrypt(source, Buffer.from('the source version'), 'doc/v1');
+    const { sent, counting } = await countingKeyring();
     sent.length = 0;
     const chain = randomUUID();
     const first = counting.sealersAndOpeners([chain], [source]);
@@ -212,13 +217,7 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
     const sources = [randomUUID(), randomUUID()];
     const sealed = await Promise.all(sources.map((v, i) => keyring.encrypt(v, Buffer.from(`source ${i}`), 'doc/v1')));
     await keyring.erase(sources[1]!);
-    const sent: string[] = [];
-    const countingDb = Object.create(t.db) as SqlDb;
-    countingDb.query = (text, params) => {
-      sent.push(text);
-      return t.db.query(text, params);
-    };
-    const counting = await VaultKeyring.open(countingDb, master);
+    const { sent, counting } = await countingKeyring();
     const chains = [randomUUID(), randomUUID(), randomUUID()];
     sent.length = 0;
     const keys = counting.sealersAndOpeners(chains, sources);
