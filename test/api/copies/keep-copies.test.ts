@@ -21,12 +21,9 @@ import { startTestService, type TestService } from '../support/service.js';
  */
 class ContendedDb extends OutageDb {
   contended: { readonly stream: string; readonly append: () => Promise<unknown> } | null = null;
-  /** While set, every statement the service sends, with its parameters. */
-  sent: string[] | null = null;
 
   override async query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
     const answer = await super.query<R>(text, params);
-    this.sent?.push(`${text} ${JSON.stringify(params)}`);
     const contended = this.contended;
     if (contended && text.includes('FROM es.events') && params?.[0] === contended.stream) await contended.append();
     return answer;

@@ -5,6 +5,8 @@ import type { Lease, QueryResult, Row, SqlDb, SqlExecutor, TransactionOptions } 
 export class OutageDb implements SqlDb {
   readonly kind: SqlDb['kind'];
   down = false;
+  /** While set, every statement sent outside a transaction, with its parameters: what a command read. */
+  sent: string[] | null = null;
 
   constructor(private readonly inner: SqlDb) {
     this.kind = inner.kind;
@@ -16,6 +18,7 @@ export class OutageDb implements SqlDb {
 
   async query<R extends Row = Row>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
     this.refuseWhileDown();
+    this.sent?.push(`${text} ${JSON.stringify(params)}`);
     return this.inner.query<R>(text, params);
   }
 
