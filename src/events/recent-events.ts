@@ -79,8 +79,10 @@ export class SharedLogReads {
   private heard = 0;
   /** `heard` when the read that found the log's end, where the stretch in memory ends, began; null when it ends short of it. */
   private endAsOf: number | null = null;
-  /** When the last read of the database began (performance.now()), or is to begin. */
+  /** When the last read of the database began (performance.now()). */
   private lastRead = -Infinity;
+  /** Resolves when the last read asked for has begun: the next waits its turn behind it. */
+  private turn: Promise<void> = Promise.resolve();
   /** Whether the last read of the database reached the log's end (a short page). */
   private tailing = false;
 
@@ -121,11 +123,23 @@ export class SharedLogReads {
     return read.page.then((events) => (events.length > maxCount ? events.slice(0, maxCount) : events));
   }
 
-  /** Resolves when the next read of the database may begin: READ_GAP_MS after one that reached the log's end. */
+  /**
+   * Resolves when the next read of the database may begin: READ_GAP_MS after the one before it
+   * began, when the last read to finish reached the log's end. Reads take turns, so the gap holds
+   * between the reads' real starts, not between when each was asked for.
+   */
   private spaced(): Promise<void> {
-    const now = performance.now();
-    const at = this.tailing ? Math.max(now, this.lastRead + READ_GAP_MS) : now;
-    this.lastRead = at;
-    return at === now ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, Math.ceil(at - now)));
+    const turn = this.turn.then(async () => {
+      if (this.tailing) await until(this.lastRead + READ_GAP_MS);
+      this.lastRead = performance.now();
+    });
+    this.turn = turn;
+    return turn;
   }
+}
+
+/** Resolves once performance.now() reaches `at`: a timer may fire early by the event loop's cached clock. */
+async function until(at: number): Promise<void> {
+  for (let left = at - performance.now(); left > 0; left = at - performance.now())
+    await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
 }
