@@ -9,7 +9,8 @@ import type { JobQueue } from '../../src/workers/queue/queue.js';
 import type { Workers } from '../../src/workers/reactor-runner.js';
 import { eventually, receiver, startDeliveries } from '../api/webhooks/webhook-support.js';
 import { mainBackend } from '../support/databases.js';
-import { sdkScenario, until, type SdkScenario } from '../sdk/support/sdk-scenario.js';
+import { sdkScenario, type SdkScenario } from '../sdk/support/sdk-scenario.js';
+import { until } from '../support/until.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

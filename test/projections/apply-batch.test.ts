@@ -18,6 +18,7 @@ import {
   recordedRows,
   recordingProjector,
 } from '../support/projectors.js';
+import { until } from '../support/until.js';
 
 describe(`applying a batch: the writes of many events share round trips (${mainBackend})`, function () {
   this.timeout(60_000);
@@ -82,7 +83,7 @@ describe(`applying a batch: the writes of many events share round trips (${mainB
     const { position } = await store.appendToStream(uniqueStream('order'), events, 'no_stream');
     // A replay reads the log below the cluster's oldest running transaction: on a busy server (another suite's), wait for ours.
     const shown = async () => comparePositions((await store.headPosition()) ?? START, position) >= 0;
-    for (let i = 0; i < 200 && !(await shown()); i++) await new Promise((r) => setTimeout(r, 25));
+    await until(shown);
     const report = await replay({ db: t.db, store, projectors: [placedAndCounted, recordingProjector('seen_beside')], batchSize: 4 });
     expect(report.events).to.equal(60);
     const counted = await t.db.query<{ at: number; placed_before: number }>('SELECT at, placed_before::int FROM rm.counted ORDER BY at');

@@ -8,20 +8,13 @@ import { ReactorRunner } from '../../src/workers/reactor-runner.js';
 import { CountedReads } from '../support/counted-reads.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { newEvent, uniqueStream } from '../support/events.js';
+import { until } from '../support/until.js';
 
 /** A reactor that notes the events of one type it saw. */
 function noting(name: string, type: string): Reactor & { seen: RecordedEvent[] } {
   const seen: RecordedEvent[] = [];
   return { name, types: new Set([type]), seen, react: async (e) => void seen.push(e) };
 }
-
-const until = async (check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> => {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 describe(`reactor runner: checkpoints and shared reads (${mainBackend})`, function () {
   this.timeout(30_000);

@@ -6,6 +6,7 @@ import { driver, MANUAL_NAME_SLOT, type Driver, type User } from '../../api/supp
 import { startTestService, type TestService } from '../../api/support/service.js';
 import { openWorkerQueue, startWorkers } from '../../support/copy-workers.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
+import { until } from '../../support/until.js';
 
 /**
  * A real service with its copy workers (proposals come from a reactor), an organization with a
@@ -78,15 +79,6 @@ export async function sdkScenario(options: { readonly env?: NodeJS.ProcessEnv } 
       await service.close();
     },
   };
-}
-
-/** Polls `done` every 25 ms for up to 10 s. */
-export async function until(done: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await done()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('timed out waiting');
 }
 
 /** Waits until the organization's feed (projected on its own loop) holds an event `match` picks. */
