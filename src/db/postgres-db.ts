@@ -68,6 +68,9 @@ export class PostgresDb implements SqlDb {
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       // A transaction's statements that do not wait for each other's answers share a round trip (transaction()).
       pipeline: true,
+      // A set-based statement over thousands of rows passes the planner's JIT threshold and would
+      // spend more compiling than running (docs/performance.md, "How the fast path is built").
+      options: '-c jit=off',
     });
     // An idle client that loses its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);

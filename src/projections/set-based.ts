@@ -52,6 +52,10 @@ export function updateOf(table: string, key: string, columns: readonly string[])
   };
 }
 
+/** Rows of values as one array per column, the parameters of an insert from unnest (none for no row). */
+export const columnsOf = (rows: readonly (readonly unknown[])[]): unknown[][] =>
+  rows.length === 0 ? [] : rows[0]!.map((_, column) => rows.map((row) => row[column]));
+
 /** Of rows with the same key, the last; in the order of their keys' first rows. */
 export function lastPerKey<R>(rows: readonly R[], keyOf: (row: R) => string): R[] {
   const last = new Map<string, R>();

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import type { Row, SqlExecutor } from '../../src/db/sql.js';
 import type { ChainEvent } from '../../src/events/copy-events.js';
 import type { DocumentUpdated } from '../../src/events/document-events.js';
@@ -9,7 +10,7 @@ import type { Statement } from '../../src/projections/projector.js';
 import { installReadModels } from '../../src/projections/read-model-schema.js';
 import { openTestDatabase } from '../support/databases.js';
 import { planOf } from '../support/plans.js';
-import { at, minute, positionOf, projectorSpecs, recorded, uuid } from '../support/projector-spec.js';
+import { at, minute, positionOf, projectorSpecs, recorded, uuid, type GivenEvent } from '../support/projector-spec.js';
 
 const [acme, globex] = [uuid(1), uuid(2)];
 const [request, other, third] = [uuid(10), uuid(11), uuid(12)];
@@ -112,6 +113,10 @@ const row = (n: number, type: string, names: Record<string, unknown> = {}, ordin
   org_version: null,
   ...names,
 });
+
+/** A gathered statement's parameters (each an array of a column's values) as PostgreSQL array literals, for planOf. */
+const arrayLiterals = (values: readonly unknown[]): string[] =>
+  values.map((column) => `{${(column as (string | number | boolean | null)[]).map((v) => (v === null ? 'NULL' : `"${v}"`)).join(',')}}`);
 
 describe('events feed read model: the catalogue’s thin events of each organization, in log order (contract §12)', () => {
   const given = projectorSpecs();
@@ -380,6 +385,150 @@ describe('events feed read model: the catalogue’s thin events of each organiza
       },
     ));
 
+  it('a proposal closed after its record was granted anew names the grant’s new legal entity, in a batch as one by one', () => {
+    const opened: RequestEvent = {
+      type: 'ProposalOpened',
+      data: {
+        requestId: request,
+        organizationId: acme,
+        proposalId: proposal,
+        slotId: companySlot,
+        resourceId: company,
+        newVersion: 2,
+        participant,
+        proposedAt: minute(3),
+      },
+    };
+    const closed: RequestEvent = {
+      type: 'ProposalClosed',
+      data: { requestId: request, proposalId: proposal, reason: 'dismissed', closedAt: minute(6) },
+    };
+    // The new version ends the batch's first part; the proposal's record is then read from the table, its grant's entity too.
+    return given(
+      eventsFeedProjector,
+      sent(),
+      accepted(),
+      granted(companySlot, [own(company)]),
+      opened,
+      updated(company, 2),
+      granted(companySlot, [ofEntity(company)]),
+      closed,
+    ).thenRowsSatisfy(feed, (rows) =>
+      expect(rows.at(-1)).to.deep.equal(
+        row(6, 'proposal.closed', { slot_id: companySlot, resource_id: company, entity_id: alphaGmbh, proposal_id: proposal }),
+      ),
+    );
+  });
+
+  it('a record granted again after its slot was withdrawn gives slot.granted anew, its first grant in the table as in the batch', () =>
+    // The new version ends the batch's first part: the second part's withdrawal must count for the grant the table holds.
+    given(
+      eventsFeedProjector,
+      sent(),
+      accepted(),
+      granted(nameSlot, [own(name)]),
+      updated(name, 2),
+      withdrawn(nameSlot),
+      granted(nameSlot, [own(name)]),
+    ).thenRows(
+      `SELECT commit_pos::text AS commit, type FROM events_feed WHERE type <> 'request.sent' AND type <> 'request.accepted'
+         ORDER BY commit_pos, prepare_pos, ordinal`,
+      [
+        { commit: '7002', type: 'slot.granted' },
+        { commit: '7003', type: 'record.updated' },
+        { commit: '7004', type: 'slot.withdrawn' },
+        { commit: '7005', type: 'slot.granted' },
+      ],
+    ));
+
+  it('any log gives the same feed and tables written as one batch as one event at a time', async function () {
+    this.timeout(120_000);
+    const requests = [
+      [request, acme],
+      [other, globex],
+    ] as const;
+    const slots = [nameSlot, companySlot];
+    const resources = [name, company];
+    const proposals = [proposal, uuid(61), uuid(62)];
+    const requestOf = fc.constantFrom(...requests.map(([id]) => id));
+    const step: fc.Arbitrary<GivenEvent> = fc.oneof(
+      fc.constantFrom(...requests).map(([id, organization]) => sent(id, organization)),
+      requestOf.map((id) => accepted(id)),
+      fc
+        .tuple(fc.constantFrom('RequestSuspended', 'RequestResumed', 'RequestRevoked') as fc.Arbitrary<'RequestSuspended'>, requestOf)
+        .map(([type, id]) => moved(type, id)),
+      fc
+        .tuple(requestOf, fc.constantFrom(...slots), fc.subarray(resources, { minLength: 1 }), fc.boolean())
+        .map(([id, slot, records, entity]) => granted(slot, records.map(entity ? ofEntity : own), id)),
+      fc.tuple(requestOf, fc.constantFrom(...slots)).map(([id, slot]) => withdrawn(slot, id)),
+      fc
+        .tuple(requestOf, fc.constantFrom(...proposals), fc.constantFrom(...slots), fc.constantFrom(...resources))
+        .map(([id, proposalId, slotId, resourceId]): RequestEvent => ({
+          type: 'ProposalOpened',
+          data: { requestId: id, organizationId: acme, proposalId, slotId, resourceId, newVersion: 2, participant, proposedAt: minute(1) },
+        })),
+      fc.tuple(requestOf, fc.constantFrom(...proposals)).map(([id, proposalId]): RequestEvent => ({
+        type: 'ProposalClosed',
+        data: { requestId: id, proposalId, reason: 'dismissed', closedAt: minute(1) },
+      })),
+      fc.tuple(requestOf, fc.constantFrom(...slots), fc.constantFrom(...resources)).map(([id, slotId, resourceId]): ChainEvent => {
+        const copy = kept(1, 2);
+        return { ...copy, data: { ...copy.data, requestId: id, slotId, sourceResourceId: resourceId } } as ChainEvent;
+      }),
+      fc.tuple(fc.constantFrom(...resources), fc.integer({ min: 2, max: 9 })).map(([resourceId, version]) => updated(resourceId, version)),
+      fc.constant<GivenEvent>({ type: 'KeyWarmed', data: { organizationId: acme, until: minute(60) } }),
+    );
+    // A request is sent once and a proposal opened once, as the deciders allow; anything may come before.
+    const once = (events: GivenEvent[]) => {
+      const seen = new Set<string>();
+      return events.filter((e) => {
+        if (e.type !== 'RequestSent' && e.type !== 'ProposalOpened') return true;
+        const { requestId, proposalId } = e.data as { requestId: string; proposalId?: string };
+        const id = proposalId ?? requestId;
+        return !seen.has(id) && Boolean(seen.add(id));
+      });
+    };
+    const written = `SELECT (SELECT json_agg(f) FROM (${feed}) f)::text AS feed,
+      (SELECT json_agg(r ORDER BY request_id) FROM events_feed_requests r)::text AS requests,
+      (SELECT json_agg(g ORDER BY request_id, slot_id, resource_id) FROM events_feed_grants g)::text AS grants,
+      (SELECT json_agg(p ORDER BY proposal_id) FROM events_feed_proposals p)::text AS proposals`;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 20, maxLength: 80 }).map(once), async (events) => {
+        const each: Record<string, unknown>[][] = [];
+        await given(eventsFeedProjector, ...events).thenRowsSatisfy(written, (rows) => each.push(rows));
+        for (const rows of each.slice(1)) expect(rows).to.deep.equal(each[0]);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('a run of request events reads the requests, proposals and grants by index, even in a plan made while the tables were small', async () => {
+    const t = await openTestDatabase();
+    try {
+      await installReadModels(t.db, [eventsFeedProjector], 'rm');
+      const sent: Statement[] = [];
+      const recording: SqlExecutor = {
+        query: <R extends Row = Row>(text: string, values: readonly unknown[] = []) => {
+          sent.push([text, values]);
+          return Promise.resolve({ rows: [] as R[], rowCount: 0 });
+        },
+      };
+      const closed: RequestEvent = {
+        type: 'ProposalClosed',
+        data: { requestId: request, proposalId: proposal, reason: 'dismissed', closedAt: minute(1) },
+      };
+      await eventsFeedProjector.onBatch!(recording, recorded(eventsFeedProjector, [kept(1, 2), closed, granted(nameSlot, [own(name)])]));
+      expect(sent).to.have.length(2);
+      const [[text, values]] = sent as [Statement];
+      const plan = await planOf(t.db, text, arrayLiterals(values), { generic: true, schema: 'rm' });
+      expect(plan).to.match(/Index Scan using events_feed_requests_pkey/);
+      expect(plan).to.match(/Index Scan using events_feed_grants_pkey/);
+      expect(plan).not.to.match(/Seq Scan on events_feed_(grants|requests|proposals)/);
+    } finally {
+      await t.drop();
+    }
+  });
+
   it('a run of new versions finds its grants and their requests by index, even in a plan made while the tables were small', async () => {
     const t = await openTestDatabase();
     try {
@@ -394,8 +543,7 @@ describe('events feed read model: the catalogue’s thin events of each organiza
       await eventsFeedProjector.onBatch!(recording, recorded(eventsFeedProjector, [updated(name, 2), updated(company, 3)]));
       expect(sent).to.have.length(1);
       const [[text, values]] = sent as [Statement];
-      const arrays = values.map((column) => `{${(column as unknown[]).map((v) => `"${String(v)}"`).join(',')}}`);
-      const plan = await planOf(t.db, text, arrays, { generic: true, schema: 'rm' });
+      const plan = await planOf(t.db, text, arrayLiterals(values), { generic: true, schema: 'rm' });
       expect(plan).to.match(/Index Scan using events_feed_requests_pkey/);
       expect(plan).not.to.match(/Seq Scan on events_feed_(grants|requests)/);
     } finally {

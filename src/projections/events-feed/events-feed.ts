@@ -7,6 +7,7 @@ import { requestEvents, type RequestEvent } from '../../events/request-events.js
 import { resourceEvents, type ResourceEvent } from '../../events/resource-events.js';
 import type { FeedEventType } from '../../events-feed/catalogue.js';
 import { projector, type Statement, type TypedHandlers } from '../projector.js';
+import { columnsOf, lastPerKey } from '../set-based.js';
 
 /** The families the feed reads; docs/events.md says which event gives which feed event. */
 type Read = RequestEvent | ChainEvent | OrganizationEvent | ResourceEvent;
@@ -67,19 +68,42 @@ const sql = {
         OFFSET 0) r
       WHERE g.resource_id = i.resource_id AND NOT g.withdrawn
       OFFSET 0) u`,
-  /** ofRequest for many events at once: each array holds one of ofRequest's thirteen parameters. */
-  ofRequests: `INSERT INTO events_feed (${columns})
-    SELECT i.commit_pos, i.prepare_pos, i.source_event_id, i.occurred_at, i.ordinal, i.type, r.organization_id, r.request_id,
-           coalesce(i.slot_id, p.slot_id), coalesce(i.resource_id, p.resource_id), g.entity_id, i.adoption_id, i.proposal_id,
-           i.source_version, i.org_version
-    FROM unnest($1::numeric[], $2::numeric[], $3::uuid[], $4::timestamptz[], $5::integer[], $6::text[], $7::uuid[],
-                $8::uuid[], $9::uuid[], $10::uuid[], $11::uuid[], $12::integer[], $13::integer[])
-      AS i(commit_pos, prepare_pos, source_event_id, occurred_at, ordinal, type, request_id,
-           slot_id, resource_id, adoption_id, proposal_id, source_version, org_version)
-    JOIN events_feed_requests r ON r.request_id = i.request_id
-    LEFT JOIN events_feed_proposals p ON i.type = 'proposal.closed' AND p.proposal_id = i.proposal_id
-    LEFT JOIN events_feed_grants g ON g.request_id = r.request_id
-      AND g.slot_id = coalesce(i.slot_id, p.slot_id) AND g.resource_id = coalesce(i.resource_id, p.resource_id)`,
+  /**
+   * A part of a run's feed rows of requests and organizations (RunPart), each array one column.
+   * Each row reads the tables as they stood before the part; what the part changed before its
+   * event, the row brings: the request's organization (organization_id set), the proposal's record
+   * (slot_id and resource_id set), the grant's legal entity (entity_known), and for a slot.granted
+   * row (check_grant) whether the record is still to be looked for among the slot's grants. Each
+   * lookup is by key, as a scalar subquery or LATERAL with OFFSET 0, so a plan made while the
+   * tables were small stays on their indexes.
+   */
+  rows: `INSERT INTO events_feed (${columns})
+    SELECT x.commit_pos, x.prepare_pos, x.source_event_id, x.occurred_at, x.ordinal, x.type, x.organization_id, x.request_id,
+           x.slot_id, x.resource_id,
+           CASE WHEN x.entity_known THEN x.entity_id ELSE (
+             SELECT g.entity_id FROM events_feed_grants g
+             WHERE g.request_id = x.request_id AND g.slot_id = x.slot_id AND g.resource_id = x.resource_id) END,
+           x.adoption_id, x.proposal_id, x.source_version, x.org_version
+    FROM (
+      SELECT i.commit_pos, i.prepare_pos, i.source_event_id, i.occurred_at, i.ordinal, i.type, i.request_id, i.adoption_id,
+             i.proposal_id, i.source_version, i.org_version, i.entity_id, i.entity_known, i.check_grant,
+             coalesce(i.organization_id, (SELECT r.organization_id FROM events_feed_requests r WHERE r.request_id = i.request_id))
+               AS organization_id,
+             coalesce(i.slot_id, p.slot_id) AS slot_id, coalesce(i.resource_id, p.resource_id) AS resource_id
+      FROM unnest($1::numeric[], $2::numeric[], $3::uuid[], $4::timestamptz[], $5::integer[], $6::text[], $7::uuid[], $8::uuid[],
+                  $9::uuid[], $10::uuid[], $11::uuid[], $12::uuid[], $13::integer[], $14::integer[], $15::uuid[], $16::boolean[],
+                  $17::boolean[])
+        AS i(commit_pos, prepare_pos, source_event_id, occurred_at, ordinal, type, organization_id, request_id, slot_id,
+             resource_id, adoption_id, proposal_id, source_version, org_version, entity_id, entity_known, check_grant)
+      LEFT JOIN LATERAL (
+        SELECT p.slot_id, p.resource_id FROM events_feed_proposals p
+        WHERE i.type = 'proposal.closed' AND i.slot_id IS NULL AND p.proposal_id = i.proposal_id
+        OFFSET 0) p ON true
+    ) x
+    WHERE x.organization_id IS NOT NULL
+      AND (NOT x.check_grant OR (
+        SELECT a.withdrawn FROM events_feed_grants a
+        WHERE a.request_id = x.request_id AND a.slot_id = x.slot_id AND a.resource_id = x.resource_id) IS NOT FALSE)`,
   ofOrganization: `INSERT INTO events_feed (commit_pos, prepare_pos, source_event_id, occurred_at, ordinal, type, organization_id)
     VALUES (${place}, $6::text, $7::uuid)`,
   sent: `INSERT INTO events_feed_requests (request_id, organization_id, phase) VALUES ($1, $2, 'pending')`,
@@ -87,8 +111,17 @@ const sql = {
   accepted: `UPDATE events_feed_requests SET phase = 'active', accepted_at = $2, retention_ms = $3 WHERE request_id = $1`,
   grant: `INSERT INTO events_feed_grants (request_id, slot_id, resource_id, entity_id, withdrawn) VALUES ($1, $2, $3, $4, false)
           ON CONFLICT (request_id, slot_id, resource_id) DO UPDATE SET entity_id = EXCLUDED.entity_id, withdrawn = false`,
+  /** grant for many records at once (one row a record: the last grant of each). */
+  grantMany: `INSERT INTO events_feed_grants (request_id, slot_id, resource_id, entity_id, withdrawn)
+          SELECT request_id, slot_id, resource_id, entity_id, false FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[])
+            AS i(request_id, slot_id, resource_id, entity_id)
+          ON CONFLICT (request_id, slot_id, resource_id) DO UPDATE SET entity_id = EXCLUDED.entity_id, withdrawn = false`,
   withdraw: `UPDATE events_feed_grants SET withdrawn = true WHERE request_id = $1 AND slot_id = $2`,
   proposal: `INSERT INTO events_feed_proposals (proposal_id, slot_id, resource_id) VALUES ($1, $2, $3)`,
+  proposalMany: `INSERT INTO events_feed_proposals (proposal_id, slot_id, resource_id)
+              SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[])`,
+  sentMany: `INSERT INTO events_feed_requests (request_id, organization_id, phase)
+             SELECT request_id, organization_id, 'pending' FROM unnest($1::uuid[], $2::uuid[]) AS i(request_id, organization_id)`,
 };
 
 /** What a feed event of a request names beside its type; absent is null. */
@@ -101,71 +134,94 @@ type Named = {
   readonly orgVersion?: number;
 };
 
-const sourceOf = (e: Recorded<Read>) =>
-  [e.position.commit.toString(), e.position.prepare.toString(), e.metadata.eventId, e.metadata.occurredAt] as const;
-const placeOf = (e: Recorded<Read>, ordinal = 0) => [...sourceOf(e), ordinal] as const;
+/** A source event's place in the log, its id and its time. */
+type Source = readonly [commit: string, prepare: string, eventId: string, occurredAt: string];
 
-const ofRequest = (e: Recorded<Read>, type: FeedEventType, requestId: string, n: Named = {}): Statement => [
-  sql.ofRequest,
-  [
-    ...placeOf(e),
-    type,
-    requestId,
-    n.slotId ?? null,
-    n.resourceId ?? null,
-    n.adoptionId ?? null,
-    n.proposalId ?? null,
-    n.sourceVersion ?? null,
-    n.orgVersion ?? null,
-  ],
+/** The feed rows an event gives and the writes of the feed's own tables it makes, in the order they must run. */
+type Op =
+  | {
+      readonly kind: 'request';
+      readonly source: Source;
+      readonly type: FeedEventType;
+      readonly requestId: string;
+      readonly named: Named;
+    }
+  | {
+      readonly kind: 'granted';
+      readonly source: Source;
+      readonly ordinal: number;
+      readonly requestId: string;
+      readonly slotId: string;
+      readonly resourceId: string;
+      readonly entityId: string | null;
+    }
+  | { readonly kind: 'updated'; readonly source: Source; readonly resourceId: string; readonly version: number }
+  | { readonly kind: 'organization'; readonly source: Source; readonly type: FeedEventType; readonly organizationId: string }
+  | { readonly kind: 'sent'; readonly requestId: string; readonly organizationId: string }
+  | { readonly kind: 'phase'; readonly requestId: string; readonly phase: string }
+  | { readonly kind: 'accepted'; readonly requestId: string; readonly acceptedAt: string; readonly retentionMs: number }
+  | {
+      readonly kind: 'grant';
+      readonly requestId: string;
+      readonly slotId: string;
+      readonly resourceId: string;
+      readonly entityId: string | null;
+    }
+  | { readonly kind: 'withdraw'; readonly requestId: string; readonly slotId: string }
+  | { readonly kind: 'proposal'; readonly proposalId: string; readonly slotId: string; readonly resourceId: string };
+
+const sourceOf = (e: Recorded<Read>): Source => [
+  e.position.commit.toString(),
+  e.position.prepare.toString(),
+  e.metadata.eventId,
+  e.metadata.occurredAt,
 ];
 
-/** A request's move to another phase, and its feed event. */
-const moved = (e: Recorded<Read>, type: FeedEventType, requestId: string, phase: string): Statement[] => [
-  [sql.phase, [requestId, phase]],
-  ofRequest(e, type, requestId),
-];
-
-/**
- * The statements of one event, in the order they must run: each reads the rows the ones before it,
- * and every event before it in the log, wrote.
- */
-function statementsOf(e: Recorded<Read>): Statement[] {
+/** What one event does to the feed; docs/events.md says which event gives which feed event. */
+function opsOf(e: Recorded<Read>): Op[] {
+  const source = sourceOf(e);
+  const request = (type: FeedEventType, requestId: string, named: Named = {}): Op => ({ kind: 'request', source, type, requestId, named });
+  const moved = (type: FeedEventType, requestId: string, phase: string): Op[] => [
+    { kind: 'phase', requestId, phase },
+    request(type, requestId),
+  ];
   switch (e.type) {
     case 'RequestSent':
-      return [[sql.sent, [e.data.requestId, e.data.organizationId]], ofRequest(e, 'request.sent', e.data.requestId)];
-    case 'RequestAccepted':
       return [
-        [sql.accepted, [e.data.requestId, e.data.acceptedAt, e.data.retentionMs]],
-        ofRequest(e, 'request.accepted', e.data.requestId),
+        { kind: 'sent', requestId: e.data.requestId, organizationId: e.data.organizationId },
+        request('request.sent', e.data.requestId),
       ];
+    case 'RequestAccepted': {
+      const { requestId, acceptedAt, retentionMs } = e.data;
+      return [{ kind: 'accepted', requestId, acceptedAt, retentionMs }, request('request.accepted', requestId)];
+    }
     case 'RequestRejected':
-      return moved(e, 'request.rejected', e.data.requestId, 'rejected');
+      return moved('request.rejected', e.data.requestId, 'rejected');
     case 'RequestCancelled':
-      return moved(e, 'request.cancelled', e.data.requestId, 'cancelled');
+      return moved('request.cancelled', e.data.requestId, 'cancelled');
     case 'RequestRevoked':
-      return moved(e, 'request.revoked', e.data.requestId, 'revoked');
+      return moved('request.revoked', e.data.requestId, 'revoked');
     case 'RequestSuspended':
-      return moved(e, 'request.suspended', e.data.requestId, 'suspended');
+      return moved('request.suspended', e.data.requestId, 'suspended');
     case 'RequestResumed':
-      return moved(e, 'request.resumed', e.data.requestId, 'active');
+      return moved('request.resumed', e.data.requestId, 'active');
     case 'SlotGranted': {
       const { requestId, slotId } = e.data;
-      return e.data.records.flatMap(({ resourceId, entityId }, i): Statement[] => [
-        [sql.granted, [...placeOf(e, i), requestId, slotId, resourceId, entityId]],
-        [sql.grant, [requestId, slotId, resourceId, entityId]],
+      return e.data.records.flatMap(({ resourceId, entityId }, ordinal): Op[] => [
+        { kind: 'granted', source, ordinal, requestId, slotId, resourceId, entityId },
+        { kind: 'grant', requestId, slotId, resourceId, entityId },
       ]);
     }
     case 'SlotWithdrawn':
       return [
-        ofRequest(e, 'slot.withdrawn', e.data.requestId, { slotId: e.data.slotId }),
-        [sql.withdraw, [e.data.requestId, e.data.slotId]],
+        request('slot.withdrawn', e.data.requestId, { slotId: e.data.slotId }),
+        { kind: 'withdraw', requestId: e.data.requestId, slotId: e.data.slotId },
       ];
     case 'ProposalOpened': {
       const d = e.data;
       return [
-        [sql.proposal, [d.proposalId, d.slotId, d.resourceId]],
-        ofRequest(e, 'proposal.opened', d.requestId, {
+        { kind: 'proposal', proposalId: d.proposalId, slotId: d.slotId, resourceId: d.resourceId },
+        request('proposal.opened', d.requestId, {
           slotId: d.slotId,
           resourceId: d.resourceId,
           proposalId: d.proposalId,
@@ -174,12 +230,12 @@ function statementsOf(e: Recorded<Read>): Statement[] {
       ];
     }
     case 'ProposalClosed':
-      return [ofRequest(e, 'proposal.closed', e.data.requestId, { proposalId: e.data.proposalId })];
+      return [request('proposal.closed', e.data.requestId, { proposalId: e.data.proposalId })];
     case 'AdoptionPended':
     case 'AdoptionDiscarded': {
       const d = e.data;
       return [
-        ofRequest(e, e.type === 'AdoptionPended' ? 'copy.pending' : 'copy.discarded', d.requestId, {
+        request(e.type === 'AdoptionPended' ? 'copy.pending' : 'copy.discarded', d.requestId, {
           slotId: d.slotId,
           resourceId: d.sourceResourceId,
           adoptionId: d.adoptionId,
@@ -190,7 +246,7 @@ function statementsOf(e: Recorded<Read>): Statement[] {
     case 'CopyKept': {
       const d = e.data;
       return [
-        ofRequest(e, 'copy.kept', d.requestId, {
+        request('copy.kept', d.requestId, {
           slotId: d.slotId,
           resourceId: d.sourceResourceId,
           adoptionId: d.adoptionId,
@@ -202,18 +258,20 @@ function statementsOf(e: Recorded<Read>): Statement[] {
     case 'CopyCorrected': {
       const d = e.data;
       const named = { slotId: d.slotId, resourceId: d.sourceResourceId, adoptionId: d.followsAdoptionId, orgVersion: d.orgVersion };
-      return [ofRequest(e, 'copy.corrected', d.requestId, named)];
+      return [request('copy.corrected', d.requestId, named)];
     }
     case 'CopyDeleted': {
       const d = e.data;
-      return [ofRequest(e, 'copy.deleted', d.requestId, { slotId: d.slotId, resourceId: d.sourceResourceId, adoptionId: d.adoptionId })];
+      return [request('copy.deleted', d.requestId, { slotId: d.slotId, resourceId: d.sourceResourceId, adoptionId: d.adoptionId })];
     }
     case 'KeyWarmed':
     case 'KeySealed':
-      return [[sql.ofOrganization, [...placeOf(e), e.type === 'KeyWarmed' ? 'key.warmed' : 'key.sealed', e.data.organizationId]]];
+      return [
+        { kind: 'organization', source, type: e.type === 'KeyWarmed' ? 'key.warmed' : 'key.sealed', organizationId: e.data.organizationId },
+      ];
     case 'DocumentUpdated':
     case 'FileVersionAdded':
-      return [[sql.updated, [...sourceOf(e), e.data.resourceId, e.data.version]]];
+      return [{ kind: 'updated', source, resourceId: e.data.resourceId, version: e.data.version }];
     // Of no concern to an organization's feed, or personal (a member's address, a person's receipt), or the app's own doing.
     case 'ReceiptWritten':
     case 'AppAuthorized':
@@ -232,48 +290,215 @@ function statementsOf(e: Recorded<Read>): Statement[] {
   }
 }
 
-/** The inserts a run gathers, each to its form for many rows (each array one of its parameters). */
-const GATHERED: ReadonlyMap<string, string> = new Map([
-  [sql.ofRequest, sql.ofRequests],
-  [sql.updated, sql.updatedMany],
-]);
+/** An op as one statement, for an event applied alone: each reads what the ones before it wrote. */
+function statementOf(op: Op): Statement {
+  switch (op.kind) {
+    case 'request': {
+      const n = op.named;
+      const named = [n.slotId, n.resourceId, n.adoptionId, n.proposalId, n.sourceVersion, n.orgVersion].map((v) => v ?? null);
+      return [sql.ofRequest, [...op.source, 0, op.type, op.requestId, ...named]];
+    }
+    case 'granted':
+      return [sql.granted, [...op.source, op.ordinal, op.requestId, op.slotId, op.resourceId, op.entityId]];
+    case 'updated':
+      return [sql.updated, [...op.source, op.resourceId, op.version]];
+    case 'organization':
+      return [sql.ofOrganization, [...op.source, 0, op.type, op.organizationId]];
+    case 'sent':
+      return [sql.sent, [op.requestId, op.organizationId]];
+    case 'phase':
+      return [sql.phase, [op.requestId, op.phase]];
+    case 'accepted':
+      return [sql.accepted, [op.requestId, op.acceptedAt, op.retentionMs]];
+    case 'grant':
+      return [sql.grant, [op.requestId, op.slotId, op.resourceId, op.entityId]];
+    case 'withdraw':
+      return [sql.withdraw, [op.requestId, op.slotId]];
+    case 'proposal':
+      return [sql.proposal, [op.proposalId, op.slotId, op.resourceId]];
+  }
+}
 
-/** The statements that write what the gathered inserts read (a request's phase, its grants, a proposal's record): none is passed. */
-const WRITES_WHAT_GATHERED_READ: ReadonlySet<string> = new Set([sql.sent, sql.phase, sql.accepted, sql.grant, sql.withdraw, sql.proposal]);
+type Write = Extract<Op, { readonly kind: 'sent' | 'phase' | 'accepted' | 'grant' | 'withdraw' | 'proposal' }>;
 
 /**
- * A run's statements with its inserts of feed rows gathered, one statement of each kind, until a
- * statement that writes what they read: the rows are the same, as each reads the phases, grants
- * and proposals the log gave it, and a run of copies, proposals or new versions costs the feed a
- * statement of each kind (a request's events, record.updated), not one an event.
+ * The set-based form's part of a run (runStatements): its feed rows, each reading the feed's tables
+ * as they stood before the part with what the part changed before its event brought along, then the
+ * part's writes of those tables. The rows go as one insert of each kind; the writes by table
+ * (tables apart commute), each run of one kind as one statement.
  */
-function gathered(statements: readonly Statement[]): Statement[] {
-  const out: Statement[] = [];
-  const held = new Map<string, (readonly unknown[])[]>();
-  const release = () => {
-    for (const [text, rows] of held) {
-      out.push(
-        rows.length === 1 ? [text, rows[0]!] : [GATHERED.get(text)!, rows[0]!.map((_, column) => rows.map((values) => values[column]))],
-      );
-    }
-    held.clear();
-  };
-  for (const [text, values] of statements) {
-    if (GATHERED.has(text)) {
-      const rows = held.get(text);
-      if (rows) rows.push(values);
-      else held.set(text, [values]);
-      continue;
-    }
-    if (WRITES_WHAT_GATHERED_READ.has(text)) release();
-    out.push([text, values]);
+class RunPart {
+  private readonly rows: unknown[][] = [];
+  private readonly updated: unknown[][] = [];
+  private readonly writes: Write[] = [];
+  /** What the part has written so far: requests sent and their organizations; proposals; grants, by request/slot/resource. */
+  private readonly organizations = new Map<string, string>();
+  private readonly proposals = new Map<string, { readonly slotId: string; readonly resourceId: string }>();
+  private readonly grants = new Map<string, { readonly entityId: string | null; withdrawn: boolean }>();
+  private readonly grantedRequests = new Set<string>();
+  private readonly grantedResources = new Set<string>();
+  /** Slots withdrawn (request/slot): every grant of one is withdrawn, whether the part or the table holds it. */
+  private readonly withdrawnSlots = new Set<string>();
+  private phasesMoved = false;
+
+  /**
+   * Whether `op` needs what the part cannot bring along: a new version's grants and request phases,
+   * once the part changed any that may be among them; or a proposal's record read from the table,
+   * once the part granted on its request (the grant's legal entity depends on the record).
+   */
+  needsTables(op: Op): boolean {
+    if (op.kind === 'updated') return this.phasesMoved || this.withdrawnSlots.size > 0 || this.grantedResources.has(op.resourceId);
+    if (op.kind !== 'request' || op.type !== 'proposal.closed') return false;
+    return !this.proposals.has(op.named.proposalId!) && this.grantedRequests.has(op.requestId);
   }
-  release();
+
+  add(op: Op): void {
+    switch (op.kind) {
+      case 'request':
+        return this.requestRow(op);
+      case 'granted': {
+        const grant = this.grants.get(`${op.requestId}/${op.slotId}/${op.resourceId}`);
+        // Granted still: nothing new. Withdrawn since, by the part: new again. Neither: the table says.
+        if (grant && !grant.withdrawn) return;
+        const known = grant !== undefined || this.withdrawnSlots.has(`${op.requestId}/${op.slotId}`);
+        const named = [op.slotId, op.resourceId, null, null, null, null];
+        this.row(op.source, op.ordinal, 'slot.granted', op.requestId, named, {
+          entityId: op.entityId,
+          entityKnown: true,
+          checkGrant: !known,
+        });
+        return;
+      }
+      case 'updated':
+        this.updated.push([...op.source, op.resourceId, op.version]);
+        return;
+      case 'organization':
+        this.row(op.source, 0, op.type, null, [null, null, null, null, null, null], {
+          organizationId: op.organizationId,
+          entityId: null,
+          entityKnown: true,
+        });
+        return;
+      case 'sent':
+        this.organizations.set(op.requestId, op.organizationId);
+        break;
+      case 'phase':
+      case 'accepted':
+        this.phasesMoved = true;
+        break;
+      case 'grant':
+        this.grants.set(`${op.requestId}/${op.slotId}/${op.resourceId}`, { entityId: op.entityId, withdrawn: false });
+        this.grantedRequests.add(op.requestId);
+        this.grantedResources.add(op.resourceId);
+        break;
+      case 'withdraw': {
+        const slot = `${op.requestId}/${op.slotId}/`;
+        this.withdrawnSlots.add(`${op.requestId}/${op.slotId}`);
+        for (const [key, grant] of this.grants) if (key.startsWith(slot)) grant.withdrawn = true;
+        break;
+      }
+      case 'proposal':
+        this.proposals.set(op.proposalId, { slotId: op.slotId, resourceId: op.resourceId });
+        break;
+    }
+    this.writes.push(op);
+  }
+
+  statements(): Statement[] {
+    const out: Statement[] = [];
+    if (this.rows.length > 0) out.push([sql.rows, columnsOf(this.rows)]);
+    if (this.updated.length === 1) out.push([sql.updated, this.updated[0]!]);
+    else if (this.updated.length > 1) out.push([sql.updatedMany, columnsOf(this.updated)]);
+    const tables: readonly (readonly Write['kind'][])[] = [['sent', 'phase', 'accepted'], ['grant', 'withdraw'], ['proposal']];
+    for (const kinds of tables) out.push(...writesOf(this.writes.filter((w) => kinds.includes(w.kind))));
+    return out;
+  }
+
+  /** A request's feed row: its organization, proposal's record and grant's entity from the part where it wrote them. */
+  private requestRow(op: Extract<Op, { readonly kind: 'request' }>): void {
+    const n = op.named;
+    const proposal = op.type === 'proposal.closed' ? this.proposals.get(n.proposalId!) : undefined;
+    const slotId = n.slotId ?? proposal?.slotId ?? null;
+    const resourceId = n.resourceId ?? proposal?.resourceId ?? null;
+    const grant = slotId && resourceId ? this.grants.get(`${op.requestId}/${slotId}/${resourceId}`) : undefined;
+    // Known where the part granted the record, or where no record is named (no grant matches); a
+    // proposal the part did not open names its record from the table.
+    const fromTable = op.type === 'proposal.closed' && proposal === undefined;
+    const entityKnown = grant !== undefined || (!fromTable && (slotId === null || resourceId === null));
+    const named = [slotId, resourceId, n.adoptionId ?? null, n.proposalId ?? null, n.sourceVersion ?? null, n.orgVersion ?? null];
+    this.row(op.source, 0, op.type, op.requestId, named, { entityId: grant?.entityId ?? null, entityKnown });
+  }
+
+  /** A row of sql.rows; its organization, where not given, the request's (from the part, else the table). */
+  private row(
+    source: Source,
+    ordinal: number,
+    type: FeedEventType,
+    requestId: string | null,
+    named: readonly unknown[],
+    more: { organizationId?: string; entityId: string | null; entityKnown: boolean; checkGrant?: boolean },
+  ): void {
+    const organizationId = more.organizationId ?? (requestId === null ? null : (this.organizations.get(requestId) ?? null));
+    this.rows.push([
+      ...source,
+      ordinal,
+      type,
+      organizationId,
+      requestId,
+      ...named,
+      more.entityId,
+      more.entityKnown,
+      more.checkGrant ?? false,
+    ]);
+  }
+}
+
+/** A table's writes of a part, in order, each run of one kind as one statement. */
+function writesOf(writes: readonly Write[]): Statement[] {
+  const out: Statement[] = [];
+  for (let i = 0; i < writes.length;) {
+    let j = i + 1;
+    while (j < writes.length && writes[j]!.kind === writes[i]!.kind) j++;
+    out.push(...kindRun(writes.slice(i, j)));
+    i = j;
+  }
   return out;
 }
 
+/** Writes of one kind, in order: sent, grant and proposal as one statement (a record granted twice: its last grant). */
+function kindRun(run: readonly Write[]): Statement[] {
+  const first = run[0]!;
+  if (run.length === 1 || first.kind === 'phase' || first.kind === 'accepted' || first.kind === 'withdraw') return run.map(statementOf);
+  if (first.kind === 'sent') return [[sql.sentMany, columnsOf(run.map((w) => statementOf(w)[1]))]];
+  if (first.kind === 'proposal') return [[sql.proposalMany, columnsOf(run.map((w) => statementOf(w)[1]))]];
+  const last = lastPerKey(
+    run.map((w) => statementOf(w)[1]),
+    (values) => values.slice(0, 3).join('/'),
+  );
+  return [[sql.grantMany, columnsOf(last)]];
+}
+
+/**
+ * The set-based form: a run cut into parts, each as RunPart writes it. A part ends before an op
+ * that needs the tables as the part left them, so every row reads the feed's state as the log
+ * stood at its event; a run of copies, proposals, grants or new versions costs the feed a few
+ * statements, not one or two an event.
+ */
+function runStatements(ops: readonly Op[]): Statement[] {
+  const out: Statement[] = [];
+  let part = new RunPart();
+  for (const op of ops) {
+    if (part.needsTables(op)) {
+      out.push(...part.statements());
+      part = new RunPart();
+    }
+    part.add(op);
+  }
+  return [...out, ...part.statements()];
+}
+
 const apply = async (tx: SqlExecutor, e: Recorded<Read>): Promise<void> => {
-  for (const statement of statementsOf(e)) await tx.query(...statement);
+  for (const op of opsOf(e)) await tx.query(...statementOf(op));
 };
 
 const handlers = {
@@ -303,9 +528,10 @@ const handlers = {
  * The events feed (contract §12): the catalogue's events of each organization, from the log.
  * It follows the log (docs/decisions.md, "The events feed"): record.updated joins grants and phases
  * of requests with versions of resources, other streams, which only log order makes the same on
- * every run. Its set-based form is every event's statements in order, sent without waiting (each
- * needs its event's position, which an inline handler's statements may not read), the inserts of
- * feed rows gathered (gathered).
+ * every run. Its set-based form (runStatements) writes a run's feed rows before the run's writes of
+ * the feed's own tables, each row bringing what the run changed before its event, in a few
+ * statements sent without waiting (each needs its event's position, which an inline handler's
+ * statements may not read).
  */
 export const eventsFeedProjector = projector({
   name: 'events_feed',
@@ -314,5 +540,5 @@ export const eventsFeedProjector = projector({
   schemaSql: readFileSync(new URL('./events-feed.sql', import.meta.url), 'utf8'),
   events: eitherOf(eitherOf(requestEvents, chainEvents), eitherOf(organizationEvents, resourceEvents)),
   on: handlers,
-  setBased: { types: Object.keys(handlers) as (keyof typeof handlers)[], statements: (run) => gathered(run.flatMap(statementsOf)) },
+  setBased: { types: Object.keys(handlers) as (keyof typeof handlers)[], statements: (run) => runStatements(run.flatMap(opsOf)) },
 });
