@@ -319,6 +319,10 @@ function statementOf(op: Op): Statement {
   }
 }
 
+/** A slot of a request, and a record granted on it, as the part's maps key them. */
+const slotKey = (requestId: string, slotId: string): string => `${requestId}/${slotId}`;
+const grantKey = (requestId: string, slotId: string, resourceId: string): string => `${slotKey(requestId, slotId)}/${resourceId}`;
+
 type Write = Extract<Op, { readonly kind: 'sent' | 'phase' | 'accepted' | 'grant' | 'withdraw' | 'proposal' }>;
 
 /**
@@ -357,10 +361,10 @@ class RunPart {
       case 'request':
         return this.requestRow(op);
       case 'granted': {
-        const grant = this.grants.get(`${op.requestId}/${op.slotId}/${op.resourceId}`);
+        const grant = this.grants.get(grantKey(op.requestId, op.slotId, op.resourceId));
         // Granted still: nothing new. Withdrawn since, by the part: new again. Neither: the table says.
         if (grant && !grant.withdrawn) return;
-        const known = grant !== undefined || this.withdrawnSlots.has(`${op.requestId}/${op.slotId}`);
+        const known = grant !== undefined || this.withdrawnSlots.has(slotKey(op.requestId, op.slotId));
         const named = [op.slotId, op.resourceId, null, null, null, null];
         this.row(op.source, op.ordinal, 'slot.granted', op.requestId, named, {
           entityId: op.entityId,
@@ -387,14 +391,14 @@ class RunPart {
         this.phasesMoved = true;
         break;
       case 'grant':
-        this.grants.set(`${op.requestId}/${op.slotId}/${op.resourceId}`, { entityId: op.entityId, withdrawn: false });
+        this.grants.set(grantKey(op.requestId, op.slotId, op.resourceId), { entityId: op.entityId, withdrawn: false });
         this.grantedRequests.add(op.requestId);
         this.grantedResources.add(op.resourceId);
         break;
       case 'withdraw': {
-        const slot = `${op.requestId}/${op.slotId}/`;
-        this.withdrawnSlots.add(`${op.requestId}/${op.slotId}`);
-        for (const [key, grant] of this.grants) if (key.startsWith(slot)) grant.withdrawn = true;
+        const slot = slotKey(op.requestId, op.slotId);
+        this.withdrawnSlots.add(slot);
+        for (const [key, grant] of this.grants) if (key.startsWith(`${slot}/`)) grant.withdrawn = true;
         break;
       }
       case 'proposal':
@@ -420,7 +424,7 @@ class RunPart {
     const proposal = op.type === 'proposal.closed' ? this.proposals.get(n.proposalId!) : undefined;
     const slotId = n.slotId ?? proposal?.slotId ?? null;
     const resourceId = n.resourceId ?? proposal?.resourceId ?? null;
-    const grant = slotId && resourceId ? this.grants.get(`${op.requestId}/${slotId}/${resourceId}`) : undefined;
+    const grant = slotId && resourceId ? this.grants.get(grantKey(op.requestId, slotId, resourceId)) : undefined;
     // Known where the part granted the record, or where no record is named (no grant matches); a
     // proposal the part did not open names its record from the table.
     const fromTable = op.type === 'proposal.closed' && proposal === undefined;
@@ -465,17 +469,17 @@ function writesOf(writes: readonly Write[]): Statement[] {
   return out;
 }
 
-/** Writes of one kind, in order: sent, grant and proposal as one statement (a record granted twice: its last grant). */
+/** The statements that write a run of sent, grant or proposal at once; the others go one by one. */
+const MANY: Partial<Record<Write['kind'], string>> = { sent: sql.sentMany, grant: sql.grantMany, proposal: sql.proposalMany };
+
+/** Writes of one kind, in order, as one statement where the kind has one (a record granted twice: its last grant). */
 function kindRun(run: readonly Write[]): Statement[] {
-  const first = run[0]!;
-  if (run.length === 1 || first.kind === 'phase' || first.kind === 'accepted' || first.kind === 'withdraw') return run.map(statementOf);
-  if (first.kind === 'sent') return [[sql.sentMany, columnsOf(run.map((w) => statementOf(w)[1]))]];
-  if (first.kind === 'proposal') return [[sql.proposalMany, columnsOf(run.map((w) => statementOf(w)[1]))]];
-  const last = lastPerKey(
-    run.map((w) => statementOf(w)[1]),
-    (values) => values.slice(0, 3).join('/'),
-  );
-  return [[sql.grantMany, columnsOf(last)]];
+  const many = MANY[run[0]!.kind];
+  if (run.length === 1 || many === undefined) return run.map(statementOf);
+  // One upsert may not touch a row twice: of a record's grants, the last.
+  const rows =
+    run[0]!.kind === 'grant' ? lastPerKey(run, (w) => (w.kind === 'grant' ? grantKey(w.requestId, w.slotId, w.resourceId) : '')) : run;
+  return [[many, columnsOf(rows.map((w) => statementOf(w)[1]))]];
 }
 
 /**
