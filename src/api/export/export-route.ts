@@ -71,7 +71,7 @@ export function exportRoute(deps: ExportRouteDeps): Router {
       // Used up only now, so a download refused above leaves the link good.
       const link = req.query.link;
       if (typeof link === 'string' && !(await deps.links.redeem(link))) return sendRefusal(res, unknownLink());
-      await stream(caller, res, next);
+      await stream(caller, res, next, turn);
     } catch (e) {
       next(e);
     } finally {
@@ -79,7 +79,7 @@ export function exportRoute(deps: ExportRouteDeps): Router {
     }
   });
 
-  const stream = async (caller: Caller, res: Response, next: NextFunction) => {
+  const stream = async (caller: Caller, res: Response, next: NextFunction, turn: ExportTurn) => {
     const lines = deps.lines(caller)[Symbol.asyncIterator]();
     let first: IteratorResult<ExportLine>;
     // Until the first line is ready a failure can still answer as a problem.
@@ -96,7 +96,7 @@ export function exportRoute(deps: ExportRouteDeps): Router {
     let failure: unknown = null;
     const text = async function* (): AsyncGenerator<string> {
       try {
-        yield* archiveText(first, lines);
+        yield* archiveText(first, lines, turn);
       } catch (e) {
         failure = e;
         throw e;
@@ -113,8 +113,12 @@ export function exportRoute(deps: ExportRouteDeps): Router {
   return router;
 }
 
-/** The archive's text, one JSON value a line, short pieces gathered up to WRITE_CHARS. */
-async function* archiveText(first: IteratorResult<ExportLine>, rest: AsyncIterator<ExportLine>): AsyncGenerator<string> {
+/**
+ * The archive's text, one JSON value a line, short pieces gathered up to WRITE_CHARS. R-EXP-04: the
+ * turn goes back once every line is read, before the last piece (the `end` line) is written, so a
+ * client holding the whole archive may start the next export at once.
+ */
+async function* archiveText(first: IteratorResult<ExportLine>, rest: AsyncIterator<ExportLine>, turn: ExportTurn): AsyncGenerator<string> {
   let pending = '';
   try {
     for (let step = first; !step.done; step = await rest.next()) {
@@ -127,6 +131,7 @@ async function* archiveText(first: IteratorResult<ExportLine>, rest: AsyncIterat
       }
       pending += '\n';
     }
+    await turn();
     if (pending) yield pending;
   } finally {
     await rest.return?.();

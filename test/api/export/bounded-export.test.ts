@@ -1,10 +1,12 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import type { Lease } from '../../../src/db/sql.js';
 import { mainBackend } from '../../support/databases.js';
 import { RecordingMailer } from '../../support/recording-mailer.js';
 import { fileClient } from '../files/file-client.js';
 import { orgClient, problem, type OrgClient } from '../org/org-client.js';
 import { consentScenario, type User } from '../support/consent-scenario.js';
+import { OutageDb } from '../support/outages.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { readExport, sha256, type Line } from './export-reader.js';
 
@@ -15,11 +17,24 @@ const VERSIONS = 8;
 /** How much the service's memory may grow while it streams that archive. */
 const RSS_GROWTH_BOUND = 64 * MiB;
 
+/** The service's database, slow to give a lease back while `releaseDelayMs` is set, as a busy one is. */
+class SlowReleaseDb extends OutageDb {
+  releaseDelayMs = 0;
+
+  override async tryLease(name: string): Promise<Lease | null> {
+    const lease = await super.tryLease(name);
+    if (!lease) return null;
+    const delay = this.releaseDelayMs;
+    return { lost: lease.lost, release: async () => (await new Promise((r) => setTimeout(r, delay)), lease.release()) };
+  }
+}
+
 describe(`§10.7 export is bounded (R-EXP-03 to R-EXP-06; ${mainBackend})`, function () {
   // Eight uploads of 25 MiB and their export: seconds on PostgreSQL, minutes on the embedded PGlite.
   this.timeout(600_000);
   const mailer = new RecordingMailer();
   let service: TestService;
+  let db: SlowReleaseDb;
   let api: OrgClient;
   let calls: ReturnType<typeof consentScenario>;
   /** A person whose vault holds one file of VERSIONS versions of VERSION_BYTES each (200 MiB). */
@@ -32,7 +47,7 @@ describe(`§10.7 export is bounded (R-EXP-03 to R-EXP-06; ${mainBackend})`, func
     fetch(`${service.url}/vault/export`, { headers: { authorization: `Bearer ${u.token}` }, ...(signal ? { signal } : {}) });
 
   before(async () => {
-    service = await startTestService({ domain: { mailer } });
+    service = await startTestService({ domain: { mailer }, wrapDb: (inner) => (db = new SlowReleaseDb(inner)) });
     api = orgClient(service.url, mailer);
     calls = consentScenario(api, () => '');
     heavy = await api.user();
@@ -95,6 +110,21 @@ describe(`§10.7 export is bounded (R-EXP-03 to R-EXP-06; ${mainBackend})`, func
       expect(Number(second.headers.get('retry-after'))).to.be.at.least(1);
     } finally {
       running.abort();
+    }
+  });
+
+  it('an export read to its end has given the turn back, even on a database slow to take it: the next one, asked at once, answers 200', async () => {
+    const light = await api.user();
+    db.releaseDelayMs = 300;
+    try {
+      for (let i = 1; i <= 3; i++) {
+        const res = await exportOf(light);
+        expect(res.status, `export ${i}`).to.equal(200);
+        const lines = await readExport(res.body!);
+        expect(lines.at(-1)).to.deep.equal({ kind: 'end', lines: lines.length - 1 });
+      }
+    } finally {
+      db.releaseDelayMs = 0;
     }
   });
 
