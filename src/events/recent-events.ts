@@ -68,9 +68,9 @@ export const READ_GAP_MS = 5;
 
 /**
  * Reads of the log shared by the loops of one instance (projectors, reactors, the log
- * checkpointer; main.ts gives them one): loops woken by one append, all caught up at the same
- * position, share one read instead of each asking the database for the same page, and one a
- * little behind takes its page from what the others read (RecentEvents).
+ * checkpointer; main.ts gives them one): loops woken by one append share one read instead of each
+ * asking the database for the same page; one a little behind takes its page from what the others
+ * read (RecentEvents), and the database is asked only for what follows that.
  */
 export class SharedLogReads {
   private readonly inFlight = new Map<string, { readonly count: number; readonly page: Promise<RecordedEvent[]> }>();
@@ -94,33 +94,41 @@ export class SharedLogReads {
   }
 
   read(after: Position, maxCount: number): Promise<RecordedEvent[]> {
-    const recent = this.recent.after(after, maxCount);
+    const recent = this.recent.after(after, maxCount) ?? [];
     // A short page from memory ends where the log ended when it was read, which a loop takes for
     // the log's end: true only while no append has been heard of since that read began.
-    if (recent && (recent.length === maxCount || this.endAsOf === this.heard)) return Promise.resolve(recent);
-    const key = formatPosition(after);
-    let read = this.inFlight.get(key);
-    // A read in flight for fewer events would cut this one's page short: a loop takes a short page for the log's end.
-    if (!read || read.count < maxCount) {
-      const count = Math.max(maxCount, SHARED_PAGE);
-      const page = this.spaced().then(async () => {
-        const began = this.heard;
-        const events = await this.store.readAll({ after, maxCount: count });
-        this.tailing = events.length < count;
-        this.recent.add(after, events);
-        // The page now ends the stretch: a short one at the log's end as of `began`, a full one short of it.
-        if (events.length > 0) this.endAsOf = events.length < count ? began : null;
-        return events;
-      });
-      read = { count, page };
-      this.inFlight.set(key, read);
-      const mine = read;
-      const forget = () => {
-        if (this.inFlight.get(key) === mine) this.inFlight.delete(key);
-      };
-      page.then(forget, forget);
-    }
-    return read.page.then((events) => (events.length > maxCount ? events.slice(0, maxCount) : events));
+    if (recent.length > 0 && (recent.length === maxCount || this.endAsOf === this.heard)) return Promise.resolve(recent);
+    // What memory holds is not read again: the database is asked for what follows it, so loops at
+    // different places in memory share one read of the log's end.
+    const from = recent.at(-1)?.position ?? after;
+    const wanted = maxCount - recent.length;
+    const read = this.inFlight.get(formatPosition(from)) ?? this.readFrom(from, Math.max(wanted, SHARED_PAGE));
+    // A read in flight for fewer events that came back full would cut this page short, which a loop
+    // takes for the log's end: it reads on from what that one brought into memory.
+    return read.page.then((events) =>
+      read.count < wanted && events.length === read.count ? this.read(after, maxCount) : [...recent, ...events.slice(0, wanted)],
+    );
+  }
+
+  /** A read of the database after `from`, shared with every loop asking for what follows it until it answers. */
+  private readFrom(from: Position, count: number): { readonly count: number; readonly page: Promise<RecordedEvent[]> } {
+    const key = formatPosition(from);
+    const page = this.spaced().then(async () => {
+      const began = this.heard;
+      const events = await this.store.readAll({ after: from, maxCount: count });
+      this.tailing = events.length < count;
+      this.recent.add(from, events);
+      // The page now ends the stretch: a short one at the log's end as of `began`, a full one short of it.
+      if (events.length > 0) this.endAsOf = events.length < count ? began : null;
+      return events;
+    });
+    const read = { count, page };
+    this.inFlight.set(key, read);
+    const forget = () => {
+      if (this.inFlight.get(key) === read) this.inFlight.delete(key);
+    };
+    page.then(forget, forget);
+    return read;
   }
 
   /**

@@ -47,7 +47,7 @@ describe(`one reader of the log for all the loops of an instance (issue 48; ${ma
     expect(projector).to.deep.equal(await store.readAll({ after: START, maxCount: 500 }));
   });
 
-  it('a loop a page behind takes it from what the others read; one asking for more than the read in flight reads its own', async () => {
+  it('a loop a page behind takes it from what the others read; one asking for more than the read in flight reads on after it', async () => {
     const first = await reads.read(START, 100);
     const behind = await reads.read(first.at(-1)!.position, 100);
     // The first read fetched a shared page of 500: the next 100 came from memory.
@@ -55,8 +55,10 @@ describe(`one reader of the log for all the loops of an instance (issue 48; ${ma
     expect(behind).to.deep.equal(await store.readAll({ after: first.at(-1)!.position, maxCount: 100 }));
     const end = (await store.readAll({ after: START, maxCount: 500 })).at(-1)!.position;
     const [reactor, checkpointer] = await Promise.all([reads.read(end, 100), reads.read(end, 1000)]);
-    // Past what memory holds: the reactor's read is in flight for 500, too short for the checkpointer's 1000.
-    expect(asked.map((o) => o.maxCount)).to.deep.equal([500, 500, 1000]);
+    // Past what memory holds: the reactor's read is in flight for 500, too short for the checkpointer's
+    // 1000, which takes it and reads on from its end.
+    expect(asked.map((o) => o.maxCount)).to.deep.equal([500, 500, 500]);
+    expect(asked[2]!.after).to.deep.equal(checkpointer[499]!.position);
     expect(checkpointer).to.have.length(700);
     expect(reactor).to.deep.equal(checkpointer.slice(0, 100));
   });
@@ -76,20 +78,32 @@ describe(`one reader of the log for all the loops of an instance (issue 48; ${ma
     expect(after.at(-1)!.streamId).to.equal('noted-late');
   });
 
+  it('loops at different places in what memory holds share one read of what follows it: no event memory holds is read again', async () => {
+    const whole = await reads.read(START, 5000);
+    await store.appendToStream('noted-shared', [newEvent('Noted', { shared: true })], 'no_stream');
+    const places = [whole.at(-300)!, whole.at(-200)!, whole.at(-1)!].map((e) => e.position);
+    const pages = await Promise.all(places.map((p) => reads.read(p, 1000)));
+    expect(asked).to.have.length(2);
+    expect(asked[1]!.after).to.deep.equal(whole.at(-1)!.position);
+    for (const [i, place] of places.entries()) expect(pages[i]).to.deep.equal(await store.readAll({ after: place, maxCount: 1000 }));
+  });
+
   it("reads of the log's end begin at least READ_GAP_MS apart, so a busy log is read in pages of many appends; idle, a read goes at once", async () => {
-    const page = await reads.read(START, 5000);
-    const positions = [page.at(-301)!.position, page.at(-201)!.position, page.at(-101)!.position];
-    // Three loops at three places past what memory vouches for once an append was heard.
-    await store.appendToStream('noted-busy', [newEvent('Noted', { busy: true })], 'no_stream');
-    const pages = await Promise.all(positions.map((p) => reads.read(p, 1000)));
+    let end = (await reads.read(START, 5000)).at(-1)!.position;
+    // A loop woken by each of three appends in a row, reading the log's end each time.
+    for (const n of [1, 2, 3]) {
+      await store.appendToStream(`noted-busy-${n}`, [newEvent('Noted', { busy: n })], 'no_stream');
+      const page = await reads.read(end, 1000);
+      expect(page.at(-1)!.streamId).to.equal(`noted-busy-${n}`);
+      end = page.at(-1)!.position;
+    }
     expect(asked).to.have.length(4);
     // Measured where the read begins, a microtask after the reader's turn: a millisecond covers the hop.
     for (let i = 1; i < began.length; i++) expect(began[i]! - began[i - 1]!).to.be.at.least(READ_GAP_MS - 1);
-    expect(pages.map((p) => p.at(-1)!.streamId)).to.deep.equal(['noted-busy', 'noted-busy', 'noted-busy']);
     await new Promise((resolve) => setTimeout(resolve, READ_GAP_MS * 2));
     await store.appendToStream('noted-idle', [newEvent('Noted', { idle: true })], 'no_stream');
     const asking = performance.now();
-    await reads.read(page.at(-1)!.position, 1000);
+    await reads.read(end, 1000);
     expect(began.at(-1)! - asking).to.be.below(READ_GAP_MS);
   });
 
