@@ -135,16 +135,9 @@ export class VaultKeyring {
     const unkeyed = [...new Set(sealVaults)].filter((v) => !this.keyed.has(v)).sort();
     const fresh = new Map(unkeyed.map((v) => [v, randomBytes(DATA_KEY_BYTES)]));
     const named = [...new Set([...sealVaults, ...openVaults])];
-    const rows = (
-      fresh.size > 0
-        ? this.db.query<StoredKey & { vault_id: string }>(CREATED_AND_STORED_KEYS, [
-            unkeyed,
-            unkeyed.map((v) => seal(this.masterKey, fresh.get(v)!, wrapContext(v))),
-            this.masterId,
-            named,
-          ])
-        : this.db.query<StoredKey & { vault_id: string }>(STORED_KEYS, [named])
-    ).then((r) => r.rows);
+    const made = unkeyed.map((v) => ({ vaultId: v, wrapped: seal(this.masterKey, fresh.get(v)!, wrapContext(v)) }));
+    const { text, values } = made.length > 0 ? createdAndStoredKeys(this.masterId, made, named) : storedKeys(named);
+    const rows = this.db.query<StoredKey & { vault_id: string }>(text, values).then((r) => r.rows);
     // Its failure is each sealer's and opener's asked for; asked for none, it is no one's.
     rows.catch(() => undefined);
     const keyOf = async (vaultId: string, otherwise: () => Promise<Buffer>): Promise<Buffer> => {
@@ -298,23 +291,66 @@ export type VaultKeys = {
 type StoredKey = { wrapped_key: Buffer | null; made: boolean };
 
 /**
+ * Vaults up to this many a statement names with a parameter each. Given an array, PostgreSQL's
+ * generic plan counts ten rows in it and loses to a custom plan, so the statement was planned at
+ * most of its runs (a keep's two keys: 78%, about 100 µs a plan); listed, it is planned a few times
+ * per connection. More vaults (a drain's) go as arrays, one statement whatever their number.
+ */
+const LISTED_VAULTS = 4;
+
+type Statement = { readonly text: string; readonly values: readonly unknown[] };
+
+/** `vault_id` among `ids`, their parameters from `$from` on. */
+function amongVaults(from: number, ids: readonly string[]): Statement {
+  if (ids.length > LISTED_VAULTS) return { text: `vault_id = ANY($${from}::uuid[])`, values: [ids] };
+  return { text: `vault_id IN (${ids.map((_, i) => `$${from + i}::uuid`).join(', ')})`, values: ids };
+}
+
+/**
+ * CREATED_OR_STORED_KEY for each vault `made` (inserted in the order given), with the stored keys
+ * of the vaults `named` (the insert's own rows are not among them: one snapshot).
+ */
+function createdAndStoredKeys(
+  masterId: string,
+  made: readonly { readonly vaultId: string; readonly wrapped: Buffer }[],
+  named: readonly string[],
+): Statement {
+  const rows: Statement =
+    made.length > LISTED_VAULTS
+      ? {
+          text: 'SELECT v, k, $1 FROM unnest($2::uuid[], $3::bytea[]) WITH ORDINALITY AS x(v, k, i) ORDER BY i',
+          values: [made.map((m) => m.vaultId), made.map((m) => m.wrapped)],
+        }
+      : {
+          text: `VALUES ${made.map((_, i) => `($${2 + 2 * i}::uuid, $${3 + 2 * i}::bytea, $1)`).join(', ')}`,
+          values: made.flatMap((m) => [m.vaultId, m.wrapped]),
+        };
+  const stored = amongVaults(2 + rows.values.length, named);
+  return {
+    text: `
+      WITH made AS (
+        INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id) ${rows.text}
+        ON CONFLICT (vault_id) DO NOTHING RETURNING vault_id, wrapped_key
+      )
+      SELECT vault_id::text AS vault_id, wrapped_key, true AS made FROM made
+      UNION ALL
+      SELECT vault_id::text AS vault_id, wrapped_key, false AS made FROM keys.vault_keys WHERE ${stored.text}`,
+    values: [masterId, ...rows.values, ...stored.values],
+  };
+}
+
+function storedKeys(named: readonly string[]): Statement {
+  const stored = amongVaults(1, named);
+  return {
+    text: `SELECT vault_id::text AS vault_id, wrapped_key, false AS made FROM keys.vault_keys WHERE ${stored.text}`,
+    values: stored.values,
+  };
+}
+
+/**
  * Inserts the fresh key unless the vault has one, and answers whichever is stored: the new one
  * from the insert, else the old one (one statement's snapshot never sees its own insert, so never both).
  */
-/**
- * CREATED_OR_STORED_KEY for each vault of $1 (its wrapped key at the same place in $2), with the
- * stored keys of the vaults $4 (the insert's own rows are not among them: one snapshot).
- */
-const CREATED_AND_STORED_KEYS = `
-  WITH made AS (
-    INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id)
-    SELECT v, k, $3 FROM unnest($1::uuid[], $2::bytea[]) WITH ORDINALITY AS x(v, k, i) ORDER BY i
-    ON CONFLICT (vault_id) DO NOTHING RETURNING vault_id, wrapped_key
-  )
-  SELECT vault_id::text AS vault_id, wrapped_key, true AS made FROM made
-  UNION ALL
-  SELECT vault_id::text AS vault_id, wrapped_key, false AS made FROM keys.vault_keys WHERE vault_id = ANY($4::uuid[])`;
-const STORED_KEYS = `SELECT vault_id::text AS vault_id, wrapped_key, false AS made FROM keys.vault_keys WHERE vault_id = ANY($1::uuid[])`;
 const CREATED_OR_STORED_KEY = `
   WITH made AS (
     INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id) VALUES ($1, $2, $3)

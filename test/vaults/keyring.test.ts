@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { PostgresDb } from '../../src/db/postgres-db.js';
 import type { SqlDb } from '../../src/db/sql.js';
 import { masterKeyId, seal } from '../../src/vaults/envelope-crypto.js';
 import { VaultKeyErasedError, VaultKeyring } from '../../src/vaults/keyring.js';
@@ -218,7 +219,8 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
     const sealed = await Promise.all(sources.map((v, i) => keyring.encrypt(v, Buffer.from(`source ${i}`), 'doc/v1')));
     await keyring.erase(sources[1]!);
     const { sent, counting } = await countingKeyring();
-    const chains = [randomUUID(), randomUUID(), randomUUID()];
+    // More chains than a statement lists as parameters: the drain's keys go as arrays.
+    const chains = Array.from({ length: 6 }, () => randomUUID());
     sent.length = 0;
     const keys = counting.sealersAndOpeners(chains, sources);
     const kept = await Promise.all(chains.map(async (c) => (await keys.sealer(c))(Buffer.from(`kept in ${c}`), 'copy/v1')));
@@ -231,6 +233,40 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
     expect(sent).to.have.length(1);
     // Each chain's key is the one stored: another instance opens what its sealer sealed.
     for (const [i, c] of chains.entries()) expect((await keyring.decrypt(c, kept[i]!, 'copy/v1')).toString()).to.equal(`kept in ${c}`);
+  });
+
+  it("a keep's keys are planned a few times on a connection, not at every keep", async function () {
+    if (!t.url) return this.skip(); // PostgreSQL's cached plans: PGlite runs the statements unnamed
+    // Keys of some number (of another master key): on a nearly empty table any plan is cheap.
+    await t.db.query(
+      `INSERT INTO keys.vault_keys (vault_id, wrapped_key, master_id)
+       SELECT gen_random_uuid(), '\\x00', 'another' FROM generate_series(1, 20000)`,
+    );
+    // One connection, so every keep and the look at its prepared statements share it.
+    const db = new PostgresDb(t.url, { max: 1 });
+    try {
+      const keys = await VaultKeyring.open(db, master);
+      const source = randomUUID();
+      const sealedSource = await keys.encrypt(source, Buffer.from('the source version'), 'doc/v1');
+      for (let keep = 0; keep < 12; keep++) {
+        const chain = randomUUID();
+        const both = keys.sealersAndOpeners([chain], [source]);
+        expect((await both.sealer(chain))(Buffer.from('kept'), 'copy/v1').length).to.be.greaterThan(0);
+        expect((await both.opener(source))(sealedSource, 'doc/v1').toString()).to.equal('the source version');
+      }
+      const plans = (
+        await db.query<{ generic: number; custom: number }>(
+          `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements
+           WHERE statement LIKE '%RETURNING vault_id, wrapped_key%'`,
+        )
+      ).rows;
+      // With the vaults as arrays, the generic plan counted ten a statement and every keep was planned anew.
+      expect(plans).to.have.length(1);
+      expect(plans[0]!.custom).to.be.at.most(5);
+      expect(plans[0]!.generic).to.be.at.least(7);
+    } finally {
+      await db.close();
+    }
   });
 
   it('MASTER_KEY rotation re-wraps every data key without touching the data', async () => {
