@@ -17,9 +17,12 @@ import { adminQuery, withScratchDatabase } from './scratch-database.js';
 
 export const PGBENCH_INSERT = 'pgbench one-row insert';
 export const BARE_HTTP_INSERT = 'bare express + pg insert (HTTP)';
+export const BARE_HTTP_KEEP = 'bare express + pg keep (HTTP)';
 
 const PGBENCH_CLIENTS = [1, 8, 16];
 const HTTP_CLIENTS = [1, 16];
+/** The commands' target is set at 16 clients. */
+const BARE_KEEP_CLIENTS = [16];
 const SERVER_START_MS = 30_000;
 /** node-postgres's own default pool size: what a plain server that sets nothing gets. */
 const BARE_SERVER_POOL = 10;
@@ -39,9 +42,9 @@ export async function benchLimits(databaseUrl: string, options: { seconds: numbe
   ]);
 }
 
-/** The bare HTTP limit at `clients` connections, for a row's "% of bare HTTP". */
-export function bareHttpPerSecond(rows: readonly Row[], clients: number): number | undefined {
-  return rows.find((r) => r.section === 'limits' && r.name === BARE_HTTP_INSERT && r.clients === clients)?.perSecond;
+/** A bare line (BARE_HTTP_INSERT, BARE_HTTP_KEEP) at `clients` connections, for a row's "% of bare". */
+export function barePerSecond(rows: readonly Row[], name: string, clients: number): number | undefined {
+  return rows.find((r) => r.section === 'limits' && r.name === name && r.clients === clients)?.perSecond;
 }
 
 /** pgbench committing one event-sized INSERT per transaction, at each client count. */
@@ -117,24 +120,36 @@ function pgEnv(url: string): NodeJS.ProcessEnv {
   return { ...process.env, ...(password ? { PGPASSWORD: password } : {}) };
 }
 
-/** The bare express + pg server (bench/bare-server.ts) in its own process, loaded by autocannon at each client count. */
+type BareRequest = Pick<autocannon.Options, 'url' | 'method' | 'headers' | 'body'>;
+
+/**
+ * The bare express + pg server (bench/bare-server.ts) in its own process, loaded by autocannon:
+ * its insert at each client count, then its keep, the ceiling of a keep's share of its floor.
+ */
 async function bareHttpInserts(url: string, seconds: number): Promise<Row[]> {
   const server = startScript('bench/bare-server.ts', { DATABASE_URL: url, POOL_SIZE: String(BARE_SERVER_POOL) });
   try {
-    const { port } = JSON.parse(await server.firstLine(SERVER_START_MS)) as { port: number };
-    const target = `http://127.0.0.1:${port}/events`;
-    // Its code paths compiled and its pool full before it is measured, as the service's are.
-    await autocannon({ ...request(target), connections: WARM_UP_CLIENTS, duration: seconds });
+    const { port, session } = JSON.parse(await server.firstLine(SERVER_START_MS)) as { port: number; session: string };
+    const insert: BareRequest = {
+      url: `http://127.0.0.1:${port}/events`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(EVENT_ROW),
+    };
+    const keep: BareRequest = { url: `http://127.0.0.1:${port}/keep`, method: 'POST', headers: { authorization: `Bearer ${session}` } };
     const rows: Row[] = [];
-    for (const clients of HTTP_CLIENTS) rows.push(await httpRun(target, clients, seconds, server.pid));
+    for (const [name, request, clientCounts] of [
+      [BARE_HTTP_INSERT, insert, HTTP_CLIENTS],
+      [BARE_HTTP_KEEP, keep, BARE_KEEP_CLIENTS],
+    ] as const) {
+      // Its code paths compiled and its pool full before it is measured, as the service's are.
+      await autocannon({ ...request, connections: WARM_UP_CLIENTS, duration: seconds });
+      for (const clients of clientCounts) rows.push(await httpRun(name, request, clients, seconds, server.pid));
+    }
     return rows;
   } finally {
     await server.stop();
   }
-}
-
-function request(url: string): Pick<autocannon.Options, 'url' | 'method' | 'headers' | 'body'> {
-  return { url, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(EVENT_ROW) };
 }
 
 /**
@@ -142,11 +157,11 @@ function request(url: string): Pick<autocannon.Options, 'url' | 'method' | 'head
  * percentiles come from each answer's own time: autocannon's histogram keeps whole milliseconds,
  * which would read a 0.9 ms insert as 0 or 1.
  */
-async function httpRun(url: string, clients: number, seconds: number, pid: number): Promise<Row> {
+async function httpRun(name: string, request: BareRequest, clients: number, seconds: number, pid: number): Promise<Row> {
   const latencies: number[] = [];
   const cpu = await CpuMeter.start([pid]);
   const result = await autocannon({
-    ...request(url),
+    ...request,
     connections: clients,
     duration: seconds,
     // A 100 ms sample tick: autocannon notices the end only at a tick, 1 s by default.
@@ -159,7 +174,7 @@ async function httpRun(url: string, clients: number, seconds: number, pid: numbe
   });
   return {
     section: 'limits',
-    name: BARE_HTTP_INSERT,
+    name,
     clients,
     count: result['2xx'],
     perSecond: result['2xx'] / result.duration,

@@ -16,7 +16,8 @@ import { EventStoreDbStore } from '../src/events/eventstoredb/eventstoredb-store
 import { startEsdbWire } from '../test/support/esdb-wire/server.js';
 import { benchAppends } from './appends.js';
 import { benchCommands, reactorLagOnEventStore, recordScenario } from './commands.js';
-import { bareHttpPerSecond, benchLimits } from './limits.js';
+import { KEEP_ROW } from './command-workloads.js';
+import { BARE_HTTP_INSERT, BARE_HTTP_KEEP, barePerSecond, benchLimits } from './limits.js';
 import { table, type Row } from './measure.js';
 import { resultsFileFor, writeResults } from './results-file.js';
 import { adminQuery, withScratchDb } from './scratch-database.js';
@@ -96,14 +97,21 @@ async function onEventStoreTestServer(url: string): Promise<Row[]> {
   }
 }
 
-/** A command row as a share of the bare express + pg line at its client count (16's beyond 16). */
+/**
+ * A command row as a share of the bare express + pg insert at its client count (16's beyond 16);
+ * the keep row also as a share of the bare keep at its own client count.
+ */
 function withBareRatio(commands: readonly Row[], measured: readonly Row[]): Row[] {
   return commands.map((r) => {
     if (r.section !== 'commands' || r.perSecond === undefined || r.clients === undefined) return r;
-    const bare = bareHttpPerSecond(measured, r.clients > 1 ? 16 : 1);
-    if (!bare) return r;
-    const ofBare = `${Math.round((100 * r.perSecond) / bare)}% of bare HTTP`;
-    return { ...r, ratio: r.ratio ? `${r.ratio}; ${ofBare}` : ofBare };
+    const perSecond = r.perSecond;
+    const share = (bare: number | undefined, of: string) => (bare ? `${Math.round((100 * perSecond) / bare)}% of ${of}` : null);
+    const shares = [
+      r.ratio ?? null,
+      share(barePerSecond(measured, BARE_HTTP_INSERT, r.clients > 1 ? 16 : 1), 'bare HTTP'),
+      r.name === KEEP_ROW ? share(barePerSecond(measured, BARE_HTTP_KEEP, r.clients), 'the bare keep') : null,
+    ].filter((s) => s !== null);
+    return shares.length > 0 ? { ...r, ratio: shares.join('; ') } : r;
   });
 }
 
