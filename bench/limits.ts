@@ -1,8 +1,8 @@
 /**
  * The machine's limits, measured in the same run and against the same PostgreSQL as everything
- * else: what one event-sized row per transaction costs at bottom (pgbench, no client library), and
- * what the least HTTP write service on our stack (express + pg) makes of it. Every other figure of
- * the bench reads as a share of these.
+ * else: what one event-sized row per transaction costs at bottom (pgbench, no client library), what
+ * the least HTTP write service on our stack (express + pg) makes of it, and the least a keep can be
+ * there. Every other figure of the bench reads as a share of these.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -38,7 +38,7 @@ const run = promisify(execFile);
 export async function benchLimits(databaseUrl: string, options: { seconds: number }): Promise<Row[]> {
   return withScratchDatabase(databaseUrl, 'dss_bench_limits', async (url) => [
     ...(await pgbenchInserts(url, options.seconds)),
-    ...(await bareHttpInserts(url, options.seconds)),
+    ...(await bareHttpRows(url, options.seconds)),
   ]);
 }
 
@@ -126,7 +126,7 @@ type BareRequest = Pick<autocannon.Options, 'url' | 'method' | 'headers' | 'body
  * The bare express + pg server (bench/bare-server.ts) in its own process, loaded by autocannon:
  * its insert at each client count, then its keep, the ceiling of a keep's share of its floor.
  */
-async function bareHttpInserts(url: string, seconds: number): Promise<Row[]> {
+async function bareHttpRows(url: string, seconds: number): Promise<Row[]> {
   const server = startScript('bench/bare-server.ts', { DATABASE_URL: url, POOL_SIZE: String(BARE_SERVER_POOL) });
   try {
     const { port, session } = JSON.parse(await server.firstLine(SERVER_START_MS)) as { port: number; session: string };
