@@ -38,6 +38,9 @@ export async function applyBatch(
   );
 }
 
+/** For the transaction: each prepared statement runs on its generic plan (Projector.genericPlans). */
+const GENERIC_PLANS = 'SET LOCAL plan_cache_mode = force_generic_plan';
+
 /** The checkpoint seen moved under a batch applied without its lock: the batch rolls back. */
 class CheckpointMoved extends Error {}
 
@@ -69,7 +72,7 @@ async function appliedAsSet(
         if (advanced.rowCount !== 1) throw new CheckpointMoved();
         return { applied: true, checkpoint: last };
       },
-      { prelude: schemaPrelude(schema) },
+      { prelude: p.genericPlans ? `${schemaPrelude(schema)}; ${GENERIC_PLANS}` : schemaPrelude(schema) },
     );
   } catch {
     return null;

@@ -47,9 +47,16 @@ export type Projector = {
    * events wrote, which only log order makes the same live and on a rebuild (docs/decisions.md, "The events feed").
    */
   readonly followsLog?: boolean;
+  /**
+   * Its set-based statements keep one plan whatever a batch holds (each lookup by key, on plans
+   * made while the tables were small): an async batch runs them with PostgreSQL's generic plans
+   * forced, where the generic plan counts ten rows an array and loses to a custom plan made anew
+   * for many batches (docs/decisions.md, "Read models").
+   */
+  readonly genericPlans?: boolean;
 };
 
-type Header = Pick<Projector, 'name' | 'version' | 'schemaSql' | 'followsLog'>;
+type Header = Pick<Projector, 'name' | 'version' | 'schemaSql' | 'followsLog' | 'genericPlans'>;
 
 /** Sent: the event as its statements see it, without its position (ProjectionHandler.statements). */
 type TypedHandler<Event, Sent> = {

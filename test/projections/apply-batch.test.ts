@@ -1,11 +1,12 @@
 import { expect } from 'chai';
+import { PostgresDb } from '../../src/db/postgres-db.js';
 import type { Row, SqlDb, SqlExecutor } from '../../src/db/sql.js';
 import type { RecordedEvent, UnpositionedEvent } from '../../src/events/envelope.js';
 import { comparePositions, START } from '../../src/events/position.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { applyBatch, applyEvents } from '../../src/projections/apply-batch.js';
 import { readCheckpoints, useSchema } from '../../src/projections/checkpoints.js';
-import { writes, type Projector } from '../../src/projections/projector.js';
+import { logProjector, writes, type Projector } from '../../src/projections/projector.js';
 import { installReadModels } from '../../src/projections/read-model-schema.js';
 import { replay } from '../../src/projections/replay.js';
 import { ProjectorEventError } from '../../src/projections/stall.js';
@@ -156,6 +157,53 @@ describe(`applying a batch: the writes of many events share round trips (${mainB
           .map((e) => e.metadata.eventId)
           .sort(),
       );
+    });
+
+    it('a read model that keeps its generic plans is planned a few times over many batches; without, at most of them', async function () {
+      if (!t.url) return this.skip(); // PostgreSQL's cached plans: PGlite runs the statements unnamed
+      /** Counts its events by id among many rows: an array's generic plan counts ten, a batch's custom plan three. */
+      const tallied = (name: string, genericPlans: boolean): Projector =>
+        logProjector({
+          name,
+          version: 1,
+          genericPlans,
+          schemaSql: `CREATE TABLE IF NOT EXISTS ${name} (id uuid PRIMARY KEY, n int NOT NULL)`,
+          onAny: async (tx, e) => {
+            await tx.query(`UPDATE ${name} SET n = n + 1 WHERE id = $1`, [e.metadata.eventId]);
+          },
+          batchStatements: (events) => [
+            [`UPDATE ${name} SET n = n + 1 WHERE id = ANY($1::uuid[])`, [events.map((e) => e.metadata.eventId)]],
+          ],
+        });
+      const custom = tallied('tallied_custom', false);
+      const generic = tallied('tallied_generic', true);
+      for (let b = 0; b < 12; b++) await store.appendToStream(uniqueStream('tally'), placed(3), 'no_stream');
+      const log = await store.readAll();
+      // One connection, so every batch and the look at its prepared statements share it.
+      const db = new PostgresDb(t.url, { max: 1 });
+      try {
+        for (const p of [custom, generic]) {
+          await installReadModels(db, [p], 'rm');
+          await db.query(`INSERT INTO rm.${p.name} SELECT gen_random_uuid(), 0 FROM generate_series(1, 20000)`);
+          await db.query(`ANALYZE rm.${p.name}`);
+          for (let b = 0, at = START; b < 12; b++) {
+            const outcome = await applyBatch(db, 'rm', p, at, log.slice(3 * b, 3 * b + 3));
+            expect(outcome.applied).to.equal(true);
+            at = outcome.checkpoint;
+          }
+        }
+        const plans = async (table: string) =>
+          (
+            await db.query<{ generic: number; custom: number }>(
+              `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement LIKE $1`,
+              [`%UPDATE ${table} SET n = n + 1 WHERE id = ANY%`],
+            )
+          ).rows[0]!;
+        expect((await plans('tallied_custom')).custom).to.be.at.least(10);
+        expect(await plans('tallied_generic')).to.deep.equal({ generic: 12, custom: 0 });
+      } finally {
+        await db.close();
+      }
     });
 
     it('a set-based form that fails is taken back whole, and the per-event handlers name the event', async () => {

@@ -541,6 +541,8 @@ export const eventsFeedProjector = projector({
   name: 'events_feed',
   version: 1,
   followsLog: true,
+  // Every lookup of its set-based form goes by key (test/projections/events-feed.test.ts checks the generic plans).
+  genericPlans: true,
   schemaSql: readFileSync(new URL('./events-feed.sql', import.meta.url), 'utf8'),
   events: eitherOf(eitherOf(requestEvents, chainEvents), eitherOf(organizationEvents, resourceEvents)),
   on: handlers,
