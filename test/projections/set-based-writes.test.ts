@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { PostgresDb } from '../../src/db/postgres-db.js';
 import { insertInto, updateOf } from '../../src/projections/set-based.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { planOf } from '../support/plans.js';
@@ -49,9 +50,39 @@ describe(`a table write in both forms: per event and for a run (${mainBackend})`
 
   it("a run's update finds its rows through the table's index, even in a plan made for any run", async () => {
     await t.db.exec(`INSERT INTO notes SELECT gen_random_uuid(), 'x', NULL, now() FROM generate_series(1, 20000); ANALYZE notes`);
-    const [[text, values]] = update.many([{ id: uuid(1), body: 'y', at: '2026-01-01T10:00:00.000Z' }]) as [[string, unknown[]]];
-    const plan = await planOf(t.db, text, [String(values[0]), `{${uuid(1)}}`], { generic: true });
-    expect(plan).to.match(/Index/);
-    expect(plan).not.to.match(/Seq Scan on notes/);
+    // A few rows name their keys one by one, more go as an array: both plans stay on the index.
+    for (const count of [2, 6]) {
+      const run = Array.from({ length: count }, (_, i) => ({ id: uuid(i), body: 'y', at: '2026-01-01T10:00:00.000Z' }));
+      const [[text, values]] = update.many(run) as [[string, unknown[]]];
+      const literals = values.map((v) => (Array.isArray(v) ? `{${v.join(',')}}` : String(v)));
+      const plan = await planOf(t.db, text, literals, { generic: true });
+      expect(plan, `${count} rows`).to.match(/Index/);
+      expect(plan, `${count} rows`).not.to.match(/Seq Scan on notes/);
+    }
+  });
+
+  it("a run's update of a few rows (a group commit's proposals closed) is planned a few times on a connection, not at every run", async function () {
+    if (!t.url) return this.skip(); // PostgreSQL's cached plans: PGlite runs the statements unnamed
+    await t.db.exec(`INSERT INTO notes SELECT gen_random_uuid(), 'x', NULL, now() FROM generate_series(1, 20000); ANALYZE notes`);
+    // One connection, so every run and the look at its prepared statements share it.
+    const db = new PostgresDb(t.url, { max: 1 });
+    try {
+      for (let n = 0; n < 12; n++) {
+        const run = [uuid(2 * n), uuid(2 * n + 1)].map((id) => ({ id, body: `run ${n}`, at: '2026-01-01T10:00:00.000Z' }));
+        for (const [text, values] of update.many(run)) {
+          await db.query(text, values);
+        }
+      }
+      const plans = (
+        await db.query<{ custom: number }>(
+          `SELECT custom_plans::int AS custom FROM pg_prepared_statements WHERE statement LIKE 'UPDATE notes SET%'`,
+        )
+      ).rows;
+      // Its keys as an array, two a run: the generic plan counted ten and lost to a custom plan at every run.
+      expect(plans).to.have.length(1);
+      expect(plans[0]!.custom).to.be.at.most(5);
+    } finally {
+      await db.close();
+    }
   });
 });
