@@ -1,3 +1,4 @@
+import { among } from '../db/listed-params.js';
 import type { Statement } from './projector.js';
 
 /** A row as its table names its columns (snake_case keys). */
@@ -30,32 +31,26 @@ export function insertInto(table: string, columns: readonly string[], tail = '')
   };
 }
 
-/** Keys up to this many a run's update names with a parameter each (updateOf). */
-const LISTED_KEYS = 4;
-
 /**
  * An update of `columns` of the row whose `key` (a uuid) the row names. Every column it sets comes
  * from the row, so of several updates of one key the last leaves what all of them in turn would:
  * `many` keeps that one (UPDATE ... FROM would take an arbitrary one of a key's rows). Its keys also
  * go apart: the planner takes the function's rows for 100 whatever they are, and a plan made while
- * the table was small would scan all of it for every run once it has grown; the keys (listed up to
- * LISTED_KEYS, else `= ANY` of an array) keep it on the table's index.
+ * the table was small would scan all of it for every run once it has grown; the keys (a few listed,
+ * more as an array: `among`) keep it on the table's index.
  */
 export function updateOf(table: string, key: string, columns: readonly string[]): TableWrite {
   const one = `UPDATE ${table} SET ${columns.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE ${key} = $1`;
   const set = columns.map((c) => `${c} = r.${c}`).join(', ');
-  const many = (among: string) =>
-    `UPDATE ${table} SET ${set} FROM ${rowsOf(table)} r WHERE ${table}.${key} = r.${key} AND ${table}.${key} ${among}`;
+  const many = (keys: string) => `UPDATE ${table} SET ${set} FROM ${rowsOf(table)} r WHERE ${table}.${key} = r.${key} AND ${keys}`;
   return {
     one: (row) => [one, [row[key], ...columns.map((c) => bound(row[c]))]],
     many: (rows) => {
       if (rows.length === 0) return [];
       const last = lastPerKey(rows, (r) => String(r[key]));
-      const keys = last.map((r) => r[key]);
-      // A few keys listed: as an array, a generic plan counts ten and loses to a custom plan at every
-      // run (a group commit's few proposals closed, planned at every adopt's decision).
-      if (keys.length > LISTED_KEYS) return [[many('= ANY($2::uuid[])'), [JSON.stringify(last), keys]]];
-      return [[many(`IN (${keys.map((_, i) => `$${i + 2}::uuid`).join(', ')})`), [JSON.stringify(last), ...keys]]];
+      const ids = last.map((r) => r[key]);
+      const keys = among(`${table}.${key}`, 2, ids, 'uuid');
+      return [[many(keys.text), [JSON.stringify(last), ...keys.values]]];
     },
   };
 }

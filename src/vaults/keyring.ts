@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { among, LISTED_PARAMS } from '../db/listed-params.js';
 import type { SqlDb } from '../db/sql.js';
 import { masterKeyId, open, openStream, seal, sealStream, type StreamOpener, type StreamSealer } from './envelope-crypto.js';
 
@@ -290,25 +291,12 @@ export type VaultKeys = {
 /** A vault's stored key, and whether the statement that read it had just made it. */
 type StoredKey = { wrapped_key: Buffer | null; made: boolean };
 
-/**
- * Vaults up to this many a statement names with a parameter each. Given an array, PostgreSQL's
- * generic plan counts ten rows in it and loses to a custom plan, so the statement was planned at
- * most of its runs (a keep's two keys: 78%, about 100 µs a plan); listed, it is planned a few times
- * per connection. More vaults (a drain's) go as arrays, one statement whatever their number.
- */
-const LISTED_VAULTS = 4;
-
 type Statement = { readonly text: string; readonly values: readonly unknown[] };
-
-/** `vault_id` among `ids`, their parameters from `$from` on. */
-function amongVaults(from: number, ids: readonly string[]): Statement {
-  if (ids.length > LISTED_VAULTS) return { text: `vault_id = ANY($${from}::uuid[])`, values: [ids] };
-  return { text: `vault_id IN (${ids.map((_, i) => `$${from + i}::uuid`).join(', ')})`, values: ids };
-}
 
 /**
  * CREATED_OR_STORED_KEY for each vault `made` (inserted in the order given), with the stored keys
- * of the vaults `named` (the insert's own rows are not among them: one snapshot).
+ * of the vaults `named` (the insert's own rows are not among them: one snapshot); a few vaults are
+ * listed, more go as arrays, one statement whatever their number (`among`).
  */
 function createdAndStoredKeys(
   masterId: string,
@@ -316,7 +304,7 @@ function createdAndStoredKeys(
   named: readonly string[],
 ): Statement {
   const rows: Statement =
-    made.length > LISTED_VAULTS
+    made.length > LISTED_PARAMS
       ? {
           text: 'SELECT v, k, $1 FROM unnest($2::uuid[], $3::bytea[]) WITH ORDINALITY AS x(v, k, i) ORDER BY i',
           values: [made.map((m) => m.vaultId), made.map((m) => m.wrapped)],
@@ -325,7 +313,7 @@ function createdAndStoredKeys(
           text: `VALUES ${made.map((_, i) => `($${2 + 2 * i}::uuid, $${3 + 2 * i}::bytea, $1)`).join(', ')}`,
           values: made.flatMap((m) => [m.vaultId, m.wrapped]),
         };
-  const stored = amongVaults(2 + rows.values.length, named);
+  const stored = among('vault_id', 2 + rows.values.length, named, 'uuid');
   return {
     text: `
       WITH made AS (
@@ -340,7 +328,7 @@ function createdAndStoredKeys(
 }
 
 function storedKeys(named: readonly string[]): Statement {
-  const stored = amongVaults(1, named);
+  const stored = among('vault_id', 1, named, 'uuid');
   return {
     text: `SELECT vault_id::text AS vault_id, wrapped_key, false AS made FROM keys.vault_keys WHERE ${stored.text}`,
     values: stored.values,
