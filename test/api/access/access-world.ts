@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Express } from 'express';
 import { PERMISSIONS, type Permission } from '../../../src/events/organization-events.js';
-import { formatPosition } from '../../../src/events/position.js';
+import { formatPosition, positionFrom } from '../../../src/events/position.js';
 import { loadKeys, generateMasterKey, generatePrivateJwk, serializeJwkSet } from '../../../src/identity/keys/index.js';
 import { TokenIssuer } from '../../../src/identity/tokens/index.js';
 import { attackerEd25519, b64, ed25519, forge, hs256 } from '../../identity/tokens/forge.js';
@@ -65,8 +65,14 @@ export type AccessWorld = {
   readonly removedFromEntity: string;
   /** The people each side's request went to, with what they own (their request, document, file, entity, session). */
   readonly people: { readonly acme: Person; readonly rival: Person };
-  /** Position of the log's head: a refused call must leave it where it was. */
+  /** Position of the log's head, 'empty' before any event. */
   head(): Promise<string>;
+  /**
+   * The events appended after `head` that the HTTP request `requestId` (its X-Request-Id) caused:
+   * a refused call must cause none. Background work of the world's setup (consent receipts,
+   * reactions) may append meanwhile; its events have causes of their own.
+   */
+  appendedBy(head: string, requestId: string | null): Promise<string[]>;
   close(): Promise<void>;
 };
 
@@ -315,6 +321,12 @@ export async function accessWorld(): Promise<AccessWorld> {
     head: async () => {
       const head = await service.store.headPosition();
       return head ? formatPosition(head) : 'empty';
+    },
+    appendedBy: async (head, requestId) => {
+      const after = positionFrom(head);
+      const appended = await service.store.readAll({ ...(after ? { after } : {}), maxCount: 1000 });
+      // A call without a request id in its answer is held to the stricter test: nothing appended at all.
+      return appended.filter((e) => requestId === null || e.metadata.causationId === requestId).map((e) => e.type);
     },
     close: () => service.close(),
   };
