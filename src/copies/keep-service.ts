@@ -54,7 +54,10 @@ export type KeepOrder = {
    * of its keeps are done ('after': a drain, with closeReached, one read for all of them).
    */
   readonly proposals: 'keep' | 'caller' | 'after';
-  /** The chain's and the source vault's keys, when a drain read them with its other chains' (else read with the version). */
+  /**
+   * The chain's and the source vault's keys, when a drain read them with its other chains' (else as
+   * the grant's row brought them, or read with the version).
+   */
   readonly keys?: VaultKeys;
 };
 
@@ -118,12 +121,24 @@ export class CopyKeeping {
     const warm = this.deps.access.warm(found.row);
     const adoptions: Adoption[] = [];
     const skipped: Skipped[] = [];
+    let grants = found.grants;
     for (const record of records) {
       if (record.status === 'unavailable' || record.sourceVersion === undefined) {
         skipped.push(skip(record, record.reason ?? 'source_unavailable'));
         continue;
       }
-      const order = { ...found, record, sourceVersion: record.sourceVersion, warm, adoptedAt: this.now(), proposals: 'keep' } as const;
+      const order = {
+        ...found,
+        grants,
+        record,
+        sourceVersion: record.sourceVersion,
+        warm,
+        adoptedAt: this.now(),
+        proposals: 'keep',
+      } as const;
+      // The keys read with the request serve the first keep alone: each later one reads its own, so
+      // an erasure committed while the slot's records are kept one by one counts from the next (R-ERAS-03).
+      grants = grants.map(({ keys: _read, ...grant }) => grant);
       const kept = await this.keepVersion(order, context);
       if (isRefusal(kept)) return kept;
       if (kept === null) skipped.push(skip(record, 'source_unavailable'));
@@ -316,14 +331,18 @@ export class CopyKeeping {
   }
 
   /**
-   * The version to keep, and the chain's sealer: both keys in one query when the grant names the
-   * source's vault, and the version from the grant's row when it is the newest document read with it.
+   * The version to keep, and the chain's sealer: the keys as the grant's row brought them, else both
+   * in one query when the grant names the source's vault; the version from the grant's row when it is
+   * the newest document read with it.
    */
   private sourced(order: KeepOrder, orgResourceId: string): Promise<[SourceVersion | null, Seal | null]> {
     const { record, sourceVersion } = order;
     const grant = grantOf(order.grants, order.slot.slotId, record.resourceId);
     const vaultId = grant?.vault_id;
-    const keys = order.keys ?? this.deps.keyring.sealersAndOpeners([orgResourceId], vaultId ? [vaultId] : []);
+    const { keyring } = this.deps;
+    // Keys read with the grant are used as read: a chain that has its key then takes no statement for it.
+    const keys =
+      order.keys ?? (grant?.keys ? keyring.keysRead(grant.keys) : keyring.sealersAndOpeners([orgResourceId], vaultId ? [vaultId] : []));
     const hint = vaultId ? { vaultId, opener: keys.opener(vaultId) } : null;
     return Promise.all([
       readSourceVersion(this.deps, record.resourceId, sourceVersion, hint, grant?.document ?? null),

@@ -1,4 +1,4 @@
-import { storedKeyColumns } from '../vaults/keyring.js';
+import { storedKeyColumns, storedKeysJson, type StoredKeyJson } from '../vaults/keyring.js';
 import type { RequestStateName } from './request-status.js';
 
 const summary = `r.request_id::text AS request_id, r.organization_id::text AS organization_id, o.name AS organization_name,
@@ -78,6 +78,17 @@ export function organizationPage(organizationId: string, filter: ListFilter, aft
 const newestDocument = (which: string) => `CASE WHEN d.deleted_at IS NULL AND ${which} THEN json_build_object('version', d.version,
   'vaultId', d.vault_id, 'name', d.name, 'schemaRef', d.schema_ref, 'sealedData', d.sealed_data) END AS document`;
 
+/**
+ * The stored keys a keep of the grant's record seals and opens with: the vault holding the record's
+ * newest version, and the record's copy chain's own once the read models show the chain (its
+ * orgResourceId, from an adoption that reached it).
+ */
+const grantKeys = storedKeysJson([
+  'COALESCE(CASE WHEN d.deleted_at IS NULL THEN d.vault_id END, f.vault_id)',
+  `(SELECT a.org_resource_id FROM rm.adoptions a WHERE a.request_id = g.request_id AND a.slot_id = g.slot_id
+     AND a.source_resource_id = g.resource_id AND a.org_resource_id IS NOT NULL LIMIT 1)`,
+]);
+
 /** Whether the grant's record has a keep of its newest document pending on the grant's slot. */
 const pendingNewest = `EXISTS (SELECT 1 FROM rm.adoptions a WHERE a.request_id = g.request_id AND a.slot_id = g.slot_id
   AND a.source_resource_id = g.resource_id AND a.state = 'pending' AND a.source_version = d.version)`;
@@ -85,11 +96,14 @@ const pendingNewest = `EXISTS (SELECT 1 FROM rm.adoptions a WHERE a.request_id =
 /**
  * oneOfOrganization ($1, $2) with the grants of one of its slots (`slot`, an expression) as
  * grantsOfSlot orders them, and `columns` more, in one query. Each grant says whether its record's
- * copy chain has a version yet (GrantRow.chained), and the grants a command keeps or shows (`newestOf`,
- * a condition on the grant `g`) their newest document. A sorted subquery feeds json_agg in its order.
+ * copy chain has a version yet (GrantRow.chained), and the grants a command keeps or shows
+ * (`newestOf`, a condition on the grant `g`) their newest document and the keys a keep of it takes
+ * (GrantRow.keys). A sorted subquery feeds json_agg in its order.
  */
 export const withSlotGrants = (slot: string, columns = '', newestOf: string | null = null): string => `SELECT ${summary}${columns},
-    COALESCE((SELECT json_agg(x) FROM (SELECT ${grantColumns}, ${chained}${newestOf === null ? '' : `, ${newestDocument(newestOf)}`}
+    COALESCE((SELECT json_agg(x) FROM (SELECT ${grantColumns}, ${chained}${
+      newestOf === null ? '' : `, ${newestDocument(newestOf)}, CASE WHEN ${newestOf} THEN ${grantKeys} END AS keys`
+    }
       ${grantSources}
       WHERE g.request_id = r.request_id AND g.slot_id = ${slot} AND g.withdrawn_at IS NULL
       ORDER BY g.granted_at, g.resource_id) x), '[]') AS grants
@@ -173,6 +187,12 @@ export type GrantRow = {
    * document's newest version; null when it is no live document, or not one the command asked for.
    */
   document?: NewestDocument | null;
+  /**
+   * Read with the grants a command keeps or shows (withSlotGrants' `newestOf`): the stored keys of
+   * the record's vault and of its copy chain, those that have one (VaultKeyring.keysRead); null when
+   * neither has.
+   */
+  keys?: readonly StoredKeyJson[] | null;
 };
 /** A live document's newest version in the documents read model: its content, still sealed with its vault's key. */
 export type NewestDocument = {

@@ -126,6 +126,30 @@ export class VaultKeyring {
   }
 
   /**
+   * Sealers and openers from the keys a caller's read took along (storedKeysJson), with no query of
+   * their own: the rows read then are the rows sealersAndOpeners would read. A vault the read found
+   * no key of goes the way sealer() and opener() go (a new chain's key is made then); an erased one
+   * fails its sealer or opener with VaultKeyErasedError.
+   */
+  keysRead(read: readonly StoredKeyJson[]): VaultKeys {
+    const wrapped = new Map(read.map((k) => [k.vaultId, k.wrappedKey === null ? null : Buffer.from(k.wrappedKey, 'base64')]));
+    const unwrapped = (vaultId: string, wrappedKey: Buffer | null): Buffer => {
+      this.remember(vaultId);
+      return this.unwrap(vaultId, wrappedKey);
+    };
+    return {
+      sealer: async (vaultId) => {
+        const key = wrapped.get(vaultId);
+        return key === undefined ? this.sealer(vaultId) : sealWith(vaultId, unwrapped(vaultId, key));
+      },
+      opener: async (vaultId) => {
+        const key = wrapped.get(vaultId);
+        return key === undefined ? this.opener(vaultId) : openWith(vaultId, unwrapped(vaultId, key));
+      },
+    };
+  }
+
+  /**
    * Sealers for some vaults and openers for others, every key read in one statement: a keep seals
    * with its chain's key (created on first use, as dataKey makes it) what it opens with the source
    * vault's, and a drain does so for all of its chains at once. Each sealer and opener fails alone,
@@ -281,6 +305,18 @@ export type StoredKeyRead = { readonly vault_key: Buffer | null; readonly vault_
 export const storedKeyColumns = (vault: string): string =>
   `, (SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = ${vault}::uuid) AS vault_key,
      EXISTS (SELECT 1 FROM keys.vault_keys WHERE vault_id = ${vault}::uuid) AS vault_key_stored`;
+
+/** A stored key as storedKeysJson reads it: its wrapped key in base64, null once erased. */
+export type StoredKeyJson = { readonly vaultId: string; readonly wrappedKey: string | null };
+
+/**
+ * The stored keys of some vaults (`vaults`, SQL expressions of their uuids; a null one names none)
+ * as one json column of a caller's read, null when none has a key row: VaultKeyring.keysRead takes
+ * them. Read per use as every key is, in the same snapshot as the rest of the read.
+ */
+export const storedKeysJson = (vaults: readonly string[]): string =>
+  `(SELECT json_agg(json_build_object('vaultId', k.vault_id, 'wrappedKey', encode(k.wrapped_key, 'base64')))
+     FROM keys.vault_keys k WHERE k.vault_id IN (${vaults.join(', ')}))`;
 
 /** A sealer or an opener of each vault a statement read the keys of (VaultKeyring.sealersAndOpeners). */
 export type VaultKeys = {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
 import { copiesProjector } from '../../src/projections/copies/copies.js';
 import { documentsProjector } from '../../src/projections/documents/documents.js';
 import { filesProjector } from '../../src/projections/files/files.js';
@@ -7,6 +8,7 @@ import { manifestsProjector } from '../../src/projections/manifests/manifests.js
 import { organizationsProjector } from '../../src/projections/organizations/organizations.js';
 import { requestsProjector } from '../../src/projections/requests/requests.js';
 import { requestSql } from '../../src/requests/request-queries.js';
+import { VaultKeyring } from '../../src/vaults/keyring.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { planOf } from '../support/plans.js';
 import { uuid } from '../support/projector-spec.js';
@@ -20,6 +22,8 @@ describe(`the request lookups on tables never analyzed (${mainBackend})`, () => 
       [requestsProjector, manifestsProjector, organizationsProjector, documentsProjector, filesProjector, copiesProjector],
       'rm',
     );
+    // A slot's read brings the keys its keeps take (GrantRow.keys).
+    await VaultKeyring.open(t.db, randomBytes(32));
     // An owner with a few hundred requests, in a table never analyzed, as a fresh deployment's is.
     await t.db.exec(`INSERT INTO rm.requests (request_id, organization_id, manifest_id, manifest_version, recipient_email, initiated_by,
                        invitation_expires_at, created_at, sent_commit, sent_prepare, phase)
@@ -50,10 +54,12 @@ describe(`the request lookups on tables never analyzed (${mainBackend})`, () => 
     }
   });
 
-  it("is read with a slot's grants by both primary keys: the request's, and each granted document's", async () => {
+  it("is read with a slot's grants by primary keys: the request's, each granted document's and its keys'", async () => {
     const plan = await planOf(t.db, requestSql.slotOfOrganization, [uuid(1), uuid(20), uuid(21)]);
     expect(plan).to.match(/Index Scan using requests_pkey on requests r/);
     expect(plan).to.match(/Index Scan using documents_pkey on documents d/);
+    expect(plan).to.match(/(Index Scan using|Bitmap Index Scan on) vault_keys_pkey/);
+    expect(plan).not.to.match(/Seq Scan on vault_keys/);
     expect(plan).not.to.match(/requests_organization|documents_vault/);
   });
 

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { PostgresDb } from '../../src/db/postgres-db.js';
 import type { SqlDb } from '../../src/db/sql.js';
 import { masterKeyId, seal } from '../../src/vaults/envelope-crypto.js';
-import { VaultKeyErasedError, VaultKeyring } from '../../src/vaults/keyring.js';
+import { storedKeysJson, VaultKeyErasedError, VaultKeyring, type StoredKeyJson } from '../../src/vaults/keyring.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 
 /** Sessions of this database waiting on a lock now. */
@@ -212,6 +212,32 @@ describe(`vault keys: envelope encryption (${mainBackend})`, function () {
       ),
     ).to.be.instanceOf(VaultKeyErasedError);
     expect((await erasedSource.sealer(another))(Buffer.from('still seals'), 'x').length).to.be.greaterThan(0);
+  });
+
+  it("keys a caller's read took along seal and open with no query; a vault it found no key of is keyed as sealer() keys it", async () => {
+    const [source, chain, erased, fresh] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const sealedSource = await keyring.encrypt(source, Buffer.from('the source version'), 'doc/v1');
+    await keyring.encrypt(chain, Buffer.from('kept before'), 'copy/v1');
+    await keyring.erase(erased);
+    const vaults = [source, chain, erased, fresh].map((v) => `'${v}'::uuid`);
+    const read = (await t.db.query<{ keys: StoredKeyJson[] }>(`SELECT ${storedKeysJson(vaults)} AS keys`)).rows[0]!.keys;
+    expect(read.map((k) => k.vaultId).sort()).to.deep.equal([source, chain, erased].sort());
+    const { sent, counting } = await countingKeyring();
+    sent.length = 0;
+    const keys = counting.keysRead(read);
+    expect((await keys.opener(source))(sealedSource, 'doc/v1').toString()).to.equal('the source version');
+    const kept = (await keys.sealer(chain))(Buffer.from('kept again'), 'copy/v2');
+    expect(sent, 'keys read with the caller').to.deep.equal([]);
+    expect((await keyring.decrypt(chain, kept, 'copy/v2')).toString()).to.equal('kept again');
+    expect(
+      await keys.sealer(erased).then(
+        () => null,
+        (e: unknown) => e,
+      ),
+    ).to.be.instanceOf(VaultKeyErasedError);
+    const madeNow = (await keys.sealer(fresh))(Buffer.from('a new chain'), 'copy/v1');
+    expect(sent).to.have.length(1);
+    expect((await keyring.decrypt(fresh, madeNow, 'copy/v1')).toString()).to.equal('a new chain');
   });
 
   it("a drain's keys in one query: every chain's made on first use, every source's read, each failing alone", async () => {

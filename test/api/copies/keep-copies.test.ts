@@ -142,6 +142,47 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     expect(copy!.data).to.deep.equal(name('Row2'));
   });
 
+  it("a keep into a chain that has its key takes both keys from the request's read: no statement of its own for them", async () => {
+    const doc = await nameDoc('First');
+    const requestId = await annConnected({ [slotId(NAME)]: [doc] });
+    /** Statements on the keys other than the request's read, which brings them along. */
+    const ownKeyStatements = (sent: readonly string[]) => sent.filter((r) => r.includes('keys.vault_keys') && !r.includes('rm.requests'));
+    db.sent = [];
+    expect((await keep(requestId, slotId(NAME))).status).to.equal(200);
+    expect(ownKeyStatements(db.sent), "a new chain's key is made").to.have.length(1);
+    await updateDoc(ann, doc, name('Second'));
+    db.sent = [];
+    const kept = await keep(requestId, slotId(NAME));
+    const sent = db.sent;
+    db.sent = null;
+    expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+    expect((kept.body.adoptions as Adoption[]).map((a) => [a.sourceVersion, a.orgVersion])).to.deep.equal([[2, 2]]);
+    expect(ownKeyStatements(sent)).to.deep.equal([]);
+    expect((await copies(requestId)).map((c) => c.data)).to.deep.equal([name('First'), name('Second')]);
+  });
+
+  it("a keep of several records takes the first one's keys from the request's read, and each later one reads its own (R-ERAS-03)", async () => {
+    const registration = (n: number) => ({ registrationNumber: `HRB ${n}`, country: 'DE' });
+    const regs = [];
+    for (const n of [1, 2])
+      regs.push(
+        await createDoc(ann, { name: `Reg ${n}`, owner: entityId, schemaRef: schemaRef('LegalEntityRegistration'), data: registration(n) }),
+      );
+    const requestId = await annConnected({ [slotId(COMPANY)]: regs });
+    expect((await keep(requestId, slotId(COMPANY))).status).to.equal(200);
+    for (const [i, reg] of regs.entries()) await updateDoc(ann, reg, registration(10 + i));
+    db.sent = [];
+    const kept = await keep(requestId, slotId(COMPANY));
+    const sent = db.sent;
+    db.sent = null;
+    expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+    expect((kept.body.adoptions as Adoption[]).map((a) => [a.sourceVersion, a.orgVersion])).to.deep.equal([
+      [2, 2],
+      [2, 2],
+    ]);
+    expect(sent.filter((r) => r.includes('keys.vault_keys') && !r.includes('rm.requests'))).to.have.length(1);
+  });
+
   it('copies opens each kept version with the organization key; correct appends the next version, origin correction', async () => {
     const doc = await nameDoc('Ann');
     const requestId = await annConnected({ [slotId(NAME)]: [doc] });

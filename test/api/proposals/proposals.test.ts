@@ -196,6 +196,22 @@ describe(`update proposals: notice, supersede, dismiss, adopt (spec 2.7, 3.5, 4.
     expect((await d.copies(requestId)).map((c) => c.data)).to.deep.equal([name('Row 2')]);
   });
 
+  it("an adopt into a kept chain takes the chain's and the record's keys from the proposal's read: no statement of its own for them", async () => {
+    const doc = await nameDoc('Kept');
+    const requestId = await connected({ [nameSlot()]: [doc] });
+    expect((await keep(requestId, nameSlot())).status).to.equal(200);
+    await updateDoc(ann, doc, name('Kept 2'));
+    const [p] = await eventually(requestId, (x) => x.length === 1);
+    await settled();
+    db.sent = [];
+    const kept = await adopt(requestId, p!.proposalId);
+    const sent = db.sent;
+    db.sent = null;
+    expect(kept.body).to.deep.include({ sourceVersion: 2, orgVersion: 2, state: 'materialized' });
+    expect(sent.filter((r) => r.includes('keys.vault_keys') && !r.includes('rm.requests'))).to.deep.equal([]);
+    expect((await d.copies(requestId)).map((c) => c.data)).to.deep.equal([name('Kept'), name('Kept 2')]);
+  });
+
   it("keeps done before (a drain's), read once after them, close the open proposals they reach and no other (R-KEEP-13)", async () => {
     const doc = await nameDoc('Late');
     const requestId = await connected({ [nameSlot()]: [doc] });
