@@ -94,10 +94,9 @@ export class CopyCorrections {
     return { adoption: adoptionOfKept(keep), orgVersion: done.state.head };
   }
 
-  /** The chain's sealer, from its key read with the request when that was the chain's vault. */
+  /** The chain's sealer, from its key read with the request when that was the chain's vault (else sealer()'s own read). */
   private sealerOf(found: SlotInView, vaultId: string): Promise<Seal> {
-    const { keyring } = this.deps;
-    return found.key?.vaultId === vaultId ? keyring.sealerFrom(vaultId, found.key.stored) : keyring.sealer(vaultId);
+    return this.deps.keyring.keysRead(found.storedKeys ?? []).sealer(vaultId);
   }
 
   /** The one record of the slot, granted or held, when sourceResourceId is left out; null when there are several. */

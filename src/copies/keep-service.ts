@@ -121,6 +121,9 @@ export class CopyKeeping {
     const warm = this.deps.access.warm(found.row);
     const adoptions: Adoption[] = [];
     const skipped: Skipped[] = [];
+    // The keys read with the request serve the first keep alone: each later one reads its own, so
+    // an erasure committed while the slot's records are kept one by one counts from the next (R-ERAS-03).
+    const unkeyed = found.grants.map(({ keys: _read, ...grant }) => grant);
     let grants = found.grants;
     for (const record of records) {
       if (record.status === 'unavailable' || record.sourceVersion === undefined) {
@@ -136,9 +139,7 @@ export class CopyKeeping {
         adoptedAt: this.now(),
         proposals: 'keep',
       } as const;
-      // The keys read with the request serve the first keep alone: each later one reads its own, so
-      // an erasure committed while the slot's records are kept one by one counts from the next (R-ERAS-03).
-      grants = grants.map(({ keys: _read, ...grant }) => grant);
+      grants = unkeyed;
       const kept = await this.keepVersion(order, context);
       if (isRefusal(kept)) return kept;
       if (kept === null) skipped.push(skip(record, 'source_unavailable'));

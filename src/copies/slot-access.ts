@@ -3,7 +3,8 @@ import type { Slot } from '../events/manifest-events.js';
 import type { RequestId, SlotId } from '../ids.js';
 import type { KeyRow, KeyState } from '../organizations/index.js';
 import type { RecordEntry, RecordReader, Standing } from '../requests/request-records.js';
-import type { KeyRead, RequestReads } from '../requests/request-reads.js';
+import type { RequestReads } from '../requests/request-reads.js';
+import type { StoredKeyJson } from '../vaults/keyring.js';
 import type { GrantRow, RequestRow } from '../requests/request-queries.js';
 import { slotsOf, stateOf } from '../requests/request-view.js';
 
@@ -23,8 +24,8 @@ export type SlotInView = {
   readonly grants: readonly GrantRow[];
   /** Which of the request's parties the recipient manages now: the rest of the gate's facts. */
   readonly standing: Standing;
-  /** The stored key of the vault slotIn was asked to read along, when it was. */
-  readonly key?: KeyRead;
+  /** The stored key of the vault slotIn was asked to read along, when it was ([] when it has none). */
+  readonly storedKeys?: readonly StoredKeyJson[];
 };
 
 /** What every copy and proposal route asks first: is the request the organization's, is its key warm, which slot. */
@@ -45,13 +46,13 @@ export class SlotAccess {
 
   /**
    * The slot of a request the organization owns; its grants are read with the request, in the same
-   * query, and so is the stored key of vault `keyOf` when given (SlotInView.key).
+   * query, and so is the stored key of vault `keyOf` when given (SlotInView.storedKeys).
    */
   async slotIn(organizationId: string, requestId: RequestId, slotId: SlotId, keyOf?: string): Promise<SlotInView | Refusal> {
     const found = await this.deps.reads.slotOfOrganization(organizationId, requestId, slotId, keyOf);
     if (!found) return refuse('not_found', 'no such request');
     const view = await this.viewOf(found.row, slotId, found.grants);
-    return found.key && !isRefusal(view) ? { ...view, key: found.key } : view;
+    return found.keys && !isRefusal(view) ? { ...view, storedKeys: found.keys } : view;
   }
 
   /** A slot of `row`, a request the organization owns, with where each of its granted records stands now. */

@@ -1,4 +1,4 @@
-import { storedKeyColumns, storedKeysJson, type StoredKeyJson } from '../vaults/keyring.js';
+import { storedKeysJson, type StoredKeyJson } from '../vaults/keyring.js';
 import type { RequestStateName } from './request-status.js';
 
 const summary = `r.request_id::text AS request_id, r.organization_id::text AS organization_id, o.name AS organization_name,
@@ -125,7 +125,7 @@ export const requestSql = {
   /** oneOfOrganization with the grants of slot $3 and their newest documents, in one query: a keep's first read (SlotAccess.slotIn). */
   slotOfOrganization: withSlotGrants('$3', '', 'true'),
   /** slotOfOrganization with the stored key of vault $4: a correct's, its chain's (SlotAccess.slotIn). */
-  slotOfOrganizationWithKey: withSlotGrants('$3', storedKeyColumns('$4')),
+  slotOfOrganizationWithKey: withSlotGrants('$3', `, ${storedKeysJson(['$4::uuid'])} AS keys`),
   grantsOf: `${grant} WHERE g.request_id = ANY($1::uuid[]) AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
   grantsOfSlot: `${grant} WHERE g.request_id = $1 AND g.slot_id = $2 AND g.withdrawn_at IS NULL ORDER BY g.granted_at, g.resource_id`,
   /** The request's ($1) grants, those with a keep of their newest document pending carrying that document: what a drain keeps. */

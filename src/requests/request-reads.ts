@@ -1,11 +1,8 @@
 import { refuse, type Refusal } from '../commands/refusal.js';
 import type { SqlExecutor } from '../db/sql.js';
 import type { RequestId } from '../ids.js';
-import type { StoredKeyRead } from '../vaults/keyring.js';
+import type { StoredKeyJson } from '../vaults/keyring.js';
 import { organizationPage, requestSql as q, type GrantRow, type ListFilter, type RequestRow } from './request-queries.js';
-
-/** A vault's stored key, read with a request (storedKeyColumns). */
-export type KeyRead = { readonly vaultId: string; readonly stored: StoredKeyRead };
 
 /** Reads of the requests read model; they never append, so reading writes no receipt (R-REQ-08). */
 export class RequestReads {
@@ -35,17 +32,16 @@ export class RequestReads {
     requestId: string,
     slotId: string,
     keyOf?: string,
-  ): Promise<{ readonly row: RequestRow; readonly grants: GrantRow[]; readonly key?: KeyRead } | null> {
-    type Found = RequestRow & { grants: GrantRow[] } & Partial<StoredKeyRead>;
+  ): Promise<{ readonly row: RequestRow; readonly grants: GrantRow[]; readonly keys?: readonly StoredKeyJson[] } | null> {
+    type Found = RequestRow & { grants: GrantRow[]; keys?: StoredKeyJson[] | null };
     const found = (
       keyOf === undefined
         ? await this.readModels.query<Found>(q.slotOfOrganization, [organizationId, requestId, slotId])
         : await this.readModels.query<Found>(q.slotOfOrganizationWithKey, [organizationId, requestId, slotId, keyOf])
     ).rows[0];
     if (!found) return null;
-    const { grants, vault_key, vault_key_stored, ...row } = found;
-    if (keyOf === undefined) return { row, grants };
-    return { row, grants, key: { vaultId: keyOf, stored: { vault_key: vault_key ?? null, vault_key_stored: vault_key_stored === true } } };
+    const { grants, keys, ...row } = found;
+    return keyOf === undefined ? { row, grants } : { row, grants, keys: keys ?? [] };
   }
 
   async ofRecipient(email: string): Promise<RequestRow[]> {

@@ -115,17 +115,6 @@ export class VaultKeyring {
   }
 
   /**
-   * sealer() from the key a caller's own read took along (storedKeyColumns), with no query of its
-   * own: the row read then is the row sealer() would read. A vault with no key yet gets one as
-   * sealer() makes it; an erased one throws VaultKeyErasedError.
-   */
-  async sealerFrom(vaultId: string, read: StoredKeyRead): Promise<Seal> {
-    if (!read.vault_key_stored) return this.sealer(vaultId);
-    this.remember(vaultId);
-    return sealWith(vaultId, this.unwrap(vaultId, read.vault_key));
-  }
-
-  /**
    * Sealers and openers from the keys a caller's read took along (storedKeysJson), with no query of
    * their own: the rows read then are the rows sealersAndOpeners would read. A vault the read found
    * no key of goes the way sealer() and opener() go (a new chain's key is made then); an erased one
@@ -294,25 +283,14 @@ export class VaultKeyring {
 
 const wrapContext = (vaultId: string) => `vault-key:${vaultId}`;
 
-/** The columns storedKeyColumns adds to a read: the vault's wrapped key, and whether it has a key row at all. */
-export type StoredKeyRead = { readonly vault_key: Buffer | null; readonly vault_key_stored: boolean };
-
-/**
- * A vault's stored key as two more columns of a caller's read (`vault`, a placeholder of its uuid),
- * so a command's first read brings the key it seals with (VaultKeyring.sealerFrom). Read per use as
- * every key is, in the same snapshot as the rest of the read: an erasure counts from its commit on.
- */
-export const storedKeyColumns = (vault: string): string =>
-  `, (SELECT wrapped_key FROM keys.vault_keys WHERE vault_id = ${vault}::uuid) AS vault_key,
-     EXISTS (SELECT 1 FROM keys.vault_keys WHERE vault_id = ${vault}::uuid) AS vault_key_stored`;
-
 /** A stored key as storedKeysJson reads it: its wrapped key in base64, null once erased. */
 export type StoredKeyJson = { readonly vaultId: string; readonly wrappedKey: string | null };
 
 /**
  * The stored keys of some vaults (`vaults`, SQL expressions of their uuids; a null one names none)
- * as one json column of a caller's read, null when none has a key row: VaultKeyring.keysRead takes
- * them. Read per use as every key is, in the same snapshot as the rest of the read.
+ * as one json column of a caller's read, null when none has a key row, so a command's first read
+ * brings the keys it seals and opens with (VaultKeyring.keysRead). Read per use as every key is, in
+ * the same snapshot as the rest of the read: an erasure counts from its commit on.
  */
 export const storedKeysJson = (vaults: readonly string[]): string =>
   `(SELECT json_agg(json_build_object('vaultId', k.vault_id, 'wrappedKey', encode(k.wrapped_key, 'base64')))

@@ -161,6 +161,24 @@ describe(`keeping copies: keep, drain, copies, download, correct (spec 2.5, 2.6,
     expect((await copies(requestId)).map((c) => c.data)).to.deep.equal([name('First'), name('Second')]);
   });
 
+  it("a correct naming its record takes the chain's key from the request's read: no statement of its own for it", async () => {
+    const doc = await nameDoc('Cora');
+    const requestId = await annConnected({ [slotId(NAME)]: [doc] });
+    expect((await keep(requestId, slotId(NAME))).status).to.equal(200);
+    db.sent = [];
+    const fixed = await correct(requestId, slotId(NAME), {
+      sourceResourceId: doc,
+      expectedSourceVersion: 1,
+      expectedOrgVersion: 1,
+      data: name('Corah'),
+    });
+    const sent = db.sent;
+    db.sent = null;
+    expect(fixed.status, JSON.stringify(fixed.body)).to.equal(200);
+    expect(sent.filter((r) => r.includes('keys.vault_keys') && !r.includes('rm.requests'))).to.deep.equal([]);
+    expect((await copies(requestId))[0]!.currentData).to.deep.equal(name('Corah'));
+  });
+
   it("a keep of several records takes the first one's keys from the request's read, and each later one reads its own (R-ERAS-03)", async () => {
     const registration = (n: number) => ({ registrationNumber: `HRB ${n}`, country: 'DE' });
     const regs = [];
