@@ -2,7 +2,8 @@
  * The peer: Emmett's PostgreSQL event store (@event-driven-io/emmett-postgresql 0.42.0) against
  * ours, in one identical harness. Same server, a scratch database each, the same ~300-byte event,
  * one event per append to a stream of its own, the same pool size, the same warm-up, the same
- * writer counts and time, each store in a fresh node process (bench/peer-writer.ts says why).
+ * writer counts and time, each store in a fresh node process (bench/peer-writer.ts says why), in
+ * three rounds that alternate the stores.
  */
 import { type Row } from './measure.js';
 import { startScript } from './child-process.js';
@@ -22,17 +23,55 @@ const POOL_SIZE = 10;
 /** Start-up, schema and warm-up on top of the measured time; a writer past it is killed. */
 const SLACK_MS = 120_000;
 
+/**
+ * Issue 48's measure: the median of three alternating runs in one sitting. Rates on a shared VM move
+ * by a tenth between one run and the next, so one pair of runs does not tell 1.96× from 2.04×.
+ */
+export const PEER_ROUNDS = 3;
+
+/** Both stores' runs of one round, Emmett's first. */
+export type PeerRound = { readonly emmett: readonly WriterRun[]; readonly ours: readonly WriterRun[] };
+
 export async function benchPeer(databaseUrl: string, options: { seconds: number }): Promise<Row[]> {
-  const emmett = await storeRuns('emmett', databaseUrl, options.seconds);
-  const ours = await storeRuns('ours', databaseUrl, options.seconds);
-  return [
-    ...emmett.map((run) => toRow(EMMETT_APPEND, run)),
-    ...ours.map((run) => {
-      const peer = emmett.find((e) => e.writers === run.writers);
-      const ratio = peer && perSecond(peer) > 0 ? `${(perSecond(run) / perSecond(peer)).toFixed(2)}× Emmett` : undefined;
-      return { ...toRow(OURS_APPEND, run), ...(ratio === undefined ? {} : { ratio }) };
-    }),
-  ];
+  const rounds: PeerRound[] = [];
+  for (let i = 0; i < PEER_ROUNDS; i++) {
+    const emmett = await storeRuns('emmett', databaseUrl, options.seconds);
+    rounds.push({ emmett, ours: await storeRuns('ours', databaseUrl, options.seconds) });
+  }
+  return peerRows(rounds);
+}
+
+/**
+ * At each writer count, the round whose ratio is the median stands for the pair: its two rows and
+ * its ratio. The note lists every round's ratio.
+ */
+export function peerRows(rounds: readonly PeerRound[]): Row[] {
+  const pairs = WRITERS.map((writers) => {
+    const runs = rounds.map(({ emmett, ours }) => {
+      const e = emmett.find((r) => r.writers === writers)!;
+      const o = ours.find((r) => r.writers === writers)!;
+      return { e, o, ratio: perSecond(e) > 0 ? perSecond(o) / perSecond(e) : 0 };
+    });
+    const median = [...runs].sort((x, y) => x.ratio - y.ratio)[(runs.length - 1) >> 1]!;
+    const ratios = runs.map((r) => `${r.ratio.toFixed(2)}×`).join(', ');
+    return {
+      emmett: toRow(
+        EMMETT_APPEND,
+        median.e,
+        runs.map((r) => r.e),
+      ),
+      ours: {
+        ...toRow(
+          OURS_APPEND,
+          median.o,
+          runs.map((r) => r.o),
+          `median of ${runs.length} alternating runs: ${ratios}`,
+        ),
+        ratio: `${median.ratio.toFixed(2)}× Emmett`,
+      },
+    };
+  });
+  return [...pairs.map((p) => p.emmett), ...pairs.map((p) => p.ours)];
 }
 
 /** One store's runs at each writer count, in its own scratch database and its own process. */
@@ -56,7 +95,9 @@ function perSecond(run: WriterRun): number {
   return run.count / run.seconds;
 }
 
-function toRow(name: string, run: WriterRun): Row {
+/** The run that stands for a store's rows, with the errors of all its runs (`all`), so none is hidden. */
+function toRow(name: string, run: WriterRun, all: readonly WriterRun[], runs?: string): Row {
+  const firstError = all.find((r) => r.firstError !== undefined)?.firstError;
   return {
     section: 'peer',
     name,
@@ -65,7 +106,7 @@ function toRow(name: string, run: WriterRun): Row {
     perSecond: perSecond(run),
     p50ms: run.p50ms,
     p99ms: run.p99ms,
-    errors: run.errors,
-    note: `pool ${POOL_SIZE}${run.firstError === undefined ? '' : `; first error: ${run.firstError}`}`,
+    errors: all.reduce((n, r) => n + r.errors, 0),
+    note: [`pool ${POOL_SIZE}`, runs, firstError && `first error: ${firstError}`].filter(Boolean).join('; '),
   };
 }
