@@ -5,6 +5,7 @@ import type { EventStore } from '../events/store.js';
 import { allOrNothing, appliedAtOnce, applyEvents, writeBatch } from './apply-batch.js';
 import { quoteIdent, useSchema } from './checkpoints.js';
 import type { Projector } from './projector.js';
+import { writeInLanes } from './lanes.js';
 import { installReadModels } from './read-model-schema.js';
 
 /** Events operators skipped, by projector name (see ./skip.ts). */
@@ -25,30 +26,63 @@ export type BuildFromLog = {
 };
 
 /**
- * Pages one transaction of a build writes: the next page's writes queue behind this one's instead
+ * Pages one transaction of a lane writes: the next page's writes queue behind this one's instead
  * of waiting for its commit. PGlite has one connection, on which a page read while a transaction is
- * open would wait for its end: there each page is its own transaction, read before it begins.
+ * open waits for its end: there each page is its own transaction, the next read between them.
  */
 const pagesPerTransaction = (db: SqlDb): number => (db.kind === 'pglite' ? 1 : 4);
 
 /**
- * Drops `schema`, installs every read model in it and applies the log from its start, a few pages
- * per transaction. Answers the position of the last event applied (START for none).
+ * The build's lanes: each writes its read models in transactions of its own, on a connection of its
+ * own, so the writes of one lane do not wait for another's. On a server each read model is a lane,
+ * two written at a time, whichever are free: one backend writing every read model held a replay to
+ * one core (docs/performance.md, "What each read model adds to a replay"). PGlite has one
+ * connection: one lane of all.
+ */
+const lanesOf = (o: BuildFromLog): { lanes: (readonly Projector[])[]; writers: number } =>
+  o.db.kind === 'pglite' ? { lanes: [o.projectors], writers: 1 } : { lanes: o.projectors.map((p) => [p]), writers: 2 };
+
+/**
+ * Drops `schema`, installs every read model in it and applies the log from its start, each lane a
+ * chunk of pages per transaction, at most two chunks ahead of the slowest. Rows only show once the
+ * schema is swapped in (replay.ts), so the lanes commit apart: a build cut short is dropped and
+ * begun again. Answers the position of the last event every lane applied (START for none).
  */
 export async function buildFromLog(o: BuildFromLog): Promise<Position> {
   await o.db.exec(`DROP SCHEMA IF EXISTS ${quoteIdent(o.schema)} CASCADE`);
   await installReadModels(o.db, o.projectors, o.schema);
   if (o.comment) await o.db.exec(`COMMENT ON SCHEMA ${quoteIdent(o.schema)} IS '${o.comment.replaceAll("'", "''")}'`);
-  const next = pagesOf(o);
+  const { lanes, writers } = lanesOf(o);
+  const chunkOf = chunksOf(pagesOf(o), pagesPerTransaction(o.db));
   let after: Position = START;
-  for (;;) {
-    const written = await o.db.transaction((tx) => writePages(tx, o, next));
-    for (const page of written.pages) {
-      after = page[page.length - 1]!.position;
-      o.onBatch(page);
+  await writeInLanes({
+    lanes: lanes.length,
+    writers,
+    ahead: 2,
+    next: chunkOf,
+    write: (lane, pages) => o.db.transaction((tx) => writePages(tx, o, lanes[lane]!, pages)),
+    written: (pages) => {
+      for (const page of pages) {
+        after = page[page.length - 1]!.position;
+        o.onBatch(page);
+      }
+    },
+  });
+  return after;
+}
+
+/** Up to `most` pages at a time; null once the pages have ended. */
+function chunksOf(next: () => Promise<readonly RecordedEvent[] | null>, most: number): () => Promise<(readonly RecordedEvent[])[] | null> {
+  let ended = false;
+  return async () => {
+    const pages: (readonly RecordedEvent[])[] = [];
+    while (pages.length < most && !ended) {
+      const page = await next();
+      if (page === null) ended = true;
+      else pages.push(page);
     }
-    if (written.ended) return after;
-  }
+    return pages.length > 0 ? pages : null;
+  };
 }
 
 /**
@@ -75,40 +109,25 @@ function readAhead(o: BuildFromLog, after: Position): Promise<readonly RecordedE
 }
 
 /**
- * Up to pagesPerTransaction pages. Each read model writes its pages in order, each as soon as its
- * previous page is answered, without waiting for the other read models or the commit, so the
- * database works through one page while the next is built. Should any write fail, everything
- * since the savepoint is rolled back and the pages are applied one by one (applyToAll), where a
- * failure falls back to the handlers and names its event.
+ * A lane's read models' writes of a chunk's pages. Each read model writes its pages in order, each
+ * as soon as its previous page is answered, without waiting for the other read models, so the
+ * database works through one page while the next is built. Should any write fail, everything since
+ * the savepoint is rolled back and the pages are applied one by one (applyToAll), where a failure
+ * falls back to the handlers and names its event.
  */
 async function writePages(
   tx: SqlExecutor,
   o: BuildFromLog,
-  next: () => Promise<readonly RecordedEvent[] | null>,
-): Promise<{ pages: (readonly RecordedEvent[])[]; ended: boolean }> {
+  projectors: readonly Projector[],
+  pages: readonly (readonly RecordedEvent[])[],
+): Promise<void> {
   await useSchema(tx, o.schema);
-  const pages: (readonly RecordedEvent[])[] = [];
-  let ended = false;
-  const applied = await allOrNothing(tx, async () => {
-    const written = new Map<Projector, Promise<void>>();
-    const most = pagesPerTransaction(o.db);
-    while (pages.length < most && !ended) {
-      const page = await next();
-      if (page === null) ended = true;
-      else {
-        pages.push(page);
-        for (const p of o.projectors) {
-          const after = (written.get(p) ?? Promise.resolve()).then(() => writeBatch(tx, p, page, o.skips.get(p.name)));
-          // Awaited by allOrNothing; should the next page's read fail first, a failed write must not go unhandled meanwhile.
-          after.catch(() => undefined);
-          written.set(p, after);
-        }
-      }
-    }
-    return written.values();
-  });
-  if (!applied) for (const page of pages) await applyToAll(tx, o.schema, o.projectors, page, o.skips);
-  return { pages, ended };
+  const applied = await allOrNothing(tx, () =>
+    projectors.map((p) =>
+      pages.reduce((before, page) => before.then(() => writeBatch(tx, p, page, o.skips.get(p.name))), Promise.resolve()),
+    ),
+  );
+  if (!applied) for (const page of pages) await applyToAll(tx, o.schema, projectors, page, o.skips);
 }
 
 export async function applyToAll(

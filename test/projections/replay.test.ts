@@ -1,7 +1,10 @@
 import { expect } from 'chai';
+import type { RecordedEvent, UnpositionedEvent } from '../../src/events/envelope.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { ProjectionEngine } from '../../src/projections/engine.js';
+import { writes, type Projector } from '../../src/projections/projector.js';
 import { replay } from '../../src/projections/replay.js';
+import { ProjectorEventError } from '../../src/projections/stall.js';
 import { streamHeadsProjector } from '../../src/projections/stream-heads/stream-heads.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { newEvent, uniqueStream } from '../support/events.js';
@@ -72,6 +75,25 @@ describe(`replay (${mainBackend})`, function () {
     await engine.waitFor(second.last.position);
     const rows = await recordedRows(t.db, 'seen_a');
     expect(assertExactlyOnceInStreamOrder(rows, [...first.ids, ...second.ids])).to.equal(null);
+  });
+
+  it('an event one read model cannot apply fails the replay and names the event; the live read models stay as they were', async () => {
+    const { ids, last } = await appendMany(300);
+    await engine.waitFor(last.position);
+    const live = await snapshot();
+    const unapplied = ids[211]!;
+    // Built on a lane of its own beside the others, it refuses one event of the fourth page of 64.
+    const refusing: Projector = {
+      name: 'refusing',
+      version: 1,
+      schemaSql: 'CREATE TABLE IF NOT EXISTS refused (event_id uuid PRIMARY KEY CHECK (event_id <> ' + `'${unapplied}'` + '))',
+      on: {},
+      onAny: writes<RecordedEvent, UnpositionedEvent>((e) => [['INSERT INTO refused (event_id) VALUES ($1)', [e.metadata.eventId]]]),
+    };
+    const failure = await replay({ db: t.db, store, projectors: [...projectors, refusing], batchSize: 64 }).catch((e: unknown) => e);
+    expect(failure).to.be.instanceOf(ProjectorEventError);
+    expect((failure as ProjectorEventError).event.metadata.eventId).to.equal(unapplied);
+    expect(await snapshot()).to.deep.equal(live);
   });
 
   it('leaves no rebuild schema behind', async () => {

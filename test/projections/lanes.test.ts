@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { writeInLanes } from '../../src/projections/lanes.js';
+
+/** Items 0 to n-1, each read after a tick; `log` records every read, write start and write end. */
+function work(n: number, log: string[]) {
+  let read = 0;
+  return async () => {
+    await new Promise((r) => setImmediate(r));
+    if (read === n) return null;
+    log.push(`read ${read}`);
+    return read++;
+  };
+}
+
+describe('writing in lanes (a replay’s read models, docs/decisions.md "Read models")', () => {
+  it('every lane writes every item in its order, and an item counts as written, in order, once every lane has written it', async () => {
+    const writes: [number, number][] = [];
+    const written: number[] = [];
+    await writeInLanes({
+      lanes: 3,
+      writers: 2,
+      ahead: 2,
+      next: work(6, []),
+      write: async (lane, item) => {
+        await new Promise((r) => setTimeout(r, ((lane * 7 + item * 3) % 5) + 1));
+        writes.push([lane, item]);
+      },
+      written: (item) => written.push(item),
+    });
+    for (const lane of [0, 1, 2]) expect(writes.filter(([l]) => l === lane).map(([, i]) => i)).to.deep.equal([0, 1, 2, 3, 4, 5]);
+    expect(written).to.deep.equal([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('writes at most `writers` items at once, and a lane behind holds the others only once `ahead` items are read ahead of it', async () => {
+    const log: string[] = [];
+    let atOnce = 0;
+    let most = 0;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const done = writeInLanes({
+      lanes: 3,
+      writers: 2,
+      ahead: 2,
+      next: work(5, log),
+      write: async (lane, item) => {
+        most = Math.max(most, ++atOnce);
+        log.push(`lane ${lane} ${item}`);
+        if (lane === 0 && item === 0) await held;
+        else await new Promise((r) => setImmediate(r));
+        atOnce--;
+      },
+      written: () => undefined,
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    // Lane 0 is held on item 0: the other writer took lanes 1 and 2 through items 0 and 1, and no more was read.
+    expect(log.filter((l) => l.startsWith('read'))).to.deep.equal(['read 0', 'read 1']);
+    expect(log.filter((l) => l.startsWith('lane'))).to.have.members(['lane 0 0', 'lane 1 0', 'lane 2 0', 'lane 1 1', 'lane 2 1']);
+    release();
+    await done;
+    expect(log.filter((l) => l.startsWith('lane'))).to.have.length(15);
+    expect(most).to.equal(2);
+  });
+
+  it('after a failed write no write starts, and the failure is thrown once the write under way has ended', async () => {
+    const log: string[] = [];
+    const failure = await writeInLanes({
+      lanes: 2,
+      writers: 2,
+      ahead: 2,
+      next: work(10, log),
+      write: async (lane, item) => {
+        log.push(`start ${lane} ${item}`);
+        if (lane === 1 && item === 2) throw new Error('lane 1 refused item 2');
+        await new Promise((r) => setTimeout(r, 5));
+        log.push(`end ${lane} ${item}`);
+      },
+      written: (item) => log.push(`written ${item}`),
+    }).catch((e: unknown) => e);
+    expect((failure as Error).message).to.equal('lane 1 refused item 2');
+    const failedAt = log.indexOf('start 1 2');
+    expect(log.slice(failedAt + 1).filter((l) => l.startsWith('start'))).to.deep.equal([]);
+    expect(log.filter((l) => l.startsWith('start')).length).to.equal(log.filter((l) => l.startsWith('end')).length + 1);
+    expect(log).to.not.include('written 2');
+  });
+
+  it('a failed read is thrown, and nothing read after it is written', async () => {
+    let read = 0;
+    const writes: number[] = [];
+    const failure = await writeInLanes({
+      lanes: 2,
+      writers: 2,
+      ahead: 2,
+      next: async () => {
+        if (read === 1) throw new Error('the log did not answer');
+        return read++;
+      },
+      write: async (_lane, item) => void writes.push(item),
+      written: () => undefined,
+    }).catch((e: unknown) => e);
+    expect((failure as Error).message).to.equal('the log did not answer');
+    expect(writes.every((item) => item === 0)).to.equal(true);
+  });
+});
