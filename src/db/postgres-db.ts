@@ -17,6 +17,14 @@ const LEASE_SQL = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS got';
 const UNLEASE_SQL = 'SELECT pg_advisory_unlock(hashtextextended($1, 0))';
 const CONNECT_TIMEOUT_MS = 5_000;
 /**
+ * Values PostgreSQL compresses (a consent receipt's JWS, a receipt event's data: a few kB each) go
+ * compressed with lz4 rather than pglz, which costs several times the CPU for about the same size
+ * (docs/decisions.md, "Read models"): a session setting, so no table is altered or locked, and only
+ * where the server offers lz4, so that a server built without it is never sent a value it refuses.
+ */
+const LZ4_WHERE_OFFERED = `SELECT set_config('default_toast_compression', 'lz4', false) FROM pg_settings
+  WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)`;
+/**
  * Distinct statement texts a pool prepares. The service's own SQL is a few hundred texts; one
  * built with a name in it (a rebuild's schema) may be new each time, so past this bound texts run
  * unnamed as before rather than fill every connection's memory.
@@ -74,6 +82,9 @@ export class PostgresDb implements SqlDb {
     });
     // An idle client that loses its server must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
+    // Sent before the pool hands the connection out, so it runs ahead of every statement on it;
+    // should it fail (a connection lost), the statements after it fail and answer for it.
+    this.pool.on('connect', (client) => void client.query(LZ4_WHERE_OFFERED).catch(() => undefined));
     this.reads = new SharedRoundTrips(this.pool);
   }
 

@@ -44,14 +44,15 @@ const lanesOf = (o: BuildFromLog): { lanes: (readonly Projector[])[]; writers: n
 
 /**
  * Drops `schema`, installs every read model in it and applies the log from its start, each lane a
- * chunk of pages per transaction, at most two chunks ahead of the slowest. Rows only show once the
- * schema is swapped in (replay.ts), so the lanes commit apart: a build cut short is dropped and
- * begun again. Answers the position of the last event every lane applied (START for none).
+ * chunk of pages per transaction, at most two chunks ahead of the slowest. The lanes commit apart:
+ * until the build ends its read models stand at different places in the log, so a replay swaps its
+ * schema in only then and a time travel marks its schema unfinished until then. Answers the
+ * position of the last event every lane applied (START for none).
  */
 export async function buildFromLog(o: BuildFromLog): Promise<Position> {
   await o.db.exec(`DROP SCHEMA IF EXISTS ${quoteIdent(o.schema)} CASCADE`);
   await installReadModels(o.db, o.projectors, o.schema);
-  if (o.comment) await o.db.exec(`COMMENT ON SCHEMA ${quoteIdent(o.schema)} IS '${o.comment.replaceAll("'", "''")}'`);
+  if (o.comment) await commentOnSchema(o.db, o.schema, o.comment);
   const { lanes, writers } = lanesOf(o);
   const chunkOf = chunksOf(pagesOf(o), pagesPerTransaction(o.db));
   let after: Position = START;
@@ -69,6 +70,11 @@ export async function buildFromLog(o: BuildFromLog): Promise<Position> {
     },
   });
   return after;
+}
+
+/** Says on the schema itself what it holds (time travel marks its builds so). */
+export function commentOnSchema(db: SqlDb, schema: string, comment: string): Promise<void> {
+  return db.exec(`COMMENT ON SCHEMA ${quoteIdent(schema)} IS '${comment.replaceAll("'", "''")}'`);
 }
 
 /** Up to `most` pages at a time; null once the pages have ended. */

@@ -22,6 +22,7 @@ export type Lanes<T> = {
  * starts after it, and the first failure is thrown once the writes under way have ended.
  */
 export async function writeInLanes<T>(o: Lanes<T>): Promise<void> {
+  if (!(o.writers >= 1 && o.ahead >= 1)) throw new RangeError('lanes need a writer and room for an item at least');
   const items: Item<T>[] = [];
   const writing = new Set<number>();
   let ended = false;
@@ -36,11 +37,14 @@ export async function writeInLanes<T>(o: Lanes<T>): Promise<void> {
     for (const at of items) for (const lane of at.toStart) if (!writing.has(lane)) return { at, lane };
     return null;
   };
+  // Lanes finish their items in order, so the oldest item is the first every lane has finished.
+  const settle = () => {
+    while (items[0]?.toFinish.size === 0) o.written(items.shift()!.item);
+  };
   const finished = (at: Item<T>, lane: number) => {
     at.toFinish.delete(lane);
     writing.delete(lane);
-    // Lanes finish their items in order, so the oldest item is the first every lane has finished.
-    while (items[0]?.toFinish.size === 0) o.written(items.shift()!.item);
+    settle();
   };
   const reader = async () => {
     while (!ended && !failure) {
@@ -52,6 +56,8 @@ export async function writeInLanes<T>(o: Lanes<T>): Promise<void> {
       const all = Array.from({ length: o.lanes }, (_, lane) => lane);
       if (item === null) ended = true;
       else items.push({ item, toStart: new Set(all), toFinish: new Set(all) });
+      // Without lanes an item has nothing to wait for.
+      settle();
       change();
     }
   };

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import type { SqlDb, SqlExecutor } from '../db/sql.js';
-import { compressWithLz4 } from '../db/toast-compression.js';
 import { checkpointSql, quoteIdent, readCheckpoints, useSchema } from './checkpoints.js';
 import type { Projector } from './projector.js';
 
@@ -8,8 +7,7 @@ const checkpointsDdl = readFile(new URL('./checkpoints.sql', import.meta.url), '
 
 /**
  * Creates a read-model schema with every projector's tables and a checkpoint row for each
- * (a new projector starts from the beginning of the log), its large values compressed with lz4
- * where the server has it. Idempotent.
+ * (a new projector starts from the beginning of the log). Idempotent.
  */
 export async function installReadModels(db: SqlDb, projectors: readonly Projector[], schema: string): Promise<void> {
   const ddl = await checkpointsDdl;
@@ -23,7 +21,6 @@ export async function installReadModels(db: SqlDb, projectors: readonly Projecto
       for (const statement of splitStatements(p.schemaSql)) await tx.query(statement);
       await tx.query(checkpointSql.insert, [p.name, p.version]);
     }
-    await compressWithLz4(tx, schema);
   });
 }
 

@@ -2,7 +2,7 @@ import type { SqlDb } from '../db/sql.js';
 import { comparePositions, formatPosition, START, type Position } from '../events/position.js';
 import type { EventStore } from '../events/store.js';
 import { ANALYTICS_SCHEMA } from './analytics/analytics.js';
-import { buildFromLog } from './build-from-log.js';
+import { buildFromLog, commentOnSchema } from './build-from-log.js';
 import { countWithinCut, describeCut, withinCut, type LogCut } from './log-cut.js';
 import type { Projector } from './projector.js';
 import type { ReplayProgress, ReplayReport } from './replay.js';
@@ -83,13 +83,15 @@ export async function timeTravel(options: TimeTravelOptions): Promise<TimeTravel
     schema: target,
     skips: await recordedSkips(store),
     batchSize: options.batchSize ?? 1000,
-    comment: `${MARK} as of ${describeCut(until)}`,
+    // Its read models stand at different places until the build ends (buildFromLog).
+    comment: `${MARK}, unfinished: as of ${describeCut(until)}`,
     keep: (batch) => withinCut(until, batch),
     onBatch: (applied) => {
       events += applied.length;
       report();
     },
   });
+  await commentOnSchema(db, target, `${MARK} as of ${describeCut(until)}`);
   const elapsedMs = Date.now() - started;
   return {
     events,

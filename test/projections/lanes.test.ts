@@ -83,21 +83,42 @@ describe('writing in lanes (a replay’s read models, docs/decisions.md "Read mo
     expect(log).to.not.include('written 2');
   });
 
-  it('a failed read is thrown, and nothing read after it is written', async () => {
-    let read = 0;
-    const writes: number[] = [];
+  it('a failed read is thrown once the write under way has ended, and nothing after it is written', async () => {
+    const log: string[] = [];
     const failure = await writeInLanes({
       lanes: 2,
       writers: 2,
       ahead: 2,
       next: async () => {
-        if (read === 1) throw new Error('the log did not answer');
-        return read++;
+        if (log.includes('read 0')) {
+          log.push('read 1 failed');
+          throw new Error('the log did not answer');
+        }
+        log.push('read 0');
+        return 0;
       },
-      write: async (_lane, item) => void writes.push(item),
-      written: () => undefined,
+      write: async (lane, item) => {
+        log.push(`start ${lane} ${item}`);
+        await new Promise((r) => setTimeout(r, 20));
+        log.push(`end ${lane} ${item}`);
+      },
+      written: (item) => log.push(`written ${item}`),
     }).catch((e: unknown) => e);
     expect((failure as Error).message).to.equal('the log did not answer');
-    expect(writes.every((item) => item === 0)).to.equal(true);
+    expect(log.slice(0, 2)).to.deep.equal(['read 0', 'read 1 failed']);
+    expect(log.slice(2).sort()).to.deep.equal(['end 0 0', 'end 1 0', 'start 0 0', 'start 1 0', 'written 0'].sort());
+  });
+
+  it('without lanes every item read counts as written, in order', async () => {
+    const written: number[] = [];
+    await writeInLanes({
+      lanes: 0,
+      writers: 2,
+      ahead: 2,
+      next: work(5, []),
+      write: async () => undefined,
+      written: (i) => written.push(i),
+    });
+    expect(written).to.deep.equal([0, 1, 2, 3, 4]);
   });
 });

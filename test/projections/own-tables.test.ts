@@ -1,16 +1,16 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
-import { inlined } from '../../src/projections/inline.js';
 import { allProjectors } from '../../src/projections/index.js';
 import { tablesOf } from '../../src/projections/projector.js';
 
 /**
  * An append joins the inline read models' statements into one (joinedStatements), where none sees
- * another's writes: so each reads and writes only its own tables (docs/decisions.md, "Read models").
+ * another's writes, and a replay writes each read model on a lane of its own, committed apart: so
+ * each reads and writes only its own tables (docs/decisions.md, "Read models").
  */
-describe('inline read models: each reads and writes only its own tables', () => {
+describe('read models: each reads and writes only its own tables', () => {
   const owner = new Map(allProjectors.flatMap((p) => [...tablesOf(p)].map((table) => [table, p.name] as const)));
-  for (const p of inlined(allProjectors)) {
+  for (const p of allProjectors) {
     it(`${p.name} names no other read model's table in its SQL`, () => {
       const dir = new URL(`../../src/projections/${p.name.replaceAll('_', '-')}/`, import.meta.url);
       const source = readdirSync(dir)

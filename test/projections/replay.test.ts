@@ -82,7 +82,7 @@ describe(`replay (${mainBackend})`, function () {
     await engine.waitFor(last.position);
     const live = await snapshot();
     const unapplied = ids[211]!;
-    // Built on a lane of its own beside the others, it refuses one event of the fourth page of 64.
+    // Beside the others (on a lane of its own on a server), it refuses one event of the fourth page of 64.
     const refusing: Projector = {
       name: 'refusing',
       version: 1,

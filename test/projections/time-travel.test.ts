@@ -1,11 +1,13 @@
 import { expect } from 'chai';
-import type { RecordedEvent } from '../../src/events/envelope.js';
+import type { RecordedEvent, UnpositionedEvent } from '../../src/events/envelope.js';
 import { comparePositions, formatPosition, type Position } from '../../src/events/position.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import type { EventStore } from '../../src/events/store.js';
 import { allProjectors } from '../../src/projections/index.js';
-import { withinCut } from '../../src/projections/log-cut.js';
+import { describeCut, withinCut } from '../../src/projections/log-cut.js';
+import { writes, type Projector } from '../../src/projections/projector.js';
 import { replay } from '../../src/projections/replay.js';
+import { ProjectorEventError } from '../../src/projections/stall.js';
 import { timeTravel, TimeTravelRefusedError } from '../../src/projections/time-travel.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { newEvent } from '../support/events.js';
@@ -151,6 +153,35 @@ describe(`time travel: read models as of a point of the log (R-TT-01..04; ${main
     const again = await tablesOf(service.db, 'tt_again');
     expect(again).to.not.deep.equal(early);
     expect(again).to.deep.equal(await tablesOf(service.db, 'tt_fresh'));
+  });
+
+  it('a time travel that fails leaves its schema marked unfinished, and one that ends marks it as of its cut', async () => {
+    const note = async () =>
+      (await service.db.query<{ note: string }>(`SELECT obj_description('tt_marked'::regnamespace, 'pg_namespace') AS note`)).rows[0]!.note;
+    const refused = log[3]!.metadata.eventId;
+    // Beside the others, it refuses one event: the build stops there, its read models part-way.
+    const refusing: Projector = {
+      name: 'refusing',
+      version: 1,
+      schemaSql: `CREATE TABLE IF NOT EXISTS refused (event_id uuid PRIMARY KEY CHECK (event_id <> '${refused}'))`,
+      on: {},
+      onAny: writes<RecordedEvent, UnpositionedEvent>((e) => [['INSERT INTO refused (event_id) VALUES ($1)', [e.metadata.eventId]]]),
+    };
+    const until = cut(beforeCorrection);
+    const failed = await timeTravel({
+      db: service.db,
+      store: service.store,
+      projectors: [...allProjectors, refusing],
+      until,
+      target: 'tt_marked',
+    }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(failed).to.be.instanceOf(ProjectorEventError);
+    expect(await note()).to.equal(`time travel build, unfinished: as of ${describeCut(until)}`);
+    await timeTravel({ db: service.db, store: service.store, projectors: allProjectors, until, target: 'tt_marked' });
+    expect(await note()).to.equal(`time travel build as of ${describeCut(until)}`);
   });
 
   it('refuses to build into the live schema, a schema of the service, or one it did not build, and a position beyond the log', async () => {

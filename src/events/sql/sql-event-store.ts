@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { CoalescedNotify } from '../../db/coalesced-notify.js';
 import type { SqlDb, SqlExecutor, TransactionOptions } from '../../db/sql.js';
-import { compressWithLz4 } from '../../db/toast-compression.js';
 import type { AppendResult, EventMetadata, ExpectedRevision, JsonObject, NewEvent, RecordedEvent, UnpositionedEvent } from '../envelope.js';
 import { WrongExpectedVersionError } from '../errors.js';
 import { linkBatch } from '../hash-chain.js';
@@ -111,7 +110,6 @@ export class SqlEventStore implements EventStore {
 
   static async open(db: SqlDb): Promise<SqlEventStore> {
     await db.exec(await readFile(new URL('./schema.sql', import.meta.url), 'utf8'));
-    await compressWithLz4(db, 'es');
     return new SqlEventStore(db, undefined);
   }
 
