@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { writeInLanes } from '../../src/projections/lanes.js';
+import { until } from '../support/until.js';
 
-/** Items 0 to n-1, each read after a tick; `log` records every read, write start and write end. */
+/** Items 0 to n-1, each read after a tick; `log` records each read. */
 function work(n: number, log: string[]) {
   let read = 0;
   return async () => {
@@ -51,8 +52,9 @@ describe('writing in lanes (a replay’s read models, docs/decisions.md "Read mo
       },
       written: () => undefined,
     });
-    await new Promise((r) => setTimeout(r, 50));
-    // Lane 0 is held on item 0: the other writer took lanes 1 and 2 through items 0 and 1, and no more was read.
+    // Lane 0 is held on item 0: the other writer takes lanes 1 and 2 through items 0 and 1, and no more is read.
+    await until(() => log.includes('lane 2 1'));
+    await new Promise((r) => setTimeout(r, 20));
     expect(log.filter((l) => l.startsWith('read'))).to.deep.equal(['read 0', 'read 1']);
     expect(log.filter((l) => l.startsWith('lane'))).to.have.members(['lane 0 0', 'lane 1 0', 'lane 2 0', 'lane 1 1', 'lane 2 1']);
     release();
