@@ -77,15 +77,14 @@ export function commentOnSchema(db: SqlDb, schema: string, comment: string): Pro
   return db.exec(`COMMENT ON SCHEMA ${quoteIdent(schema)} IS '${comment.replaceAll("'", "''")}'`);
 }
 
-/** Up to `most` pages at a time; null once the pages have ended. */
+/** Up to `most` pages at a time; null once the pages have ended (pagesOf then answers null for good). */
 function chunksOf(next: () => Promise<readonly RecordedEvent[] | null>, most: number): () => Promise<(readonly RecordedEvent[])[] | null> {
-  let ended = false;
   return async () => {
     const pages: (readonly RecordedEvent[])[] = [];
-    while (pages.length < most && !ended) {
+    while (pages.length < most) {
       const page = await next();
-      if (page === null) ended = true;
-      else pages.push(page);
+      if (page === null) break;
+      pages.push(page);
     }
     return pages.length > 0 ? pages : null;
   };

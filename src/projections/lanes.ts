@@ -46,6 +46,7 @@ export async function writeInLanes<T>(o: Lanes<T>): Promise<void> {
     writing.delete(lane);
     settle();
   };
+  const all = Array.from({ length: o.lanes }, (_, lane) => lane);
   const reader = async () => {
     while (!ended && !failure) {
       if (items.length >= o.ahead) {
@@ -53,7 +54,6 @@ export async function writeInLanes<T>(o: Lanes<T>): Promise<void> {
         continue;
       }
       const item = await o.next();
-      const all = Array.from({ length: o.lanes }, (_, lane) => lane);
       if (item === null) ended = true;
       else items.push({ item, toStart: new Set(all), toFinish: new Set(all) });
       // Without lanes an item has nothing to wait for.

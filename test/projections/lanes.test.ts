@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { writeInLanes } from '../../src/projections/lanes.js';
+import { writeInLanes, type Lanes } from '../../src/projections/lanes.js';
 import { until } from '../support/until.js';
 
 /** Items 0 to n-1, each read after a tick; `log` records each read. */
@@ -13,14 +13,16 @@ function work(n: number, log: string[]) {
   };
 }
 
+/** Two writers, room for two items ahead, unless a test says otherwise. */
+const inLanes = (o: Pick<Lanes<number>, 'lanes' | 'next' | 'write'> & Partial<Lanes<number>>) =>
+  writeInLanes({ writers: 2, ahead: 2, written: () => undefined, ...o });
+
 describe('writing in lanes (a replay’s read models, docs/decisions.md "Read models")', () => {
   it('every lane writes every item in its order, and an item counts as written, in order, once every lane has written it', async () => {
     const writes: [number, number][] = [];
     const written: number[] = [];
-    await writeInLanes({
+    await inLanes({
       lanes: 3,
-      writers: 2,
-      ahead: 2,
       next: work(6, []),
       write: async (lane, item) => {
         await new Promise((r) => setTimeout(r, ((lane * 7 + item * 3) % 5) + 1));
@@ -38,7 +40,7 @@ describe('writing in lanes (a replay’s read models, docs/decisions.md "Read mo
     let most = 0;
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const done = writeInLanes({
+    const done = inLanes({
       lanes: 3,
       writers: 2,
       ahead: 2,
@@ -50,7 +52,6 @@ describe('writing in lanes (a replay’s read models, docs/decisions.md "Read mo
         else await new Promise((r) => setImmediate(r));
         atOnce--;
       },
-      written: () => undefined,
     });
     // Lane 0 is held on item 0: the other writer takes lanes 1 and 2 through items 0 and 1, and no more is read.
     await until(() => log.includes('lane 2 1'));
@@ -65,10 +66,8 @@ describe('writing in lanes (a replay’s read models, docs/decisions.md "Read mo
 
   it('after a failed write no write starts, and the failure is thrown once the write under way has ended', async () => {
     const log: string[] = [];
-    const failure = await writeInLanes({
+    const failure = await inLanes({
       lanes: 2,
-      writers: 2,
-      ahead: 2,
       next: work(10, log),
       write: async (lane, item) => {
         log.push(`start ${lane} ${item}`);
@@ -87,10 +86,8 @@ describe('writing in lanes (a replay’s read models, docs/decisions.md "Read mo
 
   it('a failed read is thrown once the write under way has ended, and nothing after it is written', async () => {
     const log: string[] = [];
-    const failure = await writeInLanes({
+    const failure = await inLanes({
       lanes: 2,
-      writers: 2,
-      ahead: 2,
       next: async () => {
         if (log.includes('read 0')) {
           log.push('read 1 failed');
@@ -113,10 +110,8 @@ describe('writing in lanes (a replay’s read models, docs/decisions.md "Read mo
 
   it('without lanes every item read counts as written, in order', async () => {
     const written: number[] = [];
-    await writeInLanes({
+    await inLanes({
       lanes: 0,
-      writers: 2,
-      ahead: 2,
       next: work(5, []),
       write: async () => undefined,
       written: (i) => written.push(i),

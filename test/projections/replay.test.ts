@@ -1,14 +1,12 @@
 import { expect } from 'chai';
-import type { RecordedEvent, UnpositionedEvent } from '../../src/events/envelope.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { ProjectionEngine } from '../../src/projections/engine.js';
-import { writes, type Projector } from '../../src/projections/projector.js';
 import { replay } from '../../src/projections/replay.js';
 import { ProjectorEventError } from '../../src/projections/stall.js';
 import { streamHeadsProjector } from '../../src/projections/stream-heads/stream-heads.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { newEvent, uniqueStream } from '../support/events.js';
-import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector } from '../support/projectors.js';
+import { assertExactlyOnceInStreamOrder, recordedRows, recordingProjector, refusingProjector } from '../support/projectors.js';
 
 describe(`replay (${mainBackend})`, function () {
   this.timeout(120_000);
@@ -83,13 +81,7 @@ describe(`replay (${mainBackend})`, function () {
     const live = await snapshot();
     const unapplied = ids[211]!;
     // Beside the others (on a lane of its own on a server), it refuses one event of the fourth page of 64.
-    const refusing: Projector = {
-      name: 'refusing',
-      version: 1,
-      schemaSql: 'CREATE TABLE IF NOT EXISTS refused (event_id uuid PRIMARY KEY CHECK (event_id <> ' + `'${unapplied}'` + '))',
-      on: {},
-      onAny: writes<RecordedEvent, UnpositionedEvent>((e) => [['INSERT INTO refused (event_id) VALUES ($1)', [e.metadata.eventId]]]),
-    };
+    const refusing = refusingProjector(unapplied);
     const failure = await replay({ db: t.db, store, projectors: [...projectors, refusing], batchSize: 64 }).catch((e: unknown) => e);
     expect(failure).to.be.instanceOf(ProjectorEventError);
     expect((failure as ProjectorEventError).event.metadata.eventId).to.equal(unapplied);

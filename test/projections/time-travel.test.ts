@@ -1,16 +1,16 @@
 import { expect } from 'chai';
-import type { RecordedEvent, UnpositionedEvent } from '../../src/events/envelope.js';
+import type { RecordedEvent } from '../../src/events/envelope.js';
 import { comparePositions, formatPosition, type Position } from '../../src/events/position.js';
 import { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import type { EventStore } from '../../src/events/store.js';
 import { allProjectors } from '../../src/projections/index.js';
 import { describeCut, withinCut } from '../../src/projections/log-cut.js';
-import { writes, type Projector } from '../../src/projections/projector.js';
 import { replay } from '../../src/projections/replay.js';
 import { ProjectorEventError } from '../../src/projections/stall.js';
 import { timeTravel, TimeTravelRefusedError } from '../../src/projections/time-travel.js';
 import { mainBackend, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { newEvent } from '../support/events.js';
+import { refusingProjector } from '../support/projectors.js';
 import { RecordingMailer } from '../support/recording-mailer.js';
 import { orgClient } from '../api/org/org-client.js';
 import { consentScenario, type User } from '../api/support/consent-scenario.js';
@@ -160,13 +160,7 @@ describe(`time travel: read models as of a point of the log (R-TT-01..04; ${main
       (await service.db.query<{ note: string }>(`SELECT obj_description('tt_marked'::regnamespace, 'pg_namespace') AS note`)).rows[0]!.note;
     const refused = log[3]!.metadata.eventId;
     // Beside the others, it refuses one event: the build stops there, its read models part-way.
-    const refusing: Projector = {
-      name: 'refusing',
-      version: 1,
-      schemaSql: `CREATE TABLE IF NOT EXISTS refused (event_id uuid PRIMARY KEY CHECK (event_id <> '${refused}'))`,
-      on: {},
-      onAny: writes<RecordedEvent, UnpositionedEvent>((e) => [['INSERT INTO refused (event_id) VALUES ($1)', [e.metadata.eventId]]]),
-    };
+    const refusing = refusingProjector(refused);
     const until = cut(beforeCorrection);
     const failed = await timeTravel({
       db: service.db,

@@ -1,8 +1,19 @@
 import type { SqlDb } from '../../src/db/sql.js';
+import type { RecordedEvent, UnpositionedEvent } from '../../src/events/envelope.js';
 import type { SqlEventStore } from '../../src/events/sql/sql-event-store.js';
 import { ProjectionEngine, type EngineOptions } from '../../src/projections/engine.js';
 import { inlineProjection } from '../../src/projections/inline.js';
-import { logProjector, type Projector } from '../../src/projections/projector.js';
+import { logProjector, writes, type Projector } from '../../src/projections/projector.js';
+
+/** A read model of every event that refuses one, by its id: its build stops at that event, named. */
+export function refusingProjector(refusedEventId: string): Projector {
+  return logProjector({
+    name: 'refusing',
+    version: 1,
+    schemaSql: `CREATE TABLE IF NOT EXISTS refused (event_id uuid PRIMARY KEY CHECK (event_id <> '${refusedEventId}'))`,
+    onAny: writes<RecordedEvent, UnpositionedEvent>((e) => [['INSERT INTO refused (event_id) VALUES ($1)', [e.metadata.eventId]]]),
+  });
+}
 
 /**
  * A read model that records every event it is handed, with no uniqueness, so a duplicate shows
