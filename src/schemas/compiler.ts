@@ -57,15 +57,18 @@ export class SchemaCompiler {
   }
 
   validate(schema: JsonValue, data: JsonValue): ValidationResult {
-    try {
+    return withinDepth(() => {
       const compiled = this.compile(schema);
-      if ('ok' in compiled) return compiled;
+      return 'ok' in compiled ? compiled : this.check(compiled, data);
+    });
+  }
+
+  /** Data against a schema compiled before, as `validate` judges it once compiled. */
+  check(compiled: CompiledSchema, data: JsonValue): ValidationResult {
+    return withinDepth(() => {
       const errors = compiled.check(data);
       return errors.length ? dataInvalid(errors) : { ok: true };
-    } catch (e) {
-      if (e instanceof RangeError) return budgetExceeded(DEPTH_BUDGET_MESSAGE);
-      throw e;
-    }
+    });
   }
 
   compile(schema: JsonValue): CompiledSchema | SchemaFailure {
@@ -111,5 +114,15 @@ export class SchemaCompiler {
         return schemaInvalid('schema does not compile: it nests too deeply or refers to itself without consuming data');
       return schemaInvalid(`schema does not compile: ${e instanceof Error ? e.message : String(e)}`);
     }
+  }
+}
+
+/** A schema or data nested past the stack's depth is refused with the depth budget's message, not thrown. */
+function withinDepth(run: () => ValidationResult): ValidationResult {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof RangeError) return budgetExceeded(DEPTH_BUDGET_MESSAGE);
+    throw e;
   }
 }

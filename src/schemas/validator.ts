@@ -1,12 +1,15 @@
 import type { JsonValue } from '../events/envelope.js';
 import { builtinId, loadBuiltins } from './builtins.js';
 import type { BuiltinSchema } from './builtins.js';
-import { SchemaCompiler } from './compiler.js';
+import { SchemaCompiler, type CompiledSchema } from './compiler.js';
 import { loadMetaschemas } from './metaschemas.js';
 import { ValidationPool } from './pool.js';
 import { normalizeUri } from './resources.js';
 import { schemaNotFound } from './results.js';
 import type { ValidationResult } from './results.js';
+
+/** Spellings of built-in refs remembered: a few per built-in in use, bounded against a client's many. */
+const REMEMBERED_REFS = 1000;
 
 export type SchemaValidatorOptions = {
   /** SCHEMA_BASE: built-in `$id`s are `{schemaBase}/core/<Name>.json`. */
@@ -37,6 +40,12 @@ export class SchemaValidator {
   private readonly compiler: SchemaCompiler;
   private readonly pool: ValidationPool;
   private readonly servedBases: readonly string[];
+  /**
+   * Built-ins are ours and never change: each is compiled once, and the refs that named one are
+   * remembered, so a document's validation neither hashes its schema nor parses its ref again.
+   */
+  private readonly compiledBuiltins = new Map<BuiltinSchema, CompiledSchema>();
+  private readonly builtinOfRef = new Map<string, BuiltinSchema>();
 
   constructor(options: SchemaValidatorOptions) {
     this.builtins = loadBuiltins(options.schemaBase);
@@ -53,6 +62,7 @@ export class SchemaValidator {
       const compiled = this.compiler.compile(b.schema);
       // A broken built-in is a bug of ours: refuse to start rather than refuse every document.
       if ('ok' in compiled) throw new Error(`built-in schema ${b.name} does not compile: ${compiled.message}`);
+      this.compiledBuiltins.set(b, compiled);
     }
     this.pool = new ValidationPool({
       size: options.poolSize ?? 2,
@@ -66,11 +76,19 @@ export class SchemaValidator {
 
   /** The built-in a schemaRef names, when it is a canonical built-in URL. */
   builtin(schemaRef: string): BuiltinSchema | undefined {
+    const known = this.builtinOfRef.get(schemaRef);
+    if (known) return known;
+    let builtin: BuiltinSchema | undefined;
     try {
-      return this.byUri.get(normalizeUri(schemaRef));
+      builtin = this.byUri.get(normalizeUri(schemaRef));
     } catch {
       return undefined;
     }
+    if (builtin) {
+      this.builtinOfRef.set(schemaRef, builtin);
+      if (this.builtinOfRef.size > REMEMBERED_REFS) this.builtinOfRef.delete(this.builtinOfRef.keys().next().value!);
+    }
+    return builtin;
   }
 
   /** Every id of the built-in `schemaRef` names, one per served base, the current one first; none for another ref. */
@@ -88,7 +106,7 @@ export class SchemaValidator {
   validateWithBuiltin(schemaRef: string, data: JsonValue): ValidationResult {
     const builtin = this.builtin(schemaRef);
     if (!builtin) return schemaNotFound(schemaRef);
-    return this.compiler.validate(builtin.schema, data);
+    return this.compiler.check(this.compiledBuiltins.get(builtin)!, data);
   }
 
   /** Option B: data against an embedded schema, in a worker under the time budget; `caller` is the identity asking. */

@@ -88,4 +88,15 @@ describe('recent events: projectors behind the leader take their page from memor
     expect(recent.after(at(0), 10)).to.equal(null);
     expect(recent.after(at(20), 10)?.map((e) => e.position.prepare)).to.deep.equal([21n, 22n]);
   });
+
+  it('holds the newest stretch of at most 10,000 events, and forgets the oldest a quarter at a time', () => {
+    const recent = new RecentEvents();
+    for (let n = 0; n < 10_000; n += 100) recent.add(at(n), page(n + 1, n + 100));
+    expect(recent.after(at(0), 1)?.map((e) => e.position.prepare)).to.deep.equal([1n]);
+    recent.add(at(10_000), page(10_001, 10_001));
+    // Events 1 to 2,501 went: the stretch now starts after 2,501 and still ends at the newest.
+    expect(recent.after(at(2_500), 1)).to.equal(null);
+    expect(recent.after(at(2_501), 1)?.map((e) => e.position.prepare)).to.deep.equal([2_502n]);
+    expect(recent.after(at(10_000), 5)?.map((e) => e.position.prepare)).to.deep.equal([10_001n]);
+  });
 });

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { JsonValue } from '../../src/events/envelope.js';
 import { BUILTIN_NAMES, loadBuiltins } from '../../src/schemas/builtins.js';
 import { SchemaCompiler } from '../../src/schemas/compiler.js';
+import { SchemaValidator } from '../../src/schemas/validator.js';
 import { loadMetaschemas } from '../../src/schemas/metaschemas.js';
 import { anna, SAMPLES } from './builtin-samples.js';
 import { compiler, core, expectDataInvalid, expectValid, SCHEMA_BASE } from './support.js';
@@ -69,5 +70,25 @@ describe('built-in schemas (spec 2.8, contract 7)', () => {
       { asOfDate: '2024-01-01', owners: [{ name: anna, controlType: 'ownership', ownershipPercent: 101 }] },
       'maximum',
     );
+  });
+});
+
+describe('a document judged by its built-in ref', () => {
+  let validator: SchemaValidator;
+  before(() => {
+    validator = new SchemaValidator({ schemaBase: SCHEMA_BASE, poolSize: 1 });
+  });
+  after(() => validator.close());
+
+  it('is judged by the built-in however the ref is spelled, the same each time, and an unknown ref is not found', () => {
+    const ref = core('PersonBirth');
+    const spellings = [ref, `${ref}#`, ref.replace('http://localhost', 'HTTP://LOCALHOST')];
+    for (const _again of [1, 2])
+      for (const spelling of spellings) {
+        expect(validator.validateWithBuiltin(spelling, { birthDate: '1990-01-01' }), spelling).to.deep.equal({ ok: true });
+        expect(validator.validateWithBuiltin(spelling, { birthDate: '1990-02-30' }), spelling).to.deep.include({ code: 'DATA_INVALID' });
+      }
+    expect(validator.validateWithBuiltin(`${SCHEMA_BASE}/core/PersonBirthday.json`, {})).to.deep.include({ code: 'SCHEMA_NOT_FOUND' });
+    expect(validator.validateWithBuiltin('not a uri %', {})).to.deep.include({ code: 'SCHEMA_NOT_FOUND' });
   });
 });
