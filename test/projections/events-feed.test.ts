@@ -397,18 +397,6 @@ describe('events feed read model: the catalogue’s thin events of each organiza
       { type: 'FileUploaded', data: { ...fileVersion(passport, 1).data } },
     ).thenRows(feed, [row(2, 'key.warmed', { request_id: null }), row(3, 'key.sealed', { request_id: null }), row(6, 'request.sent')]));
 
-  it('an event’s id derives from its source event and what it names: distinct per feed event, the same each time it is written', () =>
-    given(eventsFeedProjector, sent(), accepted(), granted(nameSlot, [own(name), own(passport)])).thenRowsSatisfy(
-      `SELECT event_id, md5(source_event_id::text || '/' || type || '/' || coalesce(request_id::text, '') || '/'
-                            || coalesce(slot_id::text, '') || '/' || coalesce(resource_id::text, ''))::uuid AS derived
-       FROM events_feed ORDER BY commit_pos, prepare_pos, ordinal`,
-      (rows) => {
-        expect(rows).to.have.length(4);
-        for (const r of rows) expect(r.event_id).to.equal(r.derived);
-        expect(new Set(rows.map((r) => r.event_id)).size).to.equal(4);
-      },
-    ));
-
   it('a proposal closed after its record was granted anew names the grant’s new legal entity, in a batch as one by one', () => {
     const opened: RequestEvent = {
       type: 'ProposalOpened',

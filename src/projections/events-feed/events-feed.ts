@@ -539,7 +539,7 @@ const handlers = {
  */
 export const eventsFeedProjector = projector({
   name: 'events_feed',
-  version: 1,
+  version: 2,
   followsLog: true,
   // Every lookup of its set-based form goes by key (test/projections/events-feed.test.ts checks the generic plans).
   genericPlans: true,

@@ -251,6 +251,16 @@ describe(`R-FEED-* GET /org/v1/events: the organization's events, thin, in log o
     expect(fromOurs.map((e) => e.organizationId)).to.deep.equal([theirs[0]!.organizationId]);
   });
 
+  it('R-FEED-06 an event’s id derives from its source event and what it names, as a UUID: the same however often it is written', async () => {
+    const derived = await service.db.query<{ id: string }>(
+      `SELECT md5(source_event_id::text || '/' || type || '/' || coalesce(request_id::text, '') || '/'
+                  || coalesce(slot_id::text, '') || '/' || coalesce(resource_id::text, ''))::uuid::text AS id
+       FROM rm.events_feed WHERE organization_id = $1 ORDER BY commit_pos, prepare_pos, ordinal`,
+      [flow[0]!.organizationId],
+    );
+    expect((await read('?limit=1000')).events.map((e) => e.id)).to.deep.equal(derived.rows.map((r) => r.id));
+  });
+
   it('R-FEED-06 a rebuild of the read models from the log gives the same events, ids and cursors', async () => {
     const cursors = (await walk(2)).pages.map((p) => p.nextCursor);
     await replay({ db: service.db, store: await SqlEventStore.open(service.db), projectors: allProjectors });
