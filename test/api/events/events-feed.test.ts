@@ -251,7 +251,7 @@ describe(`R-FEED-* GET /org/v1/events: the organization's events, thin, in log o
     expect(fromOurs.map((e) => e.organizationId)).to.deep.equal([theirs[0]!.organizationId]);
   });
 
-  it('R-FEED-06 an event’s id derives from its source event and what it names, as a UUID: the same however often it is written', async () => {
+  it('R-FEED-06 an event’s id is the md5, as a UUID, of its source event’s id, its type and the request, slot and resource it names', async () => {
     const derived = await service.db.query<{ id: string }>(
       `SELECT md5(source_event_id::text || '/' || type || '/' || coalesce(request_id::text, '') || '/'
                   || coalesce(slot_id::text, '') || '/' || coalesce(resource_id::text, ''))::uuid::text AS id
