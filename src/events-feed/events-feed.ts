@@ -38,15 +38,11 @@ type FeedRow = Place & {
   readonly n: number;
 };
 
-/**
- * A feed event's id: the md5, as a UUID, of its source event's id, its type and the request, slot
- * and resource it names. The same on every rebuild and distinct per event (docs/decisions.md, "Ids
- * and cursors come from the log").
- */
-const ID = `md5(source_event_id::text || '/' || type || '/' || coalesce(request_id::text, '') || '/'
+/** A feed event's id, the same on every rebuild (R-FEED-06): derived from its row, which stores none. */
+export const FEED_EVENT_ID = `md5(source_event_id::text || '/' || type || '/' || coalesce(request_id::text, '') || '/'
                 || coalesce(slot_id::text, '') || '/' || coalesce(resource_id::text, ''))::uuid::text`;
 
-const COLUMNS = `commit_pos::text AS commit, prepare_pos::text AS prepare, ordinal, ${ID} AS id, type, occurred_at,
+const COLUMNS = `commit_pos::text AS commit, prepare_pos::text AS prepare, ordinal, ${FEED_EVENT_ID} AS id, type, occurred_at,
                  request_id::text AS request_id, slot_id::text AS slot_id, resource_id::text AS resource_id, entity_id::text AS entity_id,
                  adoption_id::text AS adoption_id, proposal_id::text AS proposal_id, source_version, org_version`;
 

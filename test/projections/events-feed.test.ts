@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Row, SqlExecutor } from '../../src/db/sql.js';
 import type { ChainEvent } from '../../src/events/copy-events.js';
+import { FEED_EVENT_ID } from '../../src/events-feed/events-feed.js';
 import type { DocumentUpdated } from '../../src/events/document-events.js';
 import type { FileVersionAdded } from '../../src/events/file-events.js';
 import type { GrantedRecord, RequestEvent, RequestSent } from '../../src/events/request-events.js';
@@ -453,7 +454,7 @@ describe('events feed read model: the catalogue’s thin events of each organiza
       ],
     ));
 
-  it('any log gives the same feed and tables written as one batch as one event at a time', async function () {
+  it('any log gives the same feed and tables written as one batch as one event at a time, no two events with one id', async function () {
     this.timeout(120_000);
     const requests = [
       [request, acme],
@@ -503,12 +504,14 @@ describe('events feed read model: the catalogue’s thin events of each organiza
     const written = `SELECT (SELECT json_agg(f) FROM (${feed}) f)::text AS feed,
       (SELECT json_agg(r ORDER BY request_id) FROM events_feed_requests r)::text AS requests,
       (SELECT json_agg(g ORDER BY request_id, slot_id, resource_id) FROM events_feed_grants g)::text AS grants,
-      (SELECT json_agg(p ORDER BY proposal_id) FROM events_feed_proposals p)::text AS proposals`;
+      (SELECT json_agg(p ORDER BY proposal_id) FROM events_feed_proposals p)::text AS proposals,
+      (SELECT count(*) - count(DISTINCT ${FEED_EVENT_ID}) FROM events_feed)::integer AS repeated_ids`;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 20, maxLength: 80 }).map(once), async (events) => {
         const each: Record<string, unknown>[][] = [];
         await given(eventsFeedProjector, ...events).thenRowsSatisfy(written, (rows) => each.push(rows));
         for (const rows of each.slice(1)) expect(rows).to.deep.equal(each[0]);
+        expect(each[0]![0]!.repeated_ids, 'no two feed events share an id (R-FEED-06)').to.equal(0);
       }),
       { numRuns: 40 },
     );

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { JsonValue } from '../../src/events/envelope.js';
-import { BUILTIN_NAMES, loadBuiltins } from '../../src/schemas/builtins.js';
+import { BUILTIN_NAMES, builtinId, loadBuiltins } from '../../src/schemas/builtins.js';
 import { SchemaCompiler } from '../../src/schemas/compiler.js';
 import { SchemaValidator } from '../../src/schemas/validator.js';
 import { loadMetaschemas } from '../../src/schemas/metaschemas.js';
@@ -74,20 +74,30 @@ describe('built-in schemas (spec 2.8, contract 7)', () => {
 });
 
 describe('a document judged by its built-in ref', () => {
+  const servedBefore = 'https://old.example.org/schemas';
   let validator: SchemaValidator;
   before(() => {
-    validator = new SchemaValidator({ schemaBase: SCHEMA_BASE, poolSize: 1 });
+    validator = new SchemaValidator({ schemaBase: SCHEMA_BASE, servedBases: [servedBefore], poolSize: 1 });
   });
   after(() => validator.close());
 
-  it('is judged by the built-in however the ref is spelled, the same each time, and an unknown ref is not found', () => {
-    const ref = core('PersonBirth');
-    const spellings = [ref, `${ref}#`, ref.replace('http://localhost', 'HTTP://LOCALHOST')];
-    for (const _again of [1, 2])
-      for (const spelling of spellings) {
-        expect(validator.validateWithBuiltin(spelling, { birthDate: '1990-01-01' }), spelling).to.deep.equal({ ok: true });
-        expect(validator.validateWithBuiltin(spelling, { birthDate: '1990-02-30' }), spelling).to.deep.include({ code: 'DATA_INVALID' });
+  it('is judged by the built-in it names however the ref is spelled, the same each time, and an unknown ref is not found', () => {
+    const spellingsOf = (name: 'PersonBirth' | 'PersonContact') => {
+      const ref = core(name);
+      return [ref, `${ref}#`, ref.replace('http://localhost', 'HTTP://LOCALHOST'), builtinId(servedBefore, name)];
+    };
+    // Many spellings, past the ones remembered, alternating two built-ins: each ref is judged by its own.
+    const many = Array.from({ length: 1_200 }, (_, i) => `${core('PersonBirth')}#${i}`);
+    for (const _again of [1, 2]) {
+      for (const spelling of [...spellingsOf('PersonBirth'), ...many]) {
+        expect(validator.validateWithBuiltin(spelling, SAMPLES.PersonBirth), spelling).to.deep.equal({ ok: true });
+        expect(validator.validateWithBuiltin(spelling, SAMPLES.PersonContact), spelling).to.deep.include({ code: 'DATA_INVALID' });
       }
+      for (const spelling of spellingsOf('PersonContact')) {
+        expect(validator.validateWithBuiltin(spelling, SAMPLES.PersonContact), spelling).to.deep.equal({ ok: true });
+        expect(validator.validateWithBuiltin(spelling, SAMPLES.PersonBirth), spelling).to.deep.include({ code: 'DATA_INVALID' });
+      }
+    }
     expect(validator.validateWithBuiltin(`${SCHEMA_BASE}/core/PersonBirthday.json`, {})).to.deep.include({ code: 'SCHEMA_NOT_FOUND' });
     expect(validator.validateWithBuiltin('not a uri %', {})).to.deep.include({ code: 'SCHEMA_NOT_FOUND' });
   });

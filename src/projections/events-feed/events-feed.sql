@@ -20,8 +20,7 @@ CREATE TABLE IF NOT EXISTS events_feed (
   proposal_id      uuid,
   source_version   integer,
   org_version      integer,
-  -- A row's event id is derived when it is read (src/events-feed/events-feed.ts): stored and indexed,
-  -- it was 45% of the cost of inserting a row, and no read looks an event up by its id.
+  -- No event id: it is derived when read (src/events-feed/events-feed.ts#FEED_EVENT_ID), as no read looks one up.
   PRIMARY KEY (commit_pos, prepare_pos, ordinal)
 );
 -- A page of one organization's feed after a cursor.
