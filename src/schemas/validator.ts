@@ -8,9 +8,6 @@ import { normalizeUri } from './resources.js';
 import { schemaNotFound } from './results.js';
 import type { ValidationResult } from './results.js';
 
-/** Spellings of built-in refs remembered: a few per built-in in use, bounded against a client's many. */
-const REMEMBERED_REFS = 1000;
-
 export type SchemaValidatorOptions = {
   /** SCHEMA_BASE: built-in `$id`s are `{schemaBase}/core/<Name>.json`. */
   readonly schemaBase: string;
@@ -40,12 +37,8 @@ export class SchemaValidator {
   private readonly compiler: SchemaCompiler;
   private readonly pool: ValidationPool;
   private readonly servedBases: readonly string[];
-  /**
-   * Built-ins are ours and never change: each is compiled once, and the refs that named one are
-   * remembered, so a document's validation neither hashes its schema nor parses its ref again.
-   */
+  /** Built-ins are ours and never change: each is compiled once, not found by its schema's hash per document. */
   private readonly compiledBuiltins = new Map<BuiltinSchema, CompiledSchema>();
-  private readonly builtinOfRef = new Map<string, BuiltinSchema>();
 
   constructor(options: SchemaValidatorOptions) {
     this.builtins = loadBuiltins(options.schemaBase);
@@ -76,19 +69,14 @@ export class SchemaValidator {
 
   /** The built-in a schemaRef names, when it is a canonical built-in URL. */
   builtin(schemaRef: string): BuiltinSchema | undefined {
-    const known = this.builtinOfRef.get(schemaRef);
-    if (known) return known;
-    let builtin: BuiltinSchema | undefined;
+    // A ref spelled as its id is found as is (normalizing is idempotent): parsing it was a publish's 2%.
+    const asSpelled = this.byUri.get(schemaRef);
+    if (asSpelled) return asSpelled;
     try {
-      builtin = this.byUri.get(normalizeUri(schemaRef));
+      return this.byUri.get(normalizeUri(schemaRef));
     } catch {
       return undefined;
     }
-    if (builtin) {
-      this.builtinOfRef.set(schemaRef, builtin);
-      if (this.builtinOfRef.size > REMEMBERED_REFS) this.builtinOfRef.delete(this.builtinOfRef.keys().next().value!);
-    }
-    return builtin;
   }
 
   /** Every id of the built-in `schemaRef` names, one per served base, the current one first; none for another ref. */

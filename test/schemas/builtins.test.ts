@@ -86,7 +86,7 @@ describe('a document judged by its built-in ref', () => {
       const ref = core(name);
       return [ref, `${ref}#`, ref.replace('http://localhost', 'HTTP://LOCALHOST'), builtinId(servedBefore, name)];
     };
-    // Many spellings, past the ones remembered, alternating two built-ins: each ref is judged by its own.
+    // Many spellings, alternating two built-ins: each ref is judged by its own.
     const many = Array.from({ length: 1_200 }, (_, i) => `${core('PersonBirth')}#${i}`);
     for (const _again of [1, 2]) {
       for (const spelling of [...spellingsOf('PersonBirth'), ...many]) {
