@@ -65,6 +65,9 @@ export function commandWorkloads(world: BenchWorld): Workload[] {
   return [publish(world), keep(world), correct(world), proposalAdopt(world)];
 }
 
+/** The organization token's floor row: run.ts sets the bare keeps (limits.ts) beside it. */
+export const FLOOR_ORG_ROW = 'floor: organization token REST read (GET /org/v1/key)';
+
 /**
  * Issue 48's floor: the cheapest authenticated calls, one per kind of token. Each pays what every
  * command of its kind must (the EdDSA signature, the session row, for a member the membership) and
@@ -75,7 +78,7 @@ export function floorWorkloads({ org, people }: BenchWorld): Workload[] {
     {
       section: 'commands',
       key: 'floor-org',
-      name: 'floor: organization token REST read (GET /org/v1/key)',
+      name: FLOOR_ORG_ROW,
       event: null,
       consumes: false,
       token: 'organization',

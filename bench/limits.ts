@@ -2,7 +2,8 @@
  * The machine's limits, measured in the same run and against the same PostgreSQL as everything
  * else: what one event-sized row per transaction costs at bottom (pgbench, no client library), what
  * the least HTTP write service on our stack (express + pg) makes of it, and the least a keep can be
- * there. Every other figure of the bench reads as a share of these.
+ * there, alone and after the floor's token check. Every other figure of the bench reads as a share
+ * of these.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import { adminQuery, withScratchDatabase } from './scratch-database.js';
 export const PGBENCH_INSERT = 'pgbench one-row insert';
 export const BARE_HTTP_INSERT = 'bare express + pg insert (HTTP)';
 export const BARE_HTTP_KEEP = 'bare express + pg keep (HTTP)';
+export const BARE_HTTP_KEEP_AFTER_TOKEN = 'bare express + pg keep after a token check (HTTP)';
 
 const PGBENCH_CLIENTS = [1, 8, 16];
 const HTTP_CLIENTS = [1, 16];
@@ -124,12 +126,14 @@ type BareRequest = Pick<autocannon.Options, 'url' | 'method' | 'headers' | 'body
 
 /**
  * The bare express + pg server (bench/bare-server.ts) in its own process, loaded by autocannon:
- * its insert at each client count, then its keep, the ceiling of a keep's share of its floor.
+ * its insert at each client count, then its keep, then its keep after a token check: the ceiling of
+ * a keep's share of its floor.
  */
 async function bareHttpRows(url: string, seconds: number): Promise<Row[]> {
   const server = startScript('bench/bare-server.ts', { DATABASE_URL: url, POOL_SIZE: String(BARE_SERVER_POOL) });
   try {
-    const { port, session } = JSON.parse(await server.firstLine(SERVER_START_MS)) as { port: number; session: string };
+    const started: unknown = JSON.parse(await server.firstLine(SERVER_START_MS));
+    const { port, session, token } = started as { port: number; session: string; token: string };
     const insert: BareRequest = {
       url: `http://127.0.0.1:${port}/events`,
       method: 'POST',
@@ -137,10 +141,16 @@ async function bareHttpRows(url: string, seconds: number): Promise<Row[]> {
       body: JSON.stringify(EVENT_ROW),
     };
     const keep: BareRequest = { url: `http://127.0.0.1:${port}/keep`, method: 'POST', headers: { authorization: `Bearer ${session}` } };
+    const keepAfterToken: BareRequest = {
+      url: `http://127.0.0.1:${port}/keep-after-token`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    };
     const rows: Row[] = [];
     for (const [name, request, clientCounts] of [
       [BARE_HTTP_INSERT, insert, HTTP_CLIENTS],
       [BARE_HTTP_KEEP, keep, BARE_KEEP_CLIENTS],
+      [BARE_HTTP_KEEP_AFTER_TOKEN, keepAfterToken, BARE_KEEP_CLIENTS],
     ] as const) {
       // Its code paths compiled and its pool full before it is measured, as the service's are.
       await autocannon({ ...request, connections: WARM_UP_CLIENTS, duration: seconds });

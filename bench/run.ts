@@ -16,8 +16,8 @@ import { EventStoreDbStore } from '../src/events/eventstoredb/eventstoredb-store
 import { startEsdbWire } from '../test/support/esdb-wire/server.js';
 import { benchAppends } from './appends.js';
 import { benchCommands, reactorLagOnEventStore, recordScenario } from './commands.js';
-import { KEEP_ROW } from './command-workloads.js';
-import { BARE_HTTP_INSERT, BARE_HTTP_KEEP, barePerSecond, benchLimits } from './limits.js';
+import { FLOOR_ORG_ROW, KEEP_ROW } from './command-workloads.js';
+import { BARE_HTTP_INSERT, BARE_HTTP_KEEP, BARE_HTTP_KEEP_AFTER_TOKEN, barePerSecond, benchLimits } from './limits.js';
 import { table, type Row } from './measure.js';
 import { resultsFileFor, writeResults } from './results-file.js';
 import { adminQuery, withScratchDb } from './scratch-database.js';
@@ -63,7 +63,7 @@ async function onPostgres(url: string, only: BenchSelection): Promise<Row[]> {
     const recorded = await recordScenario(url, SCENARIO);
     rows.push(...(await withScratchDb(url, 'dss_bench', (db) => benchDomainReplay(db, recorded, replayEvents))));
   }
-  return rows;
+  return withFloorShare(rows);
 }
 
 /** The async projection lag on a scratch database, the log PostgreSQL's there unless `log` names another. */
@@ -99,19 +99,36 @@ async function onEventStoreTestServer(url: string): Promise<Row[]> {
 
 /**
  * A command row as a share of the bare express + pg insert at its client count (16's beyond 16);
- * the keep row also as a share of the bare keep at its own client count.
+ * the keep row also as a share of the bare keeps at its own client count.
  */
 function withBareRatio(commands: readonly Row[], measured: readonly Row[]): Row[] {
   return commands.map((r) => {
     if (r.section !== 'commands' || r.perSecond === undefined || r.clients === undefined) return r;
-    const perSecond = r.perSecond;
+    const { perSecond, clients } = r;
     const share = (bare: number | undefined, of: string) => (bare ? `${Math.round((100 * perSecond) / bare)}% of ${of}` : null);
+    const keepShare = (name: string, of: string) => (r.name === KEEP_ROW ? share(barePerSecond(measured, name, clients), of) : null);
     const shares = [
       r.ratio ?? null,
-      share(barePerSecond(measured, BARE_HTTP_INSERT, r.clients > 1 ? 16 : 1), 'bare HTTP'),
-      r.name === KEEP_ROW ? share(barePerSecond(measured, BARE_HTTP_KEEP, r.clients), 'the bare keep') : null,
+      share(barePerSecond(measured, BARE_HTTP_INSERT, clients > 1 ? 16 : 1), 'bare HTTP'),
+      keepShare(BARE_HTTP_KEEP, 'the bare keep'),
+      keepShare(BARE_HTTP_KEEP_AFTER_TOKEN, 'the bare keep after a token check'),
     ].filter((s) => s !== null);
     return shares.length > 0 ? { ...r, ratio: shares.join('; ') } : r;
+  });
+}
+
+/**
+ * The bare keeps as a share of the organization token's floor at their client count, once the run
+ * measured it: the most a keep's share of its floor can be on this machine (issue 48).
+ */
+function withFloorShare(rows: readonly Row[]): Row[] {
+  const floorAt = (clients: number | undefined) =>
+    rows.find((f) => f.section === 'commands' && f.name === FLOOR_ORG_ROW && f.clients === clients)?.perSecond;
+  return rows.map((r) => {
+    const floor = floorAt(r.clients);
+    const bareKeep = r.section === 'limits' && (r.name === BARE_HTTP_KEEP || r.name === BARE_HTTP_KEEP_AFTER_TOKEN);
+    if (!bareKeep || !floor || r.perSecond === undefined) return r;
+    return { ...r, ratio: `${Math.round((100 * r.perSecond) / floor)}% of the organization token floor` };
   });
 }
 
