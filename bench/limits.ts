@@ -1,9 +1,9 @@
 /**
  * The machine's limits, measured in the same run and against the same PostgreSQL as everything
  * else: what one event-sized row per transaction costs at bottom (pgbench, no client library), what
- * the least HTTP write service on our stack (express + pg) makes of it, and the least a keep can be
- * there, alone and after the floor's token check. Every other figure of the bench reads as a share
- * of these.
+ * the least HTTP write service on our stack (express + pg) makes of it, the least an authenticated
+ * read (the bare floor) and the least a keep can be there, alone and after the bare floor's token
+ * and session check. Every other figure of the bench reads as a share of these.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +18,7 @@ import { adminQuery, withScratchDatabase } from './scratch-database.js';
 
 export const PGBENCH_INSERT = 'pgbench one-row insert';
 export const BARE_HTTP_INSERT = 'bare express + pg insert (HTTP)';
+export const BARE_HTTP_FLOOR = 'bare express + pg floor: token, session, one row (HTTP)';
 export const BARE_HTTP_KEEP = 'bare express + pg keep (HTTP)';
 export const BARE_HTTP_KEEP_AFTER_TOKEN = 'bare express + pg keep after a token check (HTTP)';
 
@@ -47,6 +48,13 @@ export async function benchLimits(databaseUrl: string, options: { seconds: numbe
 /** A bare line (BARE_HTTP_INSERT, BARE_HTTP_KEEP) at `clients` connections, for a row's "% of bare". */
 export function barePerSecond(rows: readonly Row[], name: string, clients: number): number | undefined {
   return rows.find((r) => r.section === 'limits' && r.name === name && r.clients === clients)?.perSecond;
+}
+
+/** `row` with its share of `base` (a rate measured at its client count) added to its ratio, when both were measured. */
+export function withShareOf(row: Row, base: number | undefined, of: string): Row {
+  if (!base || row.perSecond === undefined) return row;
+  const share = `${Math.round((100 * row.perSecond) / base)}% of ${of}`;
+  return { ...row, ratio: row.ratio ? `${row.ratio}; ${share}` : share };
 }
 
 /** pgbench committing one event-sized INSERT per transaction, at each client count. */
@@ -126,14 +134,16 @@ type BareRequest = Pick<autocannon.Options, 'url' | 'method' | 'headers' | 'body
 
 /**
  * The bare express + pg server (bench/bare-server.ts) in its own process, loaded by autocannon:
- * its insert at each client count, then its keep, then its keep after a token check: the ceiling of
- * a keep's share of its floor.
+ * its insert at each client count, then its floor, its keep, and its keep after the floor's token
+ * and session check, whose share of the bare floor is the ceiling of a keep's share of its floor.
  */
 async function bareHttpRows(url: string, seconds: number): Promise<Row[]> {
   const server = startScript('bench/bare-server.ts', { DATABASE_URL: url, POOL_SIZE: String(BARE_SERVER_POOL) });
   try {
     const started: unknown = JSON.parse(await server.firstLine(SERVER_START_MS));
     const { port, session, token } = started as { port: number; session: string; token: string };
+    const member = { authorization: `Bearer ${token}` };
+    const floor: BareRequest = { url: `http://127.0.0.1:${port}/floor`, method: 'GET', headers: member };
     const insert: BareRequest = {
       url: `http://127.0.0.1:${port}/events`,
       method: 'POST',
@@ -141,14 +151,11 @@ async function bareHttpRows(url: string, seconds: number): Promise<Row[]> {
       body: JSON.stringify(EVENT_ROW),
     };
     const keep: BareRequest = { url: `http://127.0.0.1:${port}/keep`, method: 'POST', headers: { authorization: `Bearer ${session}` } };
-    const keepAfterToken: BareRequest = {
-      url: `http://127.0.0.1:${port}/keep-after-token`,
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-    };
+    const keepAfterToken: BareRequest = { url: `http://127.0.0.1:${port}/keep-after-token`, method: 'POST', headers: member };
     const rows: Row[] = [];
     for (const [name, request, clientCounts] of [
       [BARE_HTTP_INSERT, insert, HTTP_CLIENTS],
+      [BARE_HTTP_FLOOR, floor, BARE_KEEP_CLIENTS],
       [BARE_HTTP_KEEP, keep, BARE_KEEP_CLIENTS],
       [BARE_HTTP_KEEP_AFTER_TOKEN, keepAfterToken, BARE_KEEP_CLIENTS],
     ] as const) {
@@ -156,7 +163,9 @@ async function bareHttpRows(url: string, seconds: number): Promise<Row[]> {
       await autocannon({ ...request, connections: WARM_UP_CLIENTS, duration: seconds });
       for (const clients of clientCounts) rows.push(await httpRun(name, request, clients, seconds, server.pid));
     }
-    return rows;
+    return rows.map((r) =>
+      r.name === BARE_HTTP_KEEP_AFTER_TOKEN ? withShareOf(r, barePerSecond(rows, BARE_HTTP_FLOOR, r.clients ?? 0), 'the bare floor') : r,
+    );
   } finally {
     await server.stop();
   }

@@ -17,7 +17,15 @@ import { startEsdbWire } from '../test/support/esdb-wire/server.js';
 import { benchAppends } from './appends.js';
 import { benchCommands, reactorLagOnEventStore, recordScenario } from './commands.js';
 import { FLOOR_ORG_ROW, KEEP_ROW } from './command-workloads.js';
-import { BARE_HTTP_INSERT, BARE_HTTP_KEEP, BARE_HTTP_KEEP_AFTER_TOKEN, barePerSecond, benchLimits } from './limits.js';
+import {
+  BARE_HTTP_FLOOR,
+  BARE_HTTP_INSERT,
+  BARE_HTTP_KEEP,
+  BARE_HTTP_KEEP_AFTER_TOKEN,
+  barePerSecond,
+  benchLimits,
+  withShareOf,
+} from './limits.js';
 import { table, type Row } from './measure.js';
 import { resultsFileFor, writeResults } from './results-file.js';
 import { adminQuery, withScratchDb } from './scratch-database.js';
@@ -50,11 +58,14 @@ async function onPostgres(url: string, only: BenchSelection): Promise<Row[]> {
   if (only.parts.has('limits')) rows.push(...(await benchLimits(url, { seconds })));
   if (only.parts.has('peer')) rows.push(...(await benchPeer(url, { seconds })));
   const redis = process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {};
+  let oneInstance: Row[] = [];
   for (const instances of [1, 2] as const) {
     if (!only.parts.has(instances === 1 ? 'commands' : 'instances')) continue;
     const clients = instances === 1 ? (only.clients ?? [1, 16, 64]) : [16];
     const options = { databaseUrl: url, seconds, clients, instances, ...(only.workloads ? { workloads: only.workloads } : {}), ...redis };
-    rows.push(...withBareRatio(await benchCommands(options), rows));
+    const commands = withBareRatio(await benchCommands(options), rows);
+    if (instances === 1) oneInstance = commands;
+    rows.push(...commands);
   }
   if (only.parts.has('lag')) rows.push(...(await asyncLag(url, 1000)));
   if (only.parts.has('eventstore')) rows.push(...(await onEventStoreTestServer(url)));
@@ -63,7 +74,7 @@ async function onPostgres(url: string, only: BenchSelection): Promise<Row[]> {
     const recorded = await recordScenario(url, SCENARIO);
     rows.push(...(await withScratchDb(url, 'dss_bench', (db) => benchDomainReplay(db, recorded, replayEvents))));
   }
-  return withFloorShare(rows);
+  return withFloorShare(rows, oneInstance);
 }
 
 /** The async projection lag on a scratch database, the log PostgreSQL's there unless `log` names another. */
@@ -118,18 +129,15 @@ function withBareRatio(commands: readonly Row[], measured: readonly Row[]): Row[
 }
 
 /**
- * The bare keeps as a share of the organization token's floor at their client count, once the run
- * measured it: the most a keep's share of its floor can be on this machine (issue 48).
+ * The bare floor and keeps as a share of the organization token's floor of one instance at their
+ * client count, when the run measured it (`commands`: the one-instance rows).
  */
-function withFloorShare(rows: readonly Row[]): Row[] {
-  const floorAt = (clients: number | undefined) =>
-    rows.find((f) => f.section === 'commands' && f.name === FLOOR_ORG_ROW && f.clients === clients)?.perSecond;
-  return rows.map((r) => {
-    const floor = floorAt(r.clients);
-    const bareKeep = r.section === 'limits' && (r.name === BARE_HTTP_KEEP || r.name === BARE_HTTP_KEEP_AFTER_TOKEN);
-    if (!bareKeep || !floor || r.perSecond === undefined) return r;
-    return { ...r, ratio: `${Math.round((100 * r.perSecond) / floor)}% of the organization token floor` };
-  });
+function withFloorShare(rows: readonly Row[], commands: readonly Row[]): Row[] {
+  const bare = new Set([BARE_HTTP_FLOOR, BARE_HTTP_KEEP, BARE_HTTP_KEEP_AFTER_TOKEN]);
+  const floorAt = (clients: number | undefined) => commands.find((f) => f.name === FLOOR_ORG_ROW && f.clients === clients)?.perSecond;
+  return rows.map((r) =>
+    r.section === 'limits' && bare.has(r.name) ? withShareOf(r, floorAt(r.clients), 'the organization token floor') : r,
+  );
 }
 
 /** The embedded default has no server to compare with: its own figures only. */
