@@ -21,7 +21,7 @@ import { benchDrain } from './drain.js';
 import { instanceChecks } from './instance-checks.js';
 import { runLoad, type LoadResult } from './load.js';
 import { startMailSink } from './mail-sink.js';
-import { WARM_UP_CLIENTS, type Row } from './measure.js';
+import { WARM_UP_CLIENTS, withShareOf, type Row } from './measure.js';
 import { reactorLag } from './reactor-lag.js';
 import type { BenchWorkload } from './selection.js';
 import { withScratchDatabase } from './scratch-database.js';
@@ -119,8 +119,7 @@ export async function benchCommands(options: CommandBenchOptions): Promise<Row[]
 
 /** A command row's share of its floor (issue 48's target: ≥ 40% at 16 clients). */
 function withFloorRatio(row: Row, token: TokenKind, floor: number | undefined): Row {
-  if (floor === undefined || row.perSecond === undefined) return row;
-  return { ...row, ratio: `${Math.round((100 * row.perSecond) / floor)}% of the ${token} token floor` };
+  return withShareOf(row, floor, `the ${token} token floor`);
 }
 
 /** The organization under load, and a person for each connection as the workloads ask: what they share. */

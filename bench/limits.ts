@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { startScript } from './child-process.js';
 import { CpuMeter, cpuNote } from './cpu-spent.js';
-import { percentile, WARM_UP_CLIENTS, type Row } from './measure.js';
+import { percentile, WARM_UP_CLIENTS, withShareOf, type Row } from './measure.js';
 import { adminQuery, withScratchDatabase } from './scratch-database.js';
 
 export const PGBENCH_INSERT = 'pgbench one-row insert';
@@ -24,8 +24,8 @@ export const BARE_HTTP_KEEP_AFTER_TOKEN = 'bare express + pg keep after a token 
 
 const PGBENCH_CLIENTS = [1, 8, 16];
 const HTTP_CLIENTS = [1, 16];
-/** The commands' target is set at 16 clients. */
-const BARE_KEEP_CLIENTS = [16];
+/** The bare floor and keeps: the commands' target is set at 16 clients. */
+const TARGET_CLIENTS = [16];
 const SERVER_START_MS = 30_000;
 /** node-postgres's own default pool size: what a plain server that sets nothing gets. */
 const BARE_SERVER_POOL = 10;
@@ -48,13 +48,6 @@ export async function benchLimits(databaseUrl: string, options: { seconds: numbe
 /** A bare line (BARE_HTTP_INSERT, BARE_HTTP_KEEP) at `clients` connections, for a row's "% of bare". */
 export function barePerSecond(rows: readonly Row[], name: string, clients: number): number | undefined {
   return rows.find((r) => r.section === 'limits' && r.name === name && r.clients === clients)?.perSecond;
-}
-
-/** `row` with its share of `base` (a rate measured at its client count) added to its ratio, when both were measured. */
-export function withShareOf(row: Row, base: number | undefined, of: string): Row {
-  if (!base || row.perSecond === undefined) return row;
-  const share = `${Math.round((100 * row.perSecond) / base)}% of ${of}`;
-  return { ...row, ratio: row.ratio ? `${row.ratio}; ${share}` : share };
 }
 
 /** pgbench committing one event-sized INSERT per transaction, at each client count. */
@@ -140,8 +133,11 @@ type BareRequest = Pick<autocannon.Options, 'url' | 'method' | 'headers' | 'body
 async function bareHttpRows(url: string, seconds: number): Promise<Row[]> {
   const server = startScript('bench/bare-server.ts', { DATABASE_URL: url, POOL_SIZE: String(BARE_SERVER_POOL) });
   try {
-    const started: unknown = JSON.parse(await server.firstLine(SERVER_START_MS));
-    const { port, session, token } = started as { port: number; session: string; token: string };
+    const { port, session, token } = JSON.parse(await server.firstLine(SERVER_START_MS)) as {
+      port: number;
+      session: string;
+      token: string;
+    };
     const member = { authorization: `Bearer ${token}` };
     const floor: BareRequest = { url: `http://127.0.0.1:${port}/floor`, method: 'GET', headers: member };
     const insert: BareRequest = {
@@ -155,9 +151,9 @@ async function bareHttpRows(url: string, seconds: number): Promise<Row[]> {
     const rows: Row[] = [];
     for (const [name, request, clientCounts] of [
       [BARE_HTTP_INSERT, insert, HTTP_CLIENTS],
-      [BARE_HTTP_FLOOR, floor, BARE_KEEP_CLIENTS],
-      [BARE_HTTP_KEEP, keep, BARE_KEEP_CLIENTS],
-      [BARE_HTTP_KEEP_AFTER_TOKEN, keepAfterToken, BARE_KEEP_CLIENTS],
+      [BARE_HTTP_FLOOR, floor, TARGET_CLIENTS],
+      [BARE_HTTP_KEEP, keep, TARGET_CLIENTS],
+      [BARE_HTTP_KEEP_AFTER_TOKEN, keepAfterToken, TARGET_CLIENTS],
     ] as const) {
       // Its code paths compiled and its pool full before it is measured, as the service's are.
       await autocannon({ ...request, connections: WARM_UP_CLIENTS, duration: seconds });

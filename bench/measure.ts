@@ -13,6 +13,13 @@ export type Row = {
   readonly note?: string;
 };
 
+/** `row` with its share of `base` (a rate at its client count) added to its ratio, when both were measured. */
+export function withShareOf(row: Row, base: number | undefined, of: string): Row {
+  if (!base || row.perSecond === undefined) return row;
+  const share = `${Math.round((100 * row.perSecond) / base)}% of ${of}`;
+  return { ...row, ratio: row.ratio ? `${row.ratio}; ${share}` : share };
+}
+
 /**
  * Connections of the uncounted run that warms a server up before its rows (the targets' 16): the
  * service's workloads (commands.ts) and the bare HTTP server (limits.ts) warm up alike.

@@ -17,16 +17,8 @@ import { startEsdbWire } from '../test/support/esdb-wire/server.js';
 import { benchAppends } from './appends.js';
 import { benchCommands, reactorLagOnEventStore, recordScenario } from './commands.js';
 import { FLOOR_ORG_ROW, KEEP_ROW } from './command-workloads.js';
-import {
-  BARE_HTTP_FLOOR,
-  BARE_HTTP_INSERT,
-  BARE_HTTP_KEEP,
-  BARE_HTTP_KEEP_AFTER_TOKEN,
-  barePerSecond,
-  benchLimits,
-  withShareOf,
-} from './limits.js';
-import { table, type Row } from './measure.js';
+import { BARE_HTTP_FLOOR, BARE_HTTP_INSERT, BARE_HTTP_KEEP, BARE_HTTP_KEEP_AFTER_TOKEN, barePerSecond, benchLimits } from './limits.js';
+import { table, withShareOf, type Row } from './measure.js';
 import { resultsFileFor, writeResults } from './results-file.js';
 import { adminQuery, withScratchDb } from './scratch-database.js';
 import { benchPeer } from './peer.js';
@@ -113,18 +105,16 @@ async function onEventStoreTestServer(url: string): Promise<Row[]> {
  * the keep row also as a share of the bare keeps at its own client count.
  */
 function withBareRatio(commands: readonly Row[], measured: readonly Row[]): Row[] {
+  const keepShares = [
+    [BARE_HTTP_KEEP, 'the bare keep'],
+    [BARE_HTTP_KEEP_AFTER_TOKEN, 'the bare keep after a token check'],
+  ] as const;
   return commands.map((r) => {
-    if (r.section !== 'commands' || r.perSecond === undefined || r.clients === undefined) return r;
-    const { perSecond, clients } = r;
-    const share = (bare: number | undefined, of: string) => (bare ? `${Math.round((100 * perSecond) / bare)}% of ${of}` : null);
-    const keepShare = (name: string, of: string) => (r.name === KEEP_ROW ? share(barePerSecond(measured, name, clients), of) : null);
-    const shares = [
-      r.ratio ?? null,
-      share(barePerSecond(measured, BARE_HTTP_INSERT, clients > 1 ? 16 : 1), 'bare HTTP'),
-      keepShare(BARE_HTTP_KEEP, 'the bare keep'),
-      keepShare(BARE_HTTP_KEEP_AFTER_TOKEN, 'the bare keep after a token check'),
-    ].filter((s) => s !== null);
-    return shares.length > 0 ? { ...r, ratio: shares.join('; ') } : r;
+    if (r.section !== 'commands' || r.clients === undefined) return r;
+    const clients = r.clients;
+    let row = withShareOf(r, barePerSecond(measured, BARE_HTTP_INSERT, clients > 1 ? 16 : 1), 'bare HTTP');
+    if (r.name === KEEP_ROW) for (const [name, of] of keepShares) row = withShareOf(row, barePerSecond(measured, name, clients), of);
+    return row;
   });
 }
 
