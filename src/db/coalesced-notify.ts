@@ -1,4 +1,4 @@
-import type { SqlExecutor } from './sql.js';
+import type { SqlDb } from './sql.js';
 
 /** How late other instances may hear of a change, so that changes close together share one NOTIFY. */
 const COALESCE_MS = 5;
@@ -6,15 +6,16 @@ const COALESCE_MS = 5;
 /**
  * A NOTIFY sent after the change it announces committed, never inside its transaction: a commit
  * that notifies takes a server-wide lock, so such commits cannot share a WAL flush. Changes within
- * a few milliseconds, or while one is in flight, share one notification. Listeners also poll, so a
- * lost notification costs latency, not correctness.
+ * a few milliseconds, or while one is in flight, share one notification, and none is sent while no
+ * other connection listens on the channel (this process hears its own changes directly). Listeners
+ * also poll, so a lost notification costs latency, not correctness.
  */
 export class CoalescedNotify {
   private inFlight = false;
   private again = false;
 
   constructor(
-    private readonly db: SqlExecutor,
+    private readonly db: SqlDb,
     private readonly channel: string,
     /** Sent with every notification: a listener of the same process can tell its own from others'. */
     private readonly payload = '',
@@ -35,9 +36,13 @@ export class CoalescedNotify {
 
   private flush(): void {
     this.again = false;
-    this.db.query('SELECT pg_notify($1, $2)', [this.channel, this.payload]).then(
-      () => (this.again ? this.later() : (this.inFlight = false)),
-      () => (this.inFlight = false),
-    );
+    // A lone instance's NOTIFY woke its own listener and cost a keep about a tenth of its CPU (docs/performance.md).
+    this.db
+      .listenedElsewhere(this.channel)
+      .then((heard) => (heard ? this.db.query('SELECT pg_notify($1, $2)', [this.channel, this.payload]) : null))
+      .then(
+        () => (this.again ? this.later() : (this.inFlight = false)),
+        () => (this.inFlight = false),
+      );
   }
 }

@@ -67,6 +67,11 @@ export class PgliteDb implements SqlDb {
     return this.db.listen(channel, listener);
   }
 
+  /** One process holds the data directory (contract §10.12): no one else can listen. */
+  async listenedElsewhere(): Promise<boolean> {
+    return false;
+  }
+
   async ping(): Promise<boolean> {
     try {
       await this.db.query('SELECT 1');

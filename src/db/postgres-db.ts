@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { SentStatements } from './sent-statements.js';
 import { SharedRoundTrips } from './shared-round-trips.js';
@@ -16,6 +16,19 @@ import {
 const LEASE_SQL = 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS got';
 const UNLEASE_SQL = 'SELECT pg_advisory_unlock(hashtextextended($1, 0))';
 const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * A listener connection's application_name, which every session can read in pg_stat_activity:
+ * `dss-listen <its database's tag> <channel>…`, so an instance can tell whether anyone else
+ * listens on a channel (listenedElsewhere). Within PostgreSQL's 63 bytes for the service's channels.
+ */
+const LISTENER_MARK = 'dss-listen';
+const AUDIENCE_SQL = `SELECT application_name AS name FROM pg_stat_activity
+  WHERE datname = current_database() AND starts_with(application_name, $1) AND NOT starts_with(application_name, $2)`;
+/**
+ * How long a look at who listens is trusted: a listener that joins is notified from at most this
+ * long after; meanwhile it hears by polling, as after a lost notification.
+ */
+const AUDIENCE_TTL_MS = 1_000;
 /**
  * Values PostgreSQL compresses (a consent receipt's JWS, a receipt event's data: a few kB each) go
  * compressed with lz4 rather than pglz, which costs several times the CPU for about the same size
@@ -43,6 +56,8 @@ export type PostgresDbOptions = {
   readonly applicationName?: string;
   /** Told of every query sent, as it is sent: the service counts them (db_queries_total). */
   readonly onQuery?: (kind: QueryKind) => void;
+  /** How long listenedElsewhere trusts its last look (AUDIENCE_TTL_MS). */
+  readonly audienceTtlMs?: number;
 };
 
 /** SqlDb over node-postgres: a pool for queries, one extra connection for leases, one for LISTEN. */
@@ -53,6 +68,12 @@ export class PostgresDb implements SqlDb {
   private leaseConn: Promise<{ client: pg.Client; lost: Promise<void> }> | null = null;
   private listenConn: Promise<pg.Client> | null = null;
   private readonly listeners = new Map<string, Set<(payload: string) => void>>();
+  /** Tells this database's listener connection from every other in pg_stat_activity. */
+  private readonly listenerTag = randomBytes(4).toString('hex');
+  /** The channels other connections listened on at the last look, or null when that look failed. */
+  private audience: { readonly at: number; readonly channels: ReadonlySet<string> | null } | null = null;
+  private audienceRead: Promise<void> | null = null;
+  private readonly audienceTtlMs: number;
   private closed = false;
 
   private readonly applicationName: string;
@@ -67,6 +88,7 @@ export class PostgresDb implements SqlDb {
   ) {
     this.applicationName = options.applicationName ?? 'data-sharing-service';
     this.counted = options.onQuery ?? (() => undefined);
+    this.audienceTtlMs = options.audienceTtlMs ?? AUDIENCE_TTL_MS;
     this.pool = new pg.Pool({
       connectionString: url,
       max: options.max ?? 10,
@@ -225,7 +247,7 @@ export class PostgresDb implements SqlDb {
       this.listeners.set(channel, set);
       const client = await this.listenConnection();
       this.counted('other');
-      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      await client.query(`SET application_name = ${pg.escapeLiteral(this.listenerName())}; LISTEN ${pg.escapeIdentifier(channel)}`);
     }
     set.add(listener);
     return async () => {
@@ -236,7 +258,7 @@ export class PostgresDb implements SqlDb {
   private listenConnection(): Promise<pg.Client> {
     if (!this.listenConn) {
       const attempt = (async () => {
-        const client = new pg.Client({ connectionString: this.url, application_name: this.applicationName });
+        const client = new pg.Client({ connectionString: this.url, application_name: this.listenerName() });
         client.on('notification', (n) => this.listeners.get(n.channel)?.forEach((l) => l(n.payload ?? '')));
         client.on('error', () => this.reconnectListener(attempt));
         await client.connect();
@@ -248,6 +270,30 @@ export class PostgresDb implements SqlDb {
       this.listenConn = attempt;
     }
     return this.listenConn;
+  }
+
+  private listenerName(): string {
+    return [LISTENER_MARK, this.listenerTag, ...[...this.listeners.keys()].sort()].join(' ');
+  }
+
+  async listenedElsewhere(channel: string): Promise<boolean> {
+    if (!this.audience || Date.now() - this.audience.at >= this.audienceTtlMs) {
+      this.audienceRead ??= this.readAudience().finally(() => (this.audienceRead = null));
+      await this.audienceRead;
+    }
+    return this.audience?.channels?.has(channel) ?? true;
+  }
+
+  private async readAudience(): Promise<void> {
+    try {
+      this.counted('other');
+      const own = `${LISTENER_MARK} ${this.listenerTag} `;
+      const rows = (await this.pool.query<{ name: string }>(AUDIENCE_SQL, [`${LISTENER_MARK} `, own])).rows;
+      // `dss-listen <tag> <channel>…`: the channels follow the mark and the tag.
+      this.audience = { at: Date.now(), channels: new Set(rows.flatMap((r) => r.name.split(' ').slice(2))) };
+    } catch {
+      this.audience = { at: Date.now(), channels: null };
+    }
   }
 
   /** Readers poll as well, so a lost LISTEN costs latency, not events; re-listen in the background. */

@@ -34,6 +34,11 @@ export interface SqlDb extends SqlExecutor {
   tryLease(name: string): Promise<Lease | null>;
   /** Calls `listener` with the payload of every NOTIFY on `channel`, from any instance on the database. */
   listen(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Whether a connection other than this database's own listener LISTENs on `channel`, as seen
+   * lately: a NOTIFY that only this process would hear is not sent (CoalescedNotify). True when unknown.
+   */
+  listenedElsewhere(channel: string): Promise<boolean>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -16,6 +16,7 @@ function silentDb(): SqlDb & { readonly executed: string[] } {
     },
     tryLease: async () => null,
     listen: async () => async () => undefined,
+    listenedElsewhere: async () => false,
     ping: async () => true,
     close: async () => undefined,
   };

@@ -41,6 +41,10 @@ export class OutageDb implements SqlDb {
     return this.inner.listen(channel, listener);
   }
 
+  listenedElsewhere(channel: string): Promise<boolean> {
+    return this.inner.listenedElsewhere(channel);
+  }
+
   async ping(): Promise<boolean> {
     return !this.down && this.inner.ping();
   }
